@@ -1,0 +1,100 @@
+//! The command line, defined once: help, the man page and shell completions are all
+//! generated from it. This file imports nothing else of the crate, so build tooling
+//! can include it on its own.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  toolsift extract fixtures/openai-chat/parallel-tool-calls.json
+  toolsift extract session.jsonl | jq -r .name | sort | uniq -c
+  curl -sN ... | toolsift extract --input sse
+  toolsift extract --with-results --roles assistant,user logs/*.jsonl -o calls.jsonl
+  toolsift dialects
+
+Exit status: 0 ok (also when no call is found), 1 findings (reserved for `check`),
+2 usage error or a file that could not be read.";
+
+/// Sift tool calls out of LLM transcripts.
+///
+/// Reads API responses, SSE streams, session logs (Claude Code, Codex, SWE-agent,
+/// OpenHands), VCR cassettes and plain text, and writes one normalized JSON record per
+/// tool call.
+#[derive(Parser, Debug)]
+#[command(name = "toolsift", version, about, long_about = None, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Extract tool calls as JSON Lines.
+    #[command(after_help = EXAMPLES)]
+    Extract(ExtractArgs),
+    /// List the dialects toolsift recognizes, with their channel and an example.
+    Dialects(DialectsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExtractArgs {
+    /// Files to read, in order; none, or "-", reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// How the input is framed; auto decides per source from its first bytes.
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto, value_name = "FORMAT")]
+    pub input: InputFormat,
+
+    /// Channels to try per turn, in priority order.
+    #[arg(short = 'f', long, value_delimiter = ',', default_value = "tool,json,text", value_name = "LIST")]
+    pub formats: Vec<String>,
+
+    /// Report the calls of every enabled channel, not only the first that yields one.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Also emit tool results ("type":"result" records).
+    #[arg(long)]
+    pub with_results: bool,
+
+    /// Message roles whose text is scanned for calls.
+    #[arg(long, value_delimiter = ',', default_value = "assistant", value_name = "LIST")]
+    pub roles: Vec<String>,
+
+    /// Write records to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Flush after every record (for `tail -f ... | toolsift extract`).
+    #[arg(long)]
+    pub line_buffered: bool,
+
+    /// Do not print warnings about malformed input (errors are still printed).
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DialectsArgs {
+    /// Print one JSON object per dialect instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Decide from the first non-blank bytes.
+    Auto,
+    /// Plain text: one assistant turn.
+    Text,
+    /// One JSON document (object or array).
+    Json,
+    /// One JSON value per line.
+    Jsonl,
+    /// Server-Sent Events (data: lines).
+    Sse,
+    /// A VCR cassette (YAML with interactions).
+    Yaml,
+}

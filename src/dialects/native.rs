@@ -1,0 +1,392 @@
+//! The tool channel: structured call objects of every API and log format, recognized by
+//! shape wherever they sit. Each function reads one shape and returns the normalized call.
+
+use crate::json::{Node, Obj};
+use crate::model::Call;
+use crate::pyliteral;
+use serde_json::{Map, Value};
+
+pub const OPENAI: &str = "openai";
+pub const OPENAI_FUNCTION_CALL: &str = "openai-function-call";
+pub const OPENAI_CUSTOM: &str = "openai-custom";
+pub const OPENAI_CHAT_STREAM: &str = "openai-chat-stream";
+pub const OPENAI_RESPONSES: &str = "openai-responses";
+pub const OPENAI_RESPONSES_STREAM: &str = "openai-responses-stream";
+pub const OLLAMA: &str = "ollama";
+pub const ANTHROPIC: &str = "anthropic";
+pub const ANTHROPIC_STREAM: &str = "anthropic-stream";
+pub const GEMINI: &str = "gemini";
+pub const GEMINI_STREAM: &str = "gemini-stream";
+pub const BEDROCK: &str = "bedrock";
+pub const LANGCHAIN: &str = "langchain";
+pub const CODEX: &str = "codex";
+pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
+
+/// One row of `toolsift dialects` for the tool channel.
+pub struct NativeDialect {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub example: &'static str,
+}
+
+pub const DIALECTS: &[NativeDialect] = &[
+    NativeDialect {
+        name: OPENAI,
+        summary: "OpenAI Chat Completions tool_calls (responses, request history, batch output)",
+        example: r#"{"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}"#,
+    },
+    NativeDialect {
+        name: OPENAI_FUNCTION_CALL,
+        summary: "OpenAI legacy functions API (one call per message, no id)",
+        example: r#"{"function_call":{"name":"f","arguments":"{\"a\":1}"}}"#,
+    },
+    NativeDialect {
+        name: OPENAI_CUSTOM,
+        summary: "OpenAI custom (free-form) tool calls; the text becomes {\"input\": text}",
+        example: r#"{"tool_calls":[{"id":"call_1","type":"custom","custom":{"name":"sql","input":"SELECT 1"}}]}"#,
+    },
+    NativeDialect {
+        name: OPENAI_CHAT_STREAM,
+        summary: "OpenAI Chat Completions chunks, delta.tool_calls reassembled by index",
+        example: r#"data: {"object":"chat.completion.chunk","choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a"}}]}}]}"#,
+    },
+    NativeDialect {
+        name: OPENAI_RESPONSES,
+        summary: "OpenAI Responses API output items: function_call, custom_tool_call, local_shell_call, mcp_call",
+        example: r#"{"type":"function_call","call_id":"call_1","name":"f","arguments":"{\"a\":1}"}"#,
+    },
+    NativeDialect {
+        name: OPENAI_RESPONSES_STREAM,
+        summary: "OpenAI Responses API stream events, output_item.done authoritative",
+        example: r#"{"type":"response.function_call_arguments.delta","item_id":"fc_1","delta":"{\"a\":"}"#,
+    },
+    NativeDialect {
+        name: OLLAMA,
+        summary: "Ollama native tool_calls whose arguments are already an object",
+        example: r#"{"message":{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}]}}"#,
+    },
+    NativeDialect {
+        name: ANTHROPIC,
+        summary: "Anthropic Messages tool_use, server_tool_use and mcp_tool_use blocks",
+        example: r#"{"type":"tool_use","id":"toolu_1","name":"f","input":{"a":1}}"#,
+    },
+    NativeDialect {
+        name: ANTHROPIC_STREAM,
+        summary: "Anthropic stream events, input_json_delta pieces reassembled per block",
+        example: r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}"#,
+    },
+    NativeDialect {
+        name: GEMINI,
+        summary: "Gemini functionCall parts (camelCase or snake_case)",
+        example: r#"{"parts":[{"functionCall":{"name":"f","args":{"a":1}}}]}"#,
+    },
+    NativeDialect {
+        name: GEMINI_STREAM,
+        summary: "Gemini streamed function-call arguments (partialArgs by jsonPath)",
+        example: r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x"}],"willContinue":true}}"#,
+    },
+    NativeDialect {
+        name: BEDROCK,
+        summary: "Amazon Bedrock Converse toolUse blocks",
+        example: r#"{"toolUse":{"toolUseId":"t1","name":"f","input":{"a":1}}}"#,
+    },
+    NativeDialect {
+        name: LANGCHAIN,
+        summary: "LangChain / LangGraph message dicts: tool_calls with args objects, invalid_tool_calls",
+        example: r#"{"type":"ai","tool_calls":[{"name":"f","args":{"a":1},"id":"call_1","type":"tool_call"}]}"#,
+    },
+    NativeDialect {
+        name: CODEX,
+        summary: "Codex CLI rollout response_item calls (function_call with namespace, custom_tool_call, local_shell_call)",
+        example: r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_1"}}"#,
+    },
+    NativeDialect {
+        name: SWE_AGENT_TRAJECTORY,
+        summary: "SWE-agent trajectory step missing from the history, as bash {\"command\": action}",
+        example: r#"{"trajectory":[{"action":"submit"}]}"#,
+    },
+];
+
+fn line_of(node: &Node, lines: &crate::json::LineIndex) -> u64 {
+    lines.line(node.offset())
+}
+
+/// Sets arguments from a node that holds a JSON string, an object, or null.
+fn set_arguments(call: &mut Call, node: Option<Node>) {
+    let Some(node) = node else { return };
+    match node.str() {
+        Some(text) => call.set_arguments_text(&text),
+        None => call.set_arguments_value(node.value()),
+    }
+}
+
+/// An entry of a `tool_calls` array: OpenAI (`function`), OpenAI custom (`custom`), or
+/// LangChain (`name` + `args`).
+pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    let line = line_of(node, lines);
+    let id = obj.str("id").map(Into::into);
+    if let Some(function) = obj.obj("function") {
+        let name = function.str("name")?;
+        let args = function.get("arguments").or_else(|| function.get("parameters"));
+        let dialect = if args.is_some_and(|a| a.kind() == crate::json::Kind::Object)
+            && !obj.has("id")
+        {
+            OLLAMA
+        } else {
+            OPENAI
+        };
+        let mut call = Call::new(name, dialect, line).with_id(id);
+        set_arguments(&mut call, args);
+        return Some(call);
+    }
+    if let Some(custom) = obj.obj("custom") {
+        let name = custom.str("name")?;
+        let mut call = Call::new(name, OPENAI_CUSTOM, line).with_id(id);
+        if let Some(input) = custom.get("input") {
+            call.arguments.insert("input".into(), input.value());
+        }
+        return Some(call);
+    }
+    let name = obj.str("name")?;
+    if obj.has("args") {
+        let mut call = Call::new(name, LANGCHAIN, line).with_id(id);
+        set_arguments(&mut call, obj.get("args"));
+        if obj.is("type", "invalid_tool_call") {
+            call.errors.push(
+                obj.str("error")
+                    .map(|e| e.into_owned())
+                    .unwrap_or_else(|| "invalid tool call".into()),
+            );
+        }
+        return Some(call);
+    }
+    // AutoGen and other flat shapes: {"id","name","arguments"}.
+    let mut call = Call::new(name, OPENAI, line).with_id(id);
+    set_arguments(&mut call, obj.get("arguments"));
+    Some(call)
+}
+
+/// A `tool_calls` value that is a Python repr (SWE-agent writes them so).
+pub fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
+    let Some(Value::Array(items)) = pyliteral::parse(text) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let text = item.to_string();
+            let node = Node::parse(&text).ok()?;
+            let obj = node.object()?;
+            let mut call = tool_calls_entry(&node, &obj, &crate::json::LineIndex::fixed(line))?;
+            call.line = line;
+            Some(call)
+        })
+        .collect()
+}
+
+/// The legacy `function_call` object of a message.
+pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    let name = obj.str("name")?;
+    let mut call = Call::new(name, OPENAI_FUNCTION_CALL, line_of(node, lines));
+    set_arguments(&mut call, obj.get("arguments"));
+    Some(call)
+}
+
+/// Anthropic `tool_use`, `server_tool_use` and `mcp_tool_use` content blocks.
+pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    let kind = obj.str("type")?;
+    if !matches!(kind.as_ref(), "tool_use" | "server_tool_use" | "mcp_tool_use") {
+        return None;
+    }
+    let name = obj.str("name")?;
+    let mut call = Call::new(name, ANTHROPIC, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
+    call.namespace = obj.str("server_name").map(Into::into);
+    set_arguments(&mut call, obj.get("input"));
+    Some(call)
+}
+
+/// Whether a content block is an Anthropic call block (used by the stream reassembler).
+pub fn is_anthropic_call_type(kind: &str) -> bool {
+    matches!(kind, "tool_use" | "server_tool_use" | "mcp_tool_use")
+}
+
+/// A Gemini part's `functionCall` (or `function_call`) object, when it is complete.
+pub fn gemini_function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    let name = obj.str("name")?;
+    let mut call = Call::new(name, GEMINI, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
+    set_arguments(&mut call, obj.get("args"));
+    Some(call)
+}
+
+/// Bedrock Converse `toolUse`.
+pub fn bedrock_tool_use(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    let name = obj.str("name")?;
+    let mut call = Call::new(name, BEDROCK, line_of(node, lines))
+        .with_id(obj.str("toolUseId").map(Into::into));
+    set_arguments(&mut call, obj.get("input"));
+    Some(call)
+}
+
+/// A Responses API item that is a call to a named tool. `dialect` tells Codex rollouts
+/// from API responses.
+pub fn responses_item(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+    dialect: &'static str,
+) -> Option<Call> {
+    let kind = obj.str("type")?;
+    let line = line_of(node, lines);
+    let id = obj
+        .str("call_id")
+        .or_else(|| obj.str("id"))
+        .map(Into::into);
+    let call = match kind.as_ref() {
+        "function_call" => {
+            let name = obj.str("name")?;
+            let namespace = obj.str("namespace").filter(|n| !n.is_empty());
+            let full = match &namespace {
+                Some(ns) => namespaced(ns, &name),
+                None => name.into_owned(),
+            };
+            let mut call = Call::new(full, dialect, line).with_id(id);
+            call.namespace = namespace.map(Into::into);
+            set_arguments(&mut call, obj.get("arguments"));
+            call
+        }
+        "custom_tool_call" => {
+            let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
+            if let Some(input) = obj.get("input") {
+                call.arguments.insert("input".into(), input.value());
+            }
+            call
+        }
+        "local_shell_call" => {
+            let mut call = Call::new("local_shell", dialect, line).with_id(id);
+            if let Some(Value::Object(mut action)) = obj.get("action").map(|a| a.value()) {
+                if action.get("type").and_then(Value::as_str) == Some("exec") {
+                    action.shift_remove("type");
+                }
+                call.arguments = action;
+            }
+            call
+        }
+        "mcp_call" => {
+            let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
+            call.namespace = obj.str("server_label").map(Into::into);
+            set_arguments(&mut call, obj.get("arguments"));
+            call
+        }
+        _ => return None,
+    };
+    Some(call)
+}
+
+/// Whether a Responses item type is a call to a named tool.
+pub fn is_responses_call_type(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_call" | "custom_tool_call" | "local_shell_call" | "mcp_call"
+    )
+}
+
+/// Joins a namespace and a tool name the way the namespace expects: one ending in a
+/// separator (`mcp__server__`) is a prefix, any other gets `__` between.
+pub fn namespaced(namespace: &str, name: &str) -> String {
+    if namespace.ends_with(['_', '.', '/', ':']) {
+        format!("{namespace}{name}")
+    } else {
+        format!("{namespace}__{name}")
+    }
+}
+
+/// Builds an arguments object from Gemini `partialArgs` fragments keyed by JSON path.
+pub fn object_from_paths(fragments: &[(String, Value)]) -> Map<String, Value> {
+    let mut root = Value::Object(Map::new());
+    for (path, value) in fragments {
+        let keys: Vec<&str> = path
+            .trim_start_matches('$')
+            .split(['.', '['])
+            .map(|k| k.trim_end_matches(']').trim_matches(['\'', '"']))
+            .filter(|k| !k.is_empty())
+            .collect();
+        insert_path(&mut root, &keys, value.clone());
+    }
+    match root {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn insert_path(target: &mut Value, keys: &[&str], value: Value) {
+    let Some((first, rest)) = keys.split_first() else {
+        append(target, value);
+        return;
+    };
+    if let Ok(index) = first.parse::<usize>() {
+        if !target.is_array() {
+            *target = Value::Array(Vec::new());
+        }
+        let items = target.as_array_mut().expect("made an array above");
+        while items.len() <= index {
+            items.push(Value::Null);
+        }
+        insert_path(&mut items[index], rest, value);
+    } else {
+        if !target.is_object() {
+            *target = Value::Object(Map::new());
+        }
+        let map = target.as_object_mut().expect("made an object above");
+        insert_path(map.entry(first.to_string()).or_insert(Value::Null), rest, value);
+    }
+}
+
+/// String fragments of one path concatenate; any other value replaces.
+fn append(target: &mut Value, value: Value) {
+    match (target, value) {
+        (Value::String(s), Value::String(more)) => s.push_str(&more),
+        (slot, v) => *slot = v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::LineIndex;
+    use serde_json::json;
+
+    fn entry(text: &str) -> Call {
+        let node = Node::parse(text).unwrap();
+        tool_calls_entry(&node, &node.object().unwrap(), &LineIndex::new(text, 1)).unwrap()
+    }
+
+    #[test]
+    fn openai_ollama_langchain_entries() {
+        let c = entry(r#"{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}"#);
+        assert_eq!((c.dialect, c.id.as_deref(), c.arguments["a"].clone()), (OPENAI, Some("c1"), json!(1)));
+        let c = entry(r#"{"function":{"name":"f","arguments":{"a":1}}}"#);
+        assert_eq!(c.dialect, OLLAMA);
+        let c = entry(r#"{"name":"f","args":{"a":1},"id":"c2","type":"tool_call"}"#);
+        assert_eq!(c.dialect, LANGCHAIN);
+        let c = entry(r#"{"name":"f","args":"{bad","id":"c3","error":"bad json","type":"invalid_tool_call"}"#);
+        assert!(!c.is_valid());
+        assert!(c.errors.iter().any(|e| e == "bad json"));
+    }
+
+    #[test]
+    fn namespaces_join_once() {
+        assert_eq!(namespaced("mcp__node_repl__", "js"), "mcp__node_repl__js");
+        assert_eq!(namespaced("github", "create_issue"), "github__create_issue");
+    }
+
+    #[test]
+    fn partial_args_build_nested_objects() {
+        let map = object_from_paths(&[
+            ("$.location".into(), json!("Bos")),
+            ("$.location".into(), json!("ton")),
+            ("$.opts.days".into(), json!(3)),
+            ("$.tags[1]".into(), json!("b")),
+        ]);
+        assert_eq!(Value::Object(map), json!({"location":"Boston","opts":{"days":3},"tags":[null,"b"]}));
+    }
+}

@@ -1,0 +1,88 @@
+//! SWE-agent's text action format: without function calling, its XML thought-action
+//! parser reads the action from `<command>…</command>` in the assistant message. The
+//! action is a shell command line, so it becomes `bash {"command": …}`. Active only in
+//! turns of SWE-agent trajectories, where the tag has that meaning.
+
+use super::{Channel, ScanContext, TextDialect};
+use crate::model::{Call, Origin, Text};
+use memchr::memmem;
+
+pub struct SweAgentCommand;
+
+pub static SWE_AGENT_COMMAND: SweAgentCommand = SweAgentCommand;
+
+const OPEN: &str = "<command>";
+const CLOSE: &str = "</command>";
+
+impl TextDialect for SweAgentCommand {
+    fn name(&self) -> &str {
+        "swe-agent-command"
+    }
+    fn channel(&self) -> Channel {
+        Channel::Text
+    }
+    fn summary(&self) -> &str {
+        "SWE-agent XML thought-action format, as bash {\"command\": text} (in SWE-agent trajectories)"
+    }
+    fn example(&self) -> &str {
+        "Let me look.\n<command>\nls -a\n</command>"
+    }
+
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Call>) {
+        if ctx.turn.origin != Origin::SweAgent {
+            return;
+        }
+        let s = text.text.as_str();
+        let mut from = 0;
+        while let Some(open) = memmem::find(&s.as_bytes()[from..], OPEN.as_bytes()) {
+            let body_start = from + open + OPEN.len();
+            let Some(close) = memmem::find(&s.as_bytes()[body_start..], CLOSE.as_bytes()) else {
+                break;
+            };
+            let body = &s[body_start..body_start + close];
+            let command = trim_line_breaks(body);
+            let line = text.line_at(from + open);
+            let mut call = Call::new("bash", "swe-agent-command", line);
+            call.arguments.insert("command".into(), command.into());
+            out.push(call);
+            from = body_start + close + CLOSE.len();
+        }
+    }
+}
+
+/// The tags sit on lines of their own: drop the line breaks next to them, nothing else.
+fn trim_line_breaks(body: &str) -> &str {
+    let body = body.strip_prefix("\r\n").or_else(|| body.strip_prefix('\n')).unwrap_or(body);
+    body.strip_suffix("\r\n")
+        .or_else(|| body.strip_suffix('\n'))
+        .unwrap_or(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Role, Turn};
+
+    fn scan(text: &str, origin: Origin) -> Vec<Call> {
+        let mut turn = Turn::new(Role::Assistant, 1);
+        turn.origin = origin;
+        let t = Text { text: text.into(), line: 10, reasoning: false, raw: true };
+        let mut out = Vec::new();
+        SWE_AGENT_COMMAND.scan(&t, &ScanContext { turn: &turn }, &mut out);
+        out
+    }
+
+    #[test]
+    fn reads_the_exact_command() {
+        let calls = scan("Thought.\n<command>\nedit 1:1\n  x = 1\nend_of_edit\n</command>", Origin::SweAgent);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].arguments["command"], "edit 1:1\n  x = 1\nend_of_edit");
+        assert_eq!(calls[0].line, 11);
+    }
+
+    #[test]
+    fn only_in_swe_agent_turns_and_only_closed_tags() {
+        assert!(scan("<command>\nls\n</command>", Origin::Plain).is_empty());
+        assert!(scan("<command>\nls", Origin::SweAgent).is_empty());
+    }
+}

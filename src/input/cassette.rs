@@ -1,0 +1,220 @@
+//! VCR cassettes (vcrpy, pytest-recording, pydantic-ai): YAML with `interactions[]`,
+//! each a request and a response whose body is a string (JSON or SSE text) or a parsed
+//! mapping. Read with yaml-rust2's event parser so every body keeps its line.
+
+use serde_json::{Map, Number, Value};
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// One body to read, with the line it starts on.
+pub struct Body {
+    pub text: String,
+    pub line: u64,
+}
+
+pub struct Interaction {
+    pub request: Vec<Body>,
+    pub response: Vec<Body>,
+}
+
+pub struct YamlError {
+    pub line: u64,
+    pub message: String,
+}
+
+/// Whether text is a cassette rather than prose: `interactions:` at the top, perhaps
+/// after a `---` document marker.
+pub fn looks_like_cassette(text: &str) -> bool {
+    let mut lines = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    match lines.next() {
+        Some("---") => lines.next().is_some_and(|l| l.starts_with("interactions:")),
+        Some(l) => l.starts_with("interactions:"),
+        None => false,
+    }
+}
+
+/// A YAML node with the line it starts on.
+enum Node {
+    Scalar(String, TScalarStyle, u64),
+    Seq(Vec<Node>, u64),
+    Map(Vec<(String, Node)>, u64),
+}
+
+impl Node {
+    fn line(&self) -> u64 {
+        match self {
+            Node::Scalar(_, _, l) | Node::Seq(_, l) | Node::Map(_, l) => *l,
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&Node> {
+        match self {
+            Node::Map(entries, _) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Node::Scalar(s, TScalarStyle::Plain, _) => plain_scalar(s),
+            Node::Scalar(s, _, _) => Value::String(s.clone()),
+            Node::Seq(items, _) => Value::Array(items.iter().map(Node::to_json).collect()),
+            Node::Map(entries, _) => {
+                let mut map = Map::new();
+                for (k, v) in entries {
+                    map.insert(k.clone(), v.to_json());
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// YAML 1.2 core schema for unquoted scalars.
+fn plain_scalar(s: &str) -> Value {
+    match s {
+        "null" | "Null" | "NULL" | "~" | "" => Value::Null,
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        _ => {
+            if let Ok(i) = s.parse::<i64>() {
+                Value::Number(i.into())
+            } else if let Some(n) = s.parse::<f64>().ok().filter(|f| f.is_finite()).and_then(Number::from_f64) {
+                Value::Number(n)
+            } else {
+                Value::String(s.to_owned())
+            }
+        }
+    }
+}
+
+/// Builds nodes from parser events.
+#[derive(Default)]
+struct Builder {
+    stack: Vec<(Node, Option<String>)>,
+    pending_key: Vec<Option<String>>,
+    root: Option<Node>,
+}
+
+impl Builder {
+    fn push_value(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some((Node::Seq(items, _), _)) => items.push(node),
+            Some((Node::Map(entries, _), key)) => match key.take() {
+                Some(k) => entries.push((k, node)),
+                None => {
+                    *key = Some(match node {
+                        Node::Scalar(s, _, _) => s,
+                        other => other.to_json().to_string(),
+                    })
+                }
+            },
+            Some((Node::Scalar(..), _)) => {}
+        }
+    }
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        let line = mark.line() as u64;
+        match ev {
+            Event::Scalar(value, style, _, tag) => {
+                let style = if tag.is_some_and(|t| t.suffix == "str") { TScalarStyle::DoubleQuoted } else { style };
+                self.push_value(Node::Scalar(value, style, line));
+            }
+            Event::SequenceStart(..) => self.stack.push((Node::Seq(Vec::new(), line), None)),
+            Event::MappingStart(..) => self.stack.push((Node::Map(Vec::new(), line), None)),
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((node, _)) = self.stack.pop() {
+                    self.push_value(node);
+                }
+            }
+            Event::Alias(_) => self.push_value(Node::Scalar(String::new(), TScalarStyle::Plain, line)),
+            _ => {}
+        }
+        let _ = &self.pending_key;
+    }
+}
+
+pub fn parse(text: &str) -> Result<Vec<Interaction>, YamlError> {
+    let mut builder = Builder::default();
+    let mut parser = Parser::new_from_str(text);
+    parser.load(&mut builder, false).map_err(|e| YamlError {
+        line: e.marker().line() as u64,
+        message: e.info().to_owned(),
+    })?;
+    let Some(root) = builder.root else {
+        return Ok(Vec::new());
+    };
+    let Some(Node::Seq(items, _)) = root.get("interactions") else {
+        return Err(YamlError {
+            line: 1,
+            message: "no interactions list; expected a VCR cassette".into(),
+        });
+    };
+    Ok(items
+        .iter()
+        .map(|i| Interaction {
+            request: i.get("request").map(bodies).unwrap_or_default(),
+            response: i.get("response").map(bodies).unwrap_or_default(),
+        })
+        .collect())
+}
+
+/// The bodies of a request or response: `body` (a string, or a mapping with `string`)
+/// and `parsed_body` (a YAML mapping of the JSON body).
+fn bodies(side: &Node) -> Vec<Body> {
+    let mut out = Vec::new();
+    if let Some(parsed) = side.get("parsed_body") {
+        out.push(Body {
+            text: parsed.to_json().to_string(),
+            line: parsed.line(),
+        });
+    }
+    match side.get("body") {
+        Some(Node::Scalar(s, _, line)) => out.push(Body { text: s.clone(), line: *line }),
+        Some(body @ Node::Map(..)) => {
+            if let Some(Node::Scalar(s, _, line)) = body.get("string") {
+                out.push(Body { text: s.clone(), line: *line });
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_bodies_with_their_lines() {
+        let text = "interactions:\n- request:\n    body: '{\"a\": 1}'\n  response:\n    body:\n      string: 'data: {\"x\": 1}\n\n\n        data: [DONE]\n\n'\n";
+        let got = parse(text).ok().unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].request[0].text, "{\"a\": 1}");
+        assert_eq!(got[0].response[0].line, 6);
+        assert!(got[0].response[0].text.contains("data: [DONE]"));
+    }
+
+    #[test]
+    fn parsed_bodies_become_json() {
+        let text = "interactions:\n- response:\n    parsed_body:\n      n: 3\n      s: '3'\n      ok: true\n";
+        let got = parse(text).ok().unwrap();
+        assert_eq!(got[0].response[0].text, r#"{"n":3,"s":"3","ok":true}"#);
+    }
+
+    #[test]
+    fn detection_needs_interactions_at_the_top() {
+        assert!(looks_like_cassette("---\ninteractions:\n"));
+        assert!(!looks_like_cassette("---\nparent: x\n---\n# aider chat"));
+    }
+}

@@ -1,0 +1,417 @@
+//! Input framing: from bytes to the values the transcript layer reads.
+//!
+//! JSON Lines, SSE and text are read line by line with one reused buffer, so memory is
+//! bounded by the largest record; a JSON document or a YAML cassette is read whole.
+//! `auto` decides from the first non-blank bytes.
+
+mod cassette;
+mod sse;
+
+use crate::diag::Diag;
+use crate::json::{LineIndex, Node};
+use crate::model::Event;
+use crate::transcript::Interpreter;
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+
+/// How a source is framed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    Auto,
+    Text,
+    Json,
+    Jsonl,
+    Sse,
+    Yaml,
+}
+
+/// Where records go: the channel engine and the writer behind it.
+pub type Sink<'s> = dyn FnMut(Event) -> io::Result<()> + 's;
+
+/// One source being read.
+pub struct Reader<'a, 's> {
+    name: &'a str,
+    diag: &'a Diag,
+    interp: Interpreter,
+    sink: &'a mut Sink<'s>,
+    warned_utf8: bool,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+impl<'a, 's> Reader<'a, 's> {
+    pub fn new(name: &'a str, diag: &'a Diag, sink: &'a mut Sink<'s>) -> Self {
+        Reader {
+            name,
+            diag,
+            interp: Interpreter::new(),
+            sink,
+            warned_utf8: false,
+        }
+    }
+
+    /// Reads the whole source. Only errors of the sink (a closed pipe) and read errors
+    /// stop it; problems in the data are reported and passed over.
+    pub fn read(mut self, input: &mut dyn BufRead, framing: Framing) -> io::Result<()> {
+        let mut lines = Lines::new(input);
+        let framing = match framing {
+            Framing::Auto => self.detect(&mut lines)?,
+            f => f,
+        };
+        match framing {
+            Framing::Jsonl => self.jsonl(&mut lines)?,
+            Framing::Sse => self.sse(&mut lines)?,
+            Framing::Auto | Framing::Text | Framing::Json | Framing::Yaml => {
+                let bytes = lines.read_rest()?;
+                if let Some(offset) = memchr::memchr(0, &bytes[..bytes.len().min(8192)]) {
+                    self.diag.warn(
+                        self.name,
+                        None,
+                        format!("binary data (NUL byte at offset {offset}); skipped"),
+                    );
+                    return Ok(());
+                }
+                let text = self.utf8(&bytes, 1);
+                let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                match framing {
+                    Framing::Json => self.document(text, 1)?,
+                    Framing::Yaml => self.yaml(text)?,
+                    _ => {
+                        if cassette::looks_like_cassette(text) {
+                            self.yaml(text)?
+                        } else {
+                            self.interp.feed_text(text, 1);
+                        }
+                    }
+                }
+            }
+        }
+        self.interp.finish();
+        self.pump()
+    }
+
+    fn pump(&mut self) -> io::Result<()> {
+        for event in self.interp.drain() {
+            (self.sink)(event)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes UTF-8, replacing invalid bytes and saying so once per source.
+    fn utf8<'b>(&mut self, bytes: &'b [u8], line: u64) -> Cow<'b, str> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(e) => {
+                if !self.warned_utf8 {
+                    self.warned_utf8 = true;
+                    let line = line + memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() as u64;
+                    self.diag.warn(
+                        self.name,
+                        Some(line),
+                        "invalid UTF-8; the bad bytes were replaced with U+FFFD",
+                    );
+                }
+                String::from_utf8_lossy(bytes)
+            }
+        }
+    }
+
+    /// Auto-detection: reads up to the first non-blank line and leaves it in `lines`.
+    fn detect(&mut self, lines: &mut Lines) -> io::Result<Framing> {
+        let Some(first) = lines.peek_nonblank()? else {
+            return Ok(Framing::Text);
+        };
+        let first = trim_ascii(strip_bom(first));
+        if first.starts_with(b"{") || first.starts_with(b"[") {
+            // A value that ends on its first line starts JSON Lines; one that goes on is
+            // a document (pretty-printed) and is read whole.
+            if serde_json::from_slice::<serde::de::IgnoredAny>(first).is_ok() {
+                return Ok(Framing::Jsonl);
+            }
+            return Ok(Framing::Json);
+        }
+        for field in [&b"data:"[..], b"event:", b"id:", b"retry:"] {
+            if first.starts_with(field) {
+                return Ok(Framing::Sse);
+            }
+        }
+        Ok(Framing::Auto)
+    }
+
+    fn jsonl(&mut self, lines: &mut Lines) -> io::Result<()> {
+        while let Some((number, raw)) = lines.next_line()? {
+            let raw = trim_ascii(strip_bom(raw));
+            if raw.is_empty() {
+                continue;
+            }
+            let raw = raw.to_vec();
+            let text = self.utf8(&raw, number).into_owned();
+            self.json_line(&text, number);
+            self.pump()?;
+        }
+        Ok(())
+    }
+
+    /// One JSON Lines record; a record that is not JSON is scanned as text.
+    fn json_line(&mut self, text: &str, number: u64) {
+        match Node::parse(text) {
+            Ok(node) => {
+                if !self.interp.feed(node, &LineIndex::fixed(number)) {
+                    self.interp.feed_text(text, number);
+                }
+            }
+            Err(e) => {
+                self.diag.warn(
+                    self.name,
+                    Some(number),
+                    format!("not JSON ({}); scanning the line as text", json_error(&e)),
+                );
+                self.interp.feed_text(text, number);
+            }
+        }
+    }
+
+    fn sse(&mut self, lines: &mut Lines) -> io::Result<()> {
+        let mut events = sse::Events::default();
+        while let Some((number, raw)) = lines.next_line()? {
+            let raw = trim_ascii_end(strip_bom(raw)).to_vec();
+            let text = self.utf8(&raw, number).into_owned();
+            if let Some(event) = events.line(&text, number) {
+                self.sse_event(event);
+                self.pump()?;
+            }
+        }
+        if let Some(event) = events.end() {
+            self.sse_event(event);
+        }
+        Ok(())
+    }
+
+    fn sse_event(&mut self, event: sse::Event) {
+        let data = event.data.trim();
+        if data.is_empty() {
+            return;
+        }
+        if data == "[DONE]" {
+            self.interp.stream_done();
+            return;
+        }
+        match Node::parse(data) {
+            Ok(node) => {
+                if !self.interp.feed(node, &LineIndex::new(data, event.line)) {
+                    self.interp.feed_text(data, event.line);
+                }
+            }
+            Err(e) => {
+                self.diag.warn(
+                    self.name,
+                    Some(event.line),
+                    format!("event data is not JSON ({}); scanning it as text", json_error(&e)),
+                );
+                self.interp.feed_text(data, event.line);
+            }
+        }
+    }
+
+    /// A whole JSON document. A document that does not parse is reported once and
+    /// read as JSON Lines when its lines are JSON, else scanned as text.
+    fn document(&mut self, text: &str, first_line: u64) -> io::Result<()> {
+        match Node::parse(text) {
+            Ok(node) => {
+                if !self.interp.feed(node, &LineIndex::new(text, first_line)) {
+                    self.interp.feed_text(text, first_line);
+                }
+            }
+            Err(e) => {
+                if let Some(second) = text.lines().skip(1).find(|l| !l.trim().is_empty())
+                    && Node::parse(second.trim()).is_ok()
+                {
+                    self.blob_lines(text, first_line, Framing::Jsonl);
+                } else {
+                    self.diag.warn(
+                        self.name,
+                        Some(first_line + e.line().saturating_sub(1) as u64),
+                        format!("invalid JSON document ({}); scanning it as text", json_error(&e)),
+                    );
+                    self.interp.feed_text(text, first_line);
+                }
+            }
+        }
+        self.pump()
+    }
+
+    /// JSON Lines or SSE held in memory (a cassette body, a document that was JSONL).
+    fn blob_lines(&mut self, text: &str, first_line: u64, framing: Framing) {
+        let mut events = sse::Events::default();
+        for (i, line) in text.split('\n').enumerate() {
+            let number = first_line + i as u64;
+            let line = line.trim_end_matches('\r');
+            match framing {
+                Framing::Sse => {
+                    if let Some(event) = events.line(line, number) {
+                        self.sse_event(event);
+                    }
+                }
+                _ => {
+                    if !line.trim().is_empty() {
+                        self.json_line(line.trim(), number);
+                    }
+                }
+            }
+        }
+        if let Some(event) = events.end() {
+            self.sse_event(event);
+        }
+    }
+
+    /// A body embedded in another format (a cassette's response): JSON, SSE or JSONL,
+    /// every value reported at `line`.
+    fn embedded(&mut self, body: &str, line: u64) {
+        let trimmed = body.trim_start_matches('\u{feff}').trim();
+        if trimmed.starts_with("data:") || trimmed.starts_with("event:") {
+            self.blob_lines_fixed(trimmed, line, Framing::Sse);
+        } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            match Node::parse(trimmed) {
+                Ok(node) => {
+                    if !self.interp.feed(node, &LineIndex::fixed(line)) {
+                        self.interp.feed_text(trimmed, line);
+                    }
+                }
+                Err(_) => self.blob_lines_fixed(trimmed, line, Framing::Jsonl),
+            }
+        } else if !trimmed.is_empty() {
+            self.interp.feed_text(trimmed, line);
+        }
+    }
+
+    fn blob_lines_fixed(&mut self, text: &str, line: u64, framing: Framing) {
+        let mut events = sse::Events::default();
+        for l in text.split('\n') {
+            let l = l.trim_end_matches('\r').trim_start();
+            match framing {
+                Framing::Sse => {
+                    if let Some(event) = events.line(l, line) {
+                        self.sse_event(event);
+                    }
+                }
+                _ => {
+                    if !l.is_empty() {
+                        self.json_line(l, line);
+                    }
+                }
+            }
+        }
+        if let Some(event) = events.end() {
+            self.sse_event(event);
+        }
+    }
+
+    fn yaml(&mut self, text: &str) -> io::Result<()> {
+        match cassette::parse(text) {
+            Ok(interactions) => {
+                for interaction in interactions {
+                    // Requests replay earlier calls as history; only their results count.
+                    self.interp.set_history(true);
+                    for body in &interaction.request {
+                        self.embedded(&body.text, body.line);
+                    }
+                    self.interp.finish();
+                    self.interp.set_history(false);
+                    for body in &interaction.response {
+                        self.embedded(&body.text, body.line);
+                    }
+                    self.interp.finish();
+                    self.pump()?;
+                }
+            }
+            Err(e) => {
+                self.diag.warn(self.name, Some(e.line), format!("invalid YAML ({}); scanning it as text", e.message));
+                self.interp.feed_text(text, 1);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    // serde_json appends " at line L column C"; the line is already in the prefix.
+    match text.rfind(" at line ") {
+        Some(at) => format!("{}, column {}", &text[..at], e.column()),
+        None => text,
+    }
+}
+
+fn strip_bom(line: &[u8]) -> &[u8] {
+    line.strip_prefix(BOM).unwrap_or(line)
+}
+
+fn trim_ascii(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+fn trim_ascii_end(b: &[u8]) -> &[u8] {
+    b.trim_ascii_end()
+}
+
+/// Lines of a reader, numbered, with one reused buffer and a look-ahead for detection.
+struct Lines<'r> {
+    input: &'r mut dyn BufRead,
+    buf: Vec<u8>,
+    number: u64,
+    /// Lines read ahead by detection, given back first.
+    ahead: Vec<(u64, Vec<u8>)>,
+    ahead_pos: usize,
+}
+
+impl<'r> Lines<'r> {
+    fn new(input: &'r mut dyn BufRead) -> Lines<'r> {
+        Lines {
+            input,
+            buf: Vec::new(),
+            number: 0,
+            ahead: Vec::new(),
+            ahead_pos: 0,
+        }
+    }
+
+    fn next_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
+        if self.ahead_pos < self.ahead.len() {
+            let (n, ref line) = self.ahead[self.ahead_pos];
+            self.ahead_pos += 1;
+            return Ok(Some((n, line.as_slice())));
+        }
+        self.buf.clear();
+        if self.input.read_until(b'\n', &mut self.buf)? == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        Ok(Some((self.number, self.buf.as_slice())))
+    }
+
+    /// Reads ahead to the first non-blank line and returns it; the lines stay queued.
+    fn peek_nonblank(&mut self) -> io::Result<Option<&[u8]>> {
+        loop {
+            let mut line = Vec::new();
+            if self.input.read_until(b'\n', &mut line)? == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            let blank = trim_ascii(strip_bom(&line)).is_empty();
+            self.ahead.push((self.number, line));
+            if !blank {
+                return Ok(self.ahead.last().map(|(_, l)| l.as_slice()));
+            }
+        }
+    }
+
+    /// Everything not yet read, including the look-ahead.
+    fn read_rest(&mut self) -> io::Result<Vec<u8>> {
+        let mut all = Vec::new();
+        for (_, line) in self.ahead.drain(self.ahead_pos..) {
+            all.extend_from_slice(&line);
+        }
+        self.input.read_to_end(&mut all)?;
+        Ok(all)
+    }
+}

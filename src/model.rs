@@ -1,0 +1,280 @@
+//! The transcript model every input is reduced to: turns holding native calls and text,
+//! and tool results between them.
+
+use serde_json::{Map, Value};
+
+/// Who produced a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+impl Role {
+    /// Maps the role names of every supported format onto the four roles.
+    pub fn from_name(name: &str) -> Option<Role> {
+        match name {
+            "assistant" | "model" | "ai" | "AIMessage" | "AIMessageChunk" | "gemini" | "agent" => {
+                Some(Role::Assistant)
+            }
+            "user" | "human" | "HumanMessage" => Some(Role::User),
+            "system" | "developer" | "SystemMessage" => Some(Role::System),
+            "tool" | "function" | "ipython" | "ToolMessage" | "FunctionMessage" => Some(Role::Tool),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+/// One tool call as found, before channel selection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub name: String,
+    pub arguments: Map<String, Value>,
+    /// The undecodable argument text, when decoding failed.
+    pub arguments_raw: Option<String>,
+    pub id: Option<String>,
+    pub namespace: Option<String>,
+    pub dialect: &'static str,
+    /// 1-based line where the call starts.
+    pub line: u64,
+    pub errors: Vec<String>,
+    pub repairs: Vec<&'static str>,
+    pub in_reasoning: bool,
+}
+
+impl Call {
+    pub fn new(name: impl Into<String>, dialect: &'static str, line: u64) -> Call {
+        Call {
+            name: name.into(),
+            arguments: Map::new(),
+            arguments_raw: None,
+            id: None,
+            namespace: None,
+            dialect,
+            line,
+            errors: Vec::new(),
+            repairs: Vec::new(),
+            in_reasoning: false,
+        }
+    }
+
+    pub fn with_id(mut self, id: Option<String>) -> Call {
+        self.id = id.filter(|s| !s.is_empty());
+        self
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Sets the arguments from a JSON value that should be an object; `null` means none.
+    pub fn set_arguments_value(&mut self, value: Value) {
+        match value {
+            Value::Object(map) => self.arguments = map,
+            Value::Null => {}
+            Value::String(text) => self.set_arguments_text(&text),
+            other => {
+                self.errors.push(format!(
+                    "arguments are a JSON {}, not an object",
+                    json_type(&other)
+                ));
+                self.arguments_raw = Some(other.to_string());
+            }
+        }
+    }
+
+    /// Sets the arguments from JSON text (the OpenAI `arguments` string and its kin).
+    /// Empty text means no arguments; an object encoded twice is decoded and marked.
+    pub fn set_arguments_text(&mut self, text: &str) {
+        if text.trim().is_empty() {
+            return;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => self.arguments = map,
+            Ok(Value::Null) => {}
+            Ok(Value::String(inner)) if inner.trim_start().starts_with('{') => {
+                match serde_json::from_str::<Value>(&inner) {
+                    Ok(Value::Object(map)) => {
+                        self.arguments = map;
+                        self.repairs.push("double-encoded");
+                    }
+                    _ => self.invalid_arguments(text, "arguments are a JSON string, not an object"),
+                }
+            }
+            Ok(other) => self.invalid_arguments(
+                text,
+                &format!("arguments are a JSON {}, not an object", json_type(&other)),
+            ),
+            Err(err) => {
+                self.invalid_arguments(text, &format!("arguments are not valid JSON: {err}"))
+            }
+        }
+    }
+
+    pub fn invalid_arguments(&mut self, raw: &str, error: &str) {
+        self.arguments = Map::new();
+        self.arguments_raw = Some(raw.to_owned());
+        self.errors.push(error.to_owned());
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// A tool's answer to a call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolResult {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub content: Value,
+    pub is_error: bool,
+    pub dialect: &'static str,
+    pub line: u64,
+}
+
+/// A piece of message text for the json and text channels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Text {
+    pub text: String,
+    pub line: u64,
+    /// Inside the model's reasoning (thinking blocks, `reasoning_content`).
+    pub reasoning: bool,
+    /// The text stands in its file as it is, so its line breaks are file lines. Text
+    /// decoded from a JSON string sits on the lines of the string instead.
+    pub raw: bool,
+}
+
+impl Text {
+    /// The file line of a byte offset in the text.
+    pub fn line_at(&self, offset: usize) -> u64 {
+        if !self.raw {
+            return self.line;
+        }
+        let end = offset.min(self.text.len());
+        self.line + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..end]).count() as u64
+    }
+}
+
+/// Where a turn came from, for dialects that only make sense in one kind of log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Origin {
+    #[default]
+    Plain,
+    /// An assistant message of a SWE-agent trajectory (actions in `<command>` tags).
+    SweAgent,
+}
+
+/// One message: an assistant turn, or any other role when `--roles` asks for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    pub role: Role,
+    pub line: u64,
+    /// Native structured calls (the tool channel).
+    pub calls: Vec<Call>,
+    /// Text for the json and text channels.
+    pub texts: Vec<Text>,
+    pub origin: Origin,
+}
+
+impl Turn {
+    pub fn new(role: Role, line: u64) -> Turn {
+        Turn {
+            role,
+            line,
+            calls: Vec::new(),
+            texts: Vec::new(),
+            origin: Origin::Plain,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty() && self.texts.is_empty()
+    }
+
+    pub fn push_text(&mut self, text: impl Into<String>, line: u64, reasoning: bool) {
+        let text = text.into();
+        if !text.trim().is_empty() {
+            self.texts.push(Text {
+                text,
+                line,
+                reasoning,
+                raw: false,
+            });
+        }
+    }
+
+    /// Text read straight from a file (plain text input, a line that is not JSON).
+    pub fn push_raw_text(&mut self, text: impl Into<String>, line: u64) {
+        let text = text.into();
+        if !text.trim().is_empty() {
+            self.texts.push(Text {
+                text,
+                line,
+                reasoning: false,
+                raw: true,
+            });
+        }
+    }
+}
+
+/// What the transcript layer hands to the channel engine, in input order.
+#[derive(Debug)]
+pub enum Event {
+    Turn(Turn),
+    Result(ToolResult),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Call {
+        let mut c = Call::new("f", "test", 1);
+        c.set_arguments_text(text);
+        c
+    }
+
+    #[test]
+    fn empty_and_null_arguments_are_an_empty_object() {
+        for t in ["", "  ", "null", "{}"] {
+            let c = args(t);
+            assert!(c.arguments.is_empty() && c.is_valid(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn double_encoded_arguments_are_decoded_and_marked() {
+        let c = args(r#""{\"a\":1}""#);
+        assert_eq!(c.arguments["a"], 1);
+        assert_eq!(c.repairs, ["double-encoded"]);
+    }
+
+    #[test]
+    fn broken_arguments_keep_their_text() {
+        let c = args(r#"{"a":"#);
+        assert!(!c.is_valid());
+        assert_eq!(c.arguments_raw.as_deref(), Some(r#"{"a":"#));
+        assert!(c.errors[0].starts_with("arguments are not valid JSON"));
+        let c = args("[1]");
+        assert_eq!(c.errors, ["arguments are a JSON array, not an object"]);
+    }
+}

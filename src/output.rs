@@ -1,0 +1,116 @@
+//! Output records, one JSON object per line, with keys in a fixed order.
+//!
+//! Call: `{"type":"call","name","arguments","arguments_raw"?,"id"?,"namespace"?,
+//! "valid"?,"errors"?,"repairs"?,"in_reasoning"?,"channel","dialect","source"}`.
+//! Result: `{"type":"result","id"?,"name"?,"content","is_error","channel","dialect","source"}`.
+//! Optional keys are left out when they carry nothing (`valid` appears only as false).
+
+use crate::model::{Call, ToolResult};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::io::{self, Write};
+
+#[derive(Serialize)]
+pub struct Source<'a> {
+    pub file: &'a str,
+    pub line: u64,
+    pub turn: u64,
+}
+
+#[derive(Serialize)]
+struct CallRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+    arguments: &'a Map<String, Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments_raw: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    namespace: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    valid: Option<bool>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    errors: &'a [String],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    repairs: &'a [&'static str],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    in_reasoning: bool,
+    channel: &'a str,
+    dialect: &'a str,
+    source: Source<'a>,
+}
+
+#[derive(Serialize)]
+struct ResultRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    content: &'a Value,
+    is_error: bool,
+    channel: &'a str,
+    dialect: &'a str,
+    source: Source<'a>,
+}
+
+/// The record stream: buffered, flushed per record when asked (for `tail -f`).
+pub struct Output {
+    out: Box<dyn Write>,
+    line_buffered: bool,
+}
+
+impl Output {
+    pub fn new(out: Box<dyn Write>, line_buffered: bool) -> Output {
+        Output { out, line_buffered }
+    }
+
+    pub fn call(&mut self, call: &Call, channel: &str, source: Source) -> io::Result<()> {
+        let record = CallRecord {
+            kind: "call",
+            name: &call.name,
+            arguments: &call.arguments,
+            arguments_raw: call.arguments_raw.as_deref(),
+            id: call.id.as_deref(),
+            namespace: call.namespace.as_deref(),
+            valid: (!call.is_valid()).then_some(false),
+            errors: &call.errors,
+            repairs: &call.repairs,
+            in_reasoning: call.in_reasoning,
+            channel,
+            dialect: call.dialect,
+            source,
+        };
+        self.write(&record)
+    }
+
+    pub fn result(&mut self, result: &ToolResult, name: Option<&str>, source: Source) -> io::Result<()> {
+        let record = ResultRecord {
+            kind: "result",
+            id: result.id.as_deref(),
+            name: result.name.as_deref().or(name),
+            content: &result.content,
+            is_error: result.is_error,
+            channel: "tool",
+            dialect: result.dialect,
+            source,
+        };
+        self.write(&record)
+    }
+
+    fn write(&mut self, record: &impl Serialize) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, record).map_err(io::Error::from)?;
+        self.out.write_all(b"\n")?;
+        if self.line_buffered {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}

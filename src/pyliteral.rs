@@ -1,0 +1,219 @@
+//! Python literals (`{'a': [1, True, None]}`) read as JSON values.
+//!
+//! Some logs store structured data as a Python `repr` (SWE-agent's `tool_calls`), and
+//! pythonic tool calls write their arguments as Python literals.
+
+use serde_json::{Map, Number, Value};
+
+/// Parses a whole Python literal; `None` on anything else.
+pub fn parse(text: &str) -> Option<Value> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+        depth: 0,
+    };
+    let v = p.value()?;
+    p.ws();
+    (p.i == p.s.len()).then_some(v)
+}
+
+/// Parses one literal at the start of `text` and returns it with the bytes it used.
+pub fn parse_prefix(text: &str) -> Option<(Value, usize)> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+        depth: 0,
+    };
+    let v = p.value()?;
+    Some((v, p.i))
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    depth: usize,
+}
+
+const MAX_DEPTH: usize = 128;
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        self.ws();
+        if self.s.get(self.i) == Some(&b) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        self.ws();
+        match *self.s.get(self.i)? {
+            b'{' => self.nested(|p| p.dict()),
+            b'[' => self.nested(|p| p.list(b']')),
+            b'(' => self.nested(|p| p.list(b')')),
+            b'\'' | b'"' => self.string().map(Value::String),
+            b'-' | b'+' | b'0'..=b'9' | b'.' => self.number(),
+            _ => self.word(),
+        }
+    }
+
+    fn nested(&mut self, f: impl FnOnce(&mut Self) -> Option<Value>) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let v = f(self);
+        self.depth -= 1;
+        v
+    }
+
+    fn dict(&mut self) -> Option<Value> {
+        self.i += 1;
+        let mut map = Map::new();
+        loop {
+            if self.eat(b'}') {
+                return Some(Value::Object(map));
+            }
+            let key = match self.value()? {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            if !self.eat(b':') {
+                return None;
+            }
+            let v = self.value()?;
+            map.insert(key, v);
+            if !self.eat(b',') {
+                return self.eat(b'}').then_some(Value::Object(map));
+            }
+        }
+    }
+
+    fn list(&mut self, close: u8) -> Option<Value> {
+        self.i += 1;
+        let mut items = Vec::new();
+        loop {
+            if self.eat(close) {
+                return Some(Value::Array(items));
+            }
+            items.push(self.value()?);
+            if !self.eat(b',') {
+                return self.eat(close).then_some(Value::Array(items));
+            }
+        }
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let quote = self.s[self.i];
+        let triple = self.s[self.i..].starts_with(&[quote; 3]);
+        self.i += if triple { 3 } else { 1 };
+        let mut out = Vec::new();
+        loop {
+            let b = *self.s.get(self.i)?;
+            if b == quote && (!triple || self.s[self.i..].starts_with(&[quote; 3])) {
+                self.i += if triple { 3 } else { 1 };
+                return String::from_utf8(out).ok();
+            }
+            if b == b'\\' {
+                self.i += 1;
+                let e = *self.s.get(self.i)?;
+                self.i += 1;
+                match e {
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'0' => out.push(0),
+                    b'\n' => {}
+                    b'x' => out.extend(self.code_point(2)?),
+                    b'u' => out.extend(self.code_point(4)?),
+                    b'U' => out.extend(self.code_point(8)?),
+                    b'\\' | b'\'' | b'"' => out.push(e),
+                    other => out.extend([b'\\', other]),
+                }
+            } else {
+                if b == b'\n' && !triple {
+                    return None;
+                }
+                out.push(b);
+                self.i += 1;
+            }
+        }
+    }
+
+    fn code_point(&mut self, digits: usize) -> Option<Vec<u8>> {
+        let hex = std::str::from_utf8(self.s.get(self.i..self.i + digits)?).ok()?;
+        let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+        self.i += digits;
+        Some(c.to_string().into_bytes())
+    }
+
+    fn number(&mut self) -> Option<Value> {
+        let start = self.i;
+        while self.i < self.s.len()
+            && matches!(self.s[self.i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_')
+        {
+            self.i += 1;
+        }
+        let text: String = std::str::from_utf8(&self.s[start..self.i])
+            .ok()?
+            .chars()
+            .filter(|&c| c != '_' && c != '+')
+            .collect();
+        if let Ok(n) = text.parse::<i64>() {
+            return Some(Value::Number(n.into()));
+        }
+        let f: f64 = text.parse().ok()?;
+        Number::from_f64(f).map(Value::Number)
+    }
+
+    fn word(&mut self) -> Option<Value> {
+        let start = self.i;
+        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
+            self.i += 1;
+        }
+        match &self.s[start..self.i] {
+            b"True" | b"true" => Some(Value::Bool(true)),
+            b"False" | b"false" => Some(Value::Bool(false)),
+            b"None" | b"null" => Some(Value::Null),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_python_reprs() {
+        let v = parse(r#"[{'function': {'arguments': '{"command":"ls"}', 'name': 'bash'}, 'id': 'c1', 'n': -2.5, 'ok': True, 'x': None, 't': (1, 2)}]"#).unwrap();
+        assert_eq!(
+            v,
+            json!([{"function": {"arguments": "{\"command\":\"ls\"}", "name": "bash"}, "id": "c1", "n": -2.5, "ok": true, "x": null, "t": [1, 2]}])
+        );
+    }
+
+    #[test]
+    fn escapes_and_quotes() {
+        assert_eq!(parse(r#"'it\'s\n\u00e9'"#).unwrap(), json!("it's\né"));
+        assert_eq!(parse(r#""a'b""#).unwrap(), json!("a'b"));
+        assert_eq!(parse("'''multi\nline'''").unwrap(), json!("multi\nline"));
+    }
+
+    #[test]
+    fn rejects_non_literals() {
+        for bad in ["foo", "{'a': }", "[1, 2", "'unterminated", "{'a' 1}"] {
+            assert!(parse(bad).is_none(), "{bad}");
+        }
+        assert!(parse(&"[".repeat(1000)).is_none());
+    }
+}

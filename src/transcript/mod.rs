@@ -1,0 +1,774 @@
+//! From framed JSON values and text to turns and results.
+//!
+//! The [`Interpreter`] receives the values of one source in order (a JSON document, each
+//! JSONL line, each SSE event, each cassette body) and recognizes messages, calls,
+//! results and stream events by their shape wherever they sit, so a new wrapper needs
+//! no code. It also keeps the per-source memory that makes a call logged twice one call.
+
+mod streams;
+
+use crate::dialects::native;
+use crate::json::{Kind, LineIndex, Node, Obj};
+use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use streams::Stream;
+
+/// Context that flows down the walk of one value.
+#[derive(Clone)]
+struct Ctx<'l> {
+    lines: &'l LineIndex,
+    /// The id of the enclosing response: the turn key of the messages inside it.
+    response: Option<String>,
+    origin: Origin,
+}
+
+/// The turn being built, kept open while later values may continue it.
+struct Open {
+    key: Option<String>,
+    turn: Turn,
+}
+
+/// Reads one source's values and emits [`Event`]s.
+#[derive(Default)]
+pub struct Interpreter {
+    events: Vec<Event>,
+    open: Option<Open>,
+    stream: Option<Stream>,
+    /// In a recording's request bodies: calls there replay history and are not new.
+    history: bool,
+    seen_calls: HashSet<String>,
+    seen_results: HashSet<String>,
+    /// (turn key, text hash) of text already given to a keyed turn.
+    seen_texts: HashSet<(String, u64)>,
+    /// Consecutive Responses-style items form one turn; this counts the groups.
+    item_group: u64,
+    /// Notebook outputs already seen (a re-printed output is a copy).
+    seen_outputs: HashSet<u64>,
+}
+
+/// Top-level keys that mark a value as part of a known log, even when it holds nothing
+/// the walker recognizes (Claude Code snapshots, Codex metadata, usage chunks).
+const LOG_KEYS: &[&str] = &[
+    "sessionId",
+    "session_id",
+    "parentUuid",
+    "payload",
+    "choices",
+    "candidates",
+    "usageMetadata",
+    "messages",
+    "object",
+    "cells",
+    "history",
+    "leafUuid",
+    "snapshot",
+];
+
+impl Interpreter {
+    pub fn new() -> Interpreter {
+        Interpreter::default()
+    }
+
+    /// Events ready to be processed, in order.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, Event> {
+        self.events.drain(..)
+    }
+
+    /// Marks the values fed from now on as request history (a recording's requests).
+    pub fn set_history(&mut self, history: bool) {
+        self.history = history;
+    }
+
+    /// One framed JSON value. Returns false when nothing in it has a known shape: the
+    /// caller then treats it as a model's bare output text.
+    pub fn feed(&mut self, node: Node, lines: &LineIndex) -> bool {
+        let ctx = Ctx {
+            lines,
+            response: None,
+            origin: Origin::Plain,
+        };
+        if let Some(obj) = node.object() {
+            if streams::is_stream_event(&obj) {
+                self.stream_event(&node, &obj, &ctx);
+                return true;
+            }
+            if !self.gemini_partial_active() {
+                self.end_stream();
+            }
+            if let Some(found) = self.container(&node, &obj, &ctx) {
+                return found;
+            }
+            let found = self.walk_obj(&node, &obj, &ctx);
+            return found || LOG_KEYS.iter().any(|k| obj.has(k));
+        }
+        self.end_stream();
+        if let Some(items) = node.array() {
+            // A document that is a list: messages, events, or streamed chunks.
+            let mut found = false;
+            for item in items {
+                found |= self.feed(item, lines);
+            }
+            return found;
+        }
+        false
+    }
+
+    /// Plain text, or a value with no known shape: one turn of assistant text.
+    pub fn feed_text(&mut self, text: &str, line: u64) {
+        self.end_stream();
+        if self.history {
+            return;
+        }
+        let mut turn = Turn::new(Role::Assistant, line);
+        turn.push_raw_text(text, line);
+        self.submit(turn, None);
+    }
+
+    /// `data: [DONE]`: the current stream is complete.
+    pub fn stream_done(&mut self) {
+        if let Some(stream) = &mut self.stream {
+            stream.mark_done();
+        }
+        self.end_stream();
+    }
+
+    /// End of the source: whatever is open is flushed; unfinished streams are truncated.
+    pub fn finish(&mut self) {
+        self.end_stream();
+        self.flush();
+    }
+
+    // ---- turns -------------------------------------------------------------------
+
+    fn flush(&mut self) {
+        if let Some(open) = self.open.take()
+            && !open.turn.is_empty()
+        {
+            self.events.push(Event::Turn(open.turn));
+        }
+    }
+
+    /// Adds a finished message. A message with the key of the open turn continues it
+    /// (Claude Code writes one API message over several lines); a key seen before only
+    /// adds what is new (copies of a response in OpenHands events).
+    fn submit(&mut self, mut turn: Turn, key: Option<String>) {
+        if self.history {
+            return;
+        }
+        if let Some(key) = &key {
+            let seen = &mut self.seen_texts;
+            turn.texts
+                .retain(|t| seen.insert((key.clone(), hash(&t.text))));
+        }
+        if let Some(open) = &mut self.open
+            && key.is_some()
+            && open.key == key
+            && open.turn.role == turn.role
+        {
+            open.turn.calls.append(&mut turn.calls);
+            open.turn.texts.append(&mut turn.texts);
+            return;
+        }
+        self.flush();
+        if !turn.is_empty() {
+            self.open = Some(Open { key, turn });
+        }
+    }
+
+    /// Adds a call to a turn unless the same call id was already reported.
+    fn add_call(&mut self, turn: &mut Turn, call: Call) {
+        if let Some(id) = &call.id
+            && !self.seen_calls.insert(id.clone())
+        {
+            return;
+        }
+        if !self.history {
+            turn.calls.push(call);
+        }
+    }
+
+    fn result(&mut self, result: ToolResult) {
+        if let Some(id) = &result.id
+            && !self.seen_results.insert(id.clone())
+        {
+            return;
+        }
+        self.flush();
+        self.events.push(Event::Result(result));
+    }
+
+    // ---- streams -----------------------------------------------------------------
+
+    fn stream_event(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
+        let line = ctx.lines.line(node.offset());
+        if self.stream.as_ref().is_some_and(|s| !s.accepts(obj)) {
+            self.end_stream();
+        }
+        let stream = self
+            .stream
+            .get_or_insert_with(|| Stream::start(obj, line));
+        let finished = stream.event(obj, line);
+        for result in stream.take_results() {
+            self.result(result);
+        }
+        if finished {
+            self.end_stream();
+        }
+    }
+
+    fn end_stream(&mut self) {
+        if let Some(stream) = self.stream.take() {
+            let (turn, key) = stream.finish();
+            let mut kept = Turn::new(turn.role, turn.line);
+            kept.texts = turn.texts;
+            for call in turn.calls {
+                self.add_call(&mut kept, call);
+            }
+            self.submit(kept, key);
+        }
+    }
+
+    // ---- containers with rules of their own -------------------------------------
+
+    /// Whole-document formats whose copies need rules: notebooks, SWE-agent
+    /// trajectories, Codex rollout lines, VCR-style recordings already unwrapped.
+    fn container(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) -> Option<bool> {
+        if let Some(cells) = obj.arr("cells")
+            && (obj.has("nbformat") || obj.has("metadata"))
+        {
+            self.notebook(&cells, ctx);
+            return Some(true);
+        }
+        if let Some(history) = obj.arr("history")
+            && (obj.has("trajectory") || obj.has("info") || obj.has("environment") || obj.has("replay_config")
+                || history.iter().any(|m| m.object().is_some_and(|m| m.has("message_type"))))
+        {
+            self.swe_agent(obj, &history, ctx);
+            return Some(true);
+        }
+        if obj.has("payload") && obj.has("timestamp") && obj.has("type") {
+            self.codex_line(obj, ctx);
+            return Some(true);
+        }
+        let _ = node;
+        None
+    }
+
+    fn notebook(&mut self, cells: &[Node], ctx: &Ctx) {
+        for cell in cells {
+            let Some(cell) = cell.object() else { continue };
+            for output in cell.arr("outputs").unwrap_or_default() {
+                let Some(out) = output.object() else { continue };
+                let text = out
+                    .get("text")
+                    .or_else(|| out.obj("data").and_then(|d| d.get("text/plain")));
+                let Some(text) = text.map(|t| joined_text(&t)) else { continue };
+                if text.trim().is_empty() || !self.seen_outputs.insert(hash(&text)) {
+                    continue;
+                }
+                let line = ctx.lines.line(output.offset());
+                let mut turn = Turn::new(Role::Assistant, line);
+                turn.push_text(text, line, false);
+                self.submit(turn, None);
+            }
+        }
+    }
+
+    fn swe_agent(&mut self, obj: &Obj, history: &[Node], ctx: &Ctx) {
+        let ctx = Ctx {
+            origin: Origin::SweAgent,
+            ..ctx.clone()
+        };
+        let mut actions = 0usize;
+        let mut function_calling = false;
+        for message in history {
+            if let Some(m) = message.object() {
+                let demo = m.is("message_type", "demonstration")
+                    || m.get("is_demo").and_then(|d| d.bool()) == Some(true);
+                if m.is("role", "assistant") && !demo {
+                    actions += 1;
+                    function_calling |= m.get("tool_calls").is_some_and(|t| !t.is_null());
+                }
+            }
+            self.walk(message, &ctx);
+        }
+        // The history can end before the trajectory's last step (the submit step is
+        // often missing): such steps are calls too.
+        let steps = obj.arr("trajectory").unwrap_or_default();
+        for step in steps.iter().skip(actions) {
+            let Some(s) = step.object() else { continue };
+            let Some(action) = s.str("action").filter(|a| !a.trim().is_empty()) else {
+                continue;
+            };
+            let line = ctx.lines.line(step.offset());
+            let mut turn = Turn::new(Role::Assistant, line);
+            turn.origin = Origin::SweAgent;
+            let action = action.trim();
+            // With function calling, SWE-agent renders a call without arguments as the
+            // bare tool name (`submit`); anything else is a command line for its shell.
+            let call = if function_calling && !action.contains(char::is_whitespace) {
+                Call::new(action, native::SWE_AGENT_TRAJECTORY, line)
+            } else {
+                let mut call = Call::new("bash", native::SWE_AGENT_TRAJECTORY, line);
+                call.arguments.insert("command".into(), action.into());
+                call
+            };
+            turn.calls.push(call);
+            self.submit(turn, None);
+        }
+    }
+
+    fn codex_line(&mut self, obj: &Obj, ctx: &Ctx) {
+        // event_msg lines mirror the response items; only the items count.
+        if !obj.is("type", "response_item") {
+            return;
+        }
+        if let Some(payload) = obj.get("payload")
+            && let Some(item) = payload.object()
+        {
+            self.item(&payload, &item, ctx, native::CODEX, None);
+        }
+    }
+
+    // ---- the generic walk --------------------------------------------------------
+
+    fn walk(&mut self, node: &Node, ctx: &Ctx) -> bool {
+        match node.kind() {
+            Kind::Object => match node.object() {
+                Some(obj) => self.walk_obj(node, &obj, ctx),
+                None => false,
+            },
+            Kind::Array => {
+                let mut found = false;
+                for item in node.array().unwrap_or_default() {
+                    found |= self.walk(&item, ctx);
+                }
+                found
+            }
+            _ => false,
+        }
+    }
+
+    fn walk_obj(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) -> bool {
+        if let Some(role) = message_role(obj) {
+            self.message(node, obj, role, ctx);
+            return true;
+        }
+        // A response object: its id keys the turn of the messages inside.
+        if let Some(output) = obj.arr("output")
+            && (obj.is("object", "response") || obj.has("status") && obj.has("id"))
+        {
+            let key = obj.str("id").map(Into::into);
+            for item in &output {
+                if let Some(item_obj) = item.object() {
+                    self.item(item, &item_obj, ctx, native::OPENAI_RESPONSES, key.clone());
+                }
+            }
+            return true;
+        }
+        // A bare Responses item (an `input` list of a request, a batch line).
+        if let Some(kind) = obj.str("type")
+            && (native::is_responses_call_type(&kind) || kind.ends_with("_call_output"))
+        {
+            self.item(node, obj, ctx, native::OPENAI_RESPONSES, None);
+            return true;
+        }
+        // Bare call and result objects outside any message.
+        let mut turn = Turn::new(Role::Assistant, ctx.lines.line(node.offset()));
+        if self.block(node, obj, &mut turn, ctx) {
+            self.submit(turn, None);
+            return true;
+        }
+        let mut inner = ctx.clone();
+        if let Some(id) = obj.str("responseId").or_else(|| obj.str("response_id")) {
+            inner.response = Some(id.into());
+        } else if (obj.has("choices") || obj.has("candidates")) && obj.has("id") {
+            inner.response = obj.str("id").map(Into::into);
+        }
+        let mut found = false;
+        for (key, child) in obj.iter() {
+            // Claude Code's structured copy of a tool result holds no calls.
+            if key == "toolUseResult" {
+                continue;
+            }
+            found |= self.walk(&child, &inner);
+        }
+        found
+    }
+
+    /// One message of any format: its text, native calls and results.
+    fn message(&mut self, node: &Node, obj: &Obj, role: Role, ctx: &Ctx) {
+        // LangChain's `{"type":"ai","data":{...}}` keeps the message one level down.
+        if let Some(data) = obj.obj("data")
+            && !obj.has("content")
+            && !obj.has("tool_calls")
+        {
+            let data_node = obj.get("data").expect("checked above");
+            self.message(&data_node, &data, role, ctx);
+            return;
+        }
+        let line = ctx.lines.line(node.offset());
+        let key = obj
+            .str("id")
+            .filter(|_| obj.has("type") || obj.has("model"))
+            .map(|id| id.into_owned())
+            .or_else(|| ctx.response.clone());
+        let mut turn = Turn::new(role, line);
+        turn.origin = ctx.origin;
+
+        if role == Role::Tool {
+            self.tool_message(node, obj, ctx);
+        }
+        match obj.get("content") {
+            Some(content) if content.kind() == Kind::String => {
+                let text = content.str().unwrap_or_default();
+                let line = ctx.lines.line(content.offset());
+                if role != Role::Tool {
+                    turn.push_text(text, line, false);
+                }
+            }
+            Some(content) if content.kind() == Kind::Array => {
+                for block in content.array().unwrap_or_default() {
+                    self.content_block(&block, &mut turn, ctx);
+                }
+            }
+            _ => {}
+        }
+        for block in obj.arr("parts").unwrap_or_default() {
+            self.content_block(&block, &mut turn, ctx);
+        }
+        for key in ["reasoning_content", "reasoning"] {
+            if let Some(r) = obj.get(key).filter(|r| r.kind() == Kind::String) {
+                turn.push_text(r.str().unwrap_or_default(), ctx.lines.line(r.offset()), true);
+            }
+        }
+        let tool_calls = obj.get("tool_calls");
+        match tool_calls {
+            Some(calls) if calls.kind() == Kind::Array => {
+                for entry in calls.array().unwrap_or_default() {
+                    if let Some(e) = entry.object()
+                        && let Some(call) = native::tool_calls_entry(&entry, &e, ctx.lines)
+                    {
+                        self.add_call(&mut turn, call);
+                    }
+                }
+            }
+            Some(calls) if calls.kind() == Kind::String => {
+                let text = calls.str().unwrap_or_default();
+                for call in native::tool_calls_from_repr(&text, ctx.lines.line(calls.offset())) {
+                    self.add_call(&mut turn, call);
+                }
+            }
+            _ => {
+                // Only the raw provider copy: LangChain keeps it in additional_kwargs.
+                if let Some(extra) = obj.obj("additional_kwargs")
+                    && let Some(calls) = extra.arr("tool_calls")
+                {
+                    for entry in calls {
+                        if let Some(e) = entry.object()
+                            && let Some(call) = native::tool_calls_entry(&entry, &e, ctx.lines)
+                        {
+                            self.add_call(&mut turn, call);
+                        }
+                    }
+                }
+            }
+        }
+        for entry in obj.arr("invalid_tool_calls").unwrap_or_default() {
+            if let Some(e) = entry.object()
+                && let Some(mut call) = native::tool_calls_entry(&entry, &e, ctx.lines)
+            {
+                if call.is_valid() {
+                    call.errors.push("invalid tool call".into());
+                }
+                self.add_call(&mut turn, call);
+            }
+        }
+        if let Some(fc) = obj.get("function_call")
+            && let Some(fc_obj) = fc.object()
+            && let Some(call) = native::function_call(&fc, &fc_obj, ctx.lines)
+        {
+            self.add_call(&mut turn, call);
+        }
+        // Bedrock Converse: {"output":{"message":{...}}} is found by the walk; a
+        // message may also nest a full response (OpenHands keeps model_response here).
+        for (k, child) in obj.iter() {
+            if matches!(k, "tool_call_metadata" | "model_response") {
+                self.walk(&child, ctx);
+            }
+        }
+        self.submit(turn, key);
+    }
+
+    /// `role: "tool"` / `"function"` messages are results.
+    fn tool_message(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
+        let content = obj.get("content").map(|c| c.value()).unwrap_or_default();
+        let ids: Vec<String> = match obj.get("tool_call_id").and_then(|n| n.str()) {
+            Some(id) => vec![id.into_owned()],
+            None => obj
+                .arr("tool_call_ids")
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|n| n.str().map(Into::into))
+                .collect(),
+        };
+        let dialect = if obj.is("role", "function") {
+            native::OPENAI_FUNCTION_CALL
+        } else {
+            native::OPENAI
+        };
+        let base = ToolResult {
+            id: None,
+            name: obj.str("name").map(Into::into),
+            content,
+            is_error: obj.is("status", "error"),
+            dialect,
+            line: ctx.lines.line(node.offset()),
+        };
+        if ids.is_empty() {
+            self.result(base);
+            return;
+        }
+        for id in ids {
+            self.result(ToolResult {
+                id: Some(id),
+                ..base.clone()
+            });
+        }
+    }
+
+    /// One entry of a `content` or `parts` list.
+    fn content_block(&mut self, node: &Node, turn: &mut Turn, ctx: &Ctx) {
+        match node.kind() {
+            Kind::String => {
+                let text = node.str().unwrap_or_default();
+                turn.push_text(text, ctx.lines.line(node.offset()), false);
+            }
+            Kind::Object => {
+                let Some(obj) = node.object() else { return };
+                if self.block(node, &obj, turn, ctx) {
+                    return;
+                }
+                let line = ctx.lines.line(node.offset());
+                let kind = obj.str("type");
+                match kind.as_deref() {
+                    Some("thinking") => {
+                        turn.push_text(obj.str("thinking").unwrap_or_default(), line, true);
+                    }
+                    Some("reasoning") => {
+                        for part in obj
+                            .arr("summary")
+                            .unwrap_or_default()
+                            .into_iter()
+                            .chain(obj.arr("content").unwrap_or_default())
+                        {
+                            if let Some(p) = part.object() {
+                                turn.push_text(p.str("text").unwrap_or_default(), line, true);
+                            }
+                        }
+                    }
+                    _ => {
+                        if let Some(text) = obj.str("text") {
+                            let thought = obj.get("thought").and_then(|t| t.bool()) == Some(true);
+                            turn.push_text(text, line, thought);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Call and result blocks that can stand inside or outside a message. Returns true
+    /// when the object was one.
+    fn block(&mut self, node: &Node, obj: &Obj, turn: &mut Turn, ctx: &Ctx) -> bool {
+        let line = ctx.lines.line(node.offset());
+        if let Some(kind) = obj.str("type") {
+            if native::is_anthropic_call_type(&kind) {
+                if let Some(call) = native::anthropic_block(node, obj, ctx.lines) {
+                    self.add_call(turn, call);
+                    return true;
+                }
+            } else if kind == "tool_result" || kind.ends_with("_tool_result") {
+                self.result(ToolResult {
+                    id: obj.str("tool_use_id").map(Into::into),
+                    name: None,
+                    content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                    is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
+                    dialect: native::ANTHROPIC,
+                    line,
+                });
+                return true;
+            }
+        }
+        for key in ["functionCall", "function_call"] {
+            if let Some(fc_node) = obj.get(key)
+                && let Some(fc) = fc_node.object()
+                && fc.has("name")
+            {
+                if fc.has("partialArgs") || fc.get("willContinue").and_then(|w| w.bool()) == Some(true) {
+                    // Streamed Gemini arguments: the stream state assembles them.
+                    self.gemini_partial_start(&fc, line, ctx.response.clone());
+                    return true;
+                }
+                if let Some(call) = native::gemini_function_call(node, &fc, ctx.lines) {
+                    self.add_call(turn, call);
+                    return true;
+                }
+            }
+            if let Some(fc) = obj.obj(key)
+                && !fc.has("name")
+                && self.gemini_partial_active()
+            {
+                self.gemini_partial_continue(&fc);
+                return true;
+            }
+        }
+        for key in ["functionResponse", "function_response"] {
+            if let Some(fr) = obj.obj(key) {
+                self.result(ToolResult {
+                    id: fr.str("id").map(Into::into),
+                    name: fr.str("name").map(Into::into),
+                    content: fr.get("response").map(|r| r.value()).unwrap_or_default(),
+                    is_error: false,
+                    dialect: native::GEMINI,
+                    line,
+                });
+                return true;
+            }
+        }
+        if let Some(tu_node) = obj.get("toolUse")
+            && let Some(tu) = tu_node.object()
+            && let Some(call) = native::bedrock_tool_use(&tu_node, &tu, ctx.lines)
+        {
+            self.add_call(turn, call);
+            return true;
+        }
+        if let Some(tr) = obj.obj("toolResult") {
+            self.result(ToolResult {
+                id: tr.str("toolUseId").map(Into::into),
+                name: None,
+                content: tr.get("content").map(|c| c.value()).unwrap_or_default(),
+                is_error: tr.is("status", "error"),
+                dialect: native::BEDROCK,
+                line,
+            });
+            return true;
+        }
+        false
+    }
+
+    /// One Responses-style item (API output, request input, Codex payload).
+    fn item(&mut self, node: &Node, obj: &Obj, ctx: &Ctx, dialect: &'static str, key: Option<String>) {
+        let Some(kind) = obj.str("type") else { return };
+        let line = ctx.lines.line(node.offset());
+        let group_key = key.unwrap_or_else(|| format!("\u{0}items{}", self.item_group));
+        let mut turn = Turn::new(Role::Assistant, line);
+        turn.origin = ctx.origin;
+        match kind.as_ref() {
+            k if native::is_responses_call_type(k) => {
+                if let Some(call) = native::responses_item(node, obj, ctx.lines, dialect) {
+                    self.add_call(&mut turn, call);
+                }
+            }
+            k if k.ends_with("_call_output") => {
+                self.item_group += 1;
+                let call_id = obj.str("call_id").map(Into::into);
+                self.result(ToolResult {
+                    id: call_id,
+                    name: None,
+                    content: obj.get("output").map(|o| o.value()).unwrap_or_default(),
+                    is_error: obj.is("status", "failed") || obj.is("status", "error"),
+                    dialect,
+                    line,
+                });
+                return;
+            }
+            "reasoning" => {
+                for part in obj
+                    .arr("summary")
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(obj.arr("content").unwrap_or_default())
+                {
+                    if let Some(p) = part.object() {
+                        turn.push_text(p.str("text").unwrap_or_default(), line, true);
+                    }
+                }
+            }
+            "message" => {
+                let role = obj.str("role").and_then(|r| Role::from_name(&r)).unwrap_or(Role::Assistant);
+                if role != Role::Assistant {
+                    self.item_group += 1;
+                    self.message(node, obj, role, &Ctx { response: None, ..ctx.clone() });
+                    self.item_group += 1;
+                    return;
+                }
+                for block in obj.arr("content").unwrap_or_default() {
+                    self.content_block(&block, &mut turn, ctx);
+                }
+            }
+            _ => return,
+        }
+        self.submit(turn, Some(group_key));
+    }
+
+    // ---- Gemini streamed arguments ---------------------------------------------------
+
+    fn gemini_partial_active(&self) -> bool {
+        matches!(&self.stream, Some(s) if s.is_gemini_partial())
+    }
+
+    fn gemini_partial_start(&mut self, fc: &Obj, line: u64, key: Option<String>) {
+        self.end_stream();
+        let name = fc.str("name").unwrap_or_default().into_owned();
+        let mut stream = Stream::gemini_partial(name, line, key);
+        stream.gemini_fragments(fc);
+        self.stream = Some(stream);
+    }
+
+    fn gemini_partial_continue(&mut self, fc: &Obj) {
+        let Some(stream) = &mut self.stream else { return };
+        let closes = fc.is_empty() || fc.get("willContinue").and_then(|w| w.bool()) != Some(true);
+        stream.gemini_fragments(fc);
+        if closes {
+            stream.mark_done();
+            self.end_stream();
+        }
+    }
+}
+
+/// The role of an object that is a message in some format, if it is one.
+fn message_role(obj: &Obj) -> Option<Role> {
+    if let Some(role) = obj.str("role") {
+        let has_body = ["content", "tool_calls", "function_call", "parts", "tool_call_id", "tool_call_ids"]
+            .iter()
+            .any(|k| obj.has(k));
+        if has_body {
+            return Role::from_name(&role);
+        }
+    }
+    // LangChain message dicts carry their role in `type`.
+    if let Some(kind) = obj.str("type")
+        && matches!(kind.as_ref(), "ai" | "human" | "tool" | "system" | "AIMessage" | "AIMessageChunk" | "HumanMessage" | "ToolMessage" | "SystemMessage")
+        && (obj.has("content") || obj.has("data") || obj.has("tool_calls"))
+    {
+        return Role::from_name(&kind);
+    }
+    None
+}
+
+/// Notebook text: a string, or a list of strings to join.
+fn joined_text(node: &Node) -> String {
+    match node.array() {
+        Some(parts) => parts.iter().filter_map(|p| p.str()).collect(),
+        None => node.str().map(|s| s.into_owned()).unwrap_or_default(),
+    }
+}
+
+fn hash(text: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}

@@ -1,0 +1,583 @@
+//! Streamed responses reassembled into whole calls: OpenAI Chat chunks, Anthropic
+//! events, Responses API events and Gemini streamed arguments. A stream cut off before
+//! a call was complete still yields the call, marked truncated.
+
+use crate::dialects::native;
+use crate::json::{LineIndex, Obj};
+#[cfg(test)]
+use crate::json::Node;
+use crate::model::{Call, Role, ToolResult, Turn};
+use serde_json::Value;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Chat,
+    Anthropic,
+    Responses,
+    GeminiPartial,
+}
+
+const ANTHROPIC_EVENTS: &[&str] = &[
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+];
+
+const TRUNCATED: &str = "truncated: the stream ended before this call was complete";
+
+fn kind_of(obj: &Obj) -> Option<Kind> {
+    if obj.is("object", "chat.completion.chunk") {
+        return Some(Kind::Chat);
+    }
+    if let Some(t) = obj.str("type") {
+        if ANTHROPIC_EVENTS.contains(&t.as_ref()) {
+            return Some(Kind::Anthropic);
+        }
+        if t.starts_with("response.") {
+            return Some(Kind::Responses);
+        }
+    }
+    let first_choice = obj.arr("choices")?.into_iter().next()?.object()?;
+    first_choice.has("delta").then_some(Kind::Chat)
+}
+
+/// Whether a value is an event of a stream this module reassembles.
+pub fn is_stream_event(obj: &Obj) -> bool {
+    kind_of(obj).is_some()
+}
+
+/// A call being assembled.
+struct Pending {
+    /// Choice index (chat), block index (Anthropic).
+    choice: u64,
+    index: Option<u64>,
+    /// Responses item id.
+    item: Option<String>,
+    id: Option<String>,
+    name: String,
+    args: String,
+    /// Arguments given whole as an object (Anthropic start block, Ollama-style chunks).
+    value: Option<Value>,
+    /// A whole call from an authoritative event (`response.output_item.done`).
+    built: Option<Call>,
+    free_form: bool,
+    line: u64,
+    complete: bool,
+    fragments: Vec<(String, Value)>,
+}
+
+impl Pending {
+    fn new(line: u64) -> Pending {
+        Pending {
+            choice: 0,
+            index: None,
+            item: None,
+            id: None,
+            name: String::new(),
+            args: String::new(),
+            value: None,
+            built: None,
+            free_form: false,
+            line,
+            complete: false,
+            fragments: Vec::new(),
+        }
+    }
+}
+
+pub struct Stream {
+    kind: Kind,
+    key: Option<String>,
+    line: u64,
+    text: String,
+    text_line: u64,
+    reasoning: String,
+    reasoning_line: u64,
+    calls: Vec<Pending>,
+    finished_choices: Vec<u64>,
+    done: bool,
+    results: Vec<ToolResult>,
+    /// Text of Responses message items by item id, in order.
+    item_texts: Vec<(String, String)>,
+}
+
+impl Stream {
+    fn new(kind: Kind, line: u64) -> Stream {
+        Stream {
+            kind,
+            key: None,
+            line,
+            text: String::new(),
+            text_line: line,
+            reasoning: String::new(),
+            reasoning_line: line,
+            calls: Vec::new(),
+            finished_choices: Vec::new(),
+            done: false,
+            results: Vec::new(),
+            item_texts: Vec::new(),
+        }
+    }
+
+    pub fn start(obj: &Obj, line: u64) -> Stream {
+        Stream::new(kind_of(obj).unwrap_or(Kind::Chat), line)
+    }
+
+    pub fn gemini_partial(name: String, line: u64, key: Option<String>) -> Stream {
+        let mut s = Stream::new(Kind::GeminiPartial, line);
+        let mut p = Pending::new(line);
+        p.name = name;
+        s.calls.push(p);
+        s.key = key;
+        s
+    }
+
+    pub fn is_gemini_partial(&self) -> bool {
+        self.kind == Kind::GeminiPartial
+    }
+
+    /// Whether `obj` continues this stream (rather than starting another).
+    pub fn accepts(&self, obj: &Obj) -> bool {
+        if kind_of(obj) != Some(self.kind) {
+            return false;
+        }
+        match self.kind {
+            Kind::Chat => match (obj.str("id"), &self.key) {
+                (Some(id), Some(key)) => id == key.as_str(),
+                _ => true,
+            },
+            Kind::Anthropic => !(obj.is("type", "message_start") && self.key.is_some()),
+            Kind::Responses => !(obj.is("type", "response.created") && self.key.is_some()),
+            Kind::GeminiPartial => false,
+        }
+    }
+
+    pub fn mark_done(&mut self) {
+        self.done = true;
+        for c in &mut self.calls {
+            c.complete = true;
+        }
+    }
+
+    pub fn take_results(&mut self) -> Vec<ToolResult> {
+        std::mem::take(&mut self.results)
+    }
+
+    fn push_text(&mut self, text: &str, line: u64, reasoning: bool) {
+        let (buf, at) = if reasoning {
+            (&mut self.reasoning, &mut self.reasoning_line)
+        } else {
+            (&mut self.text, &mut self.text_line)
+        };
+        if buf.is_empty() {
+            *at = line;
+        }
+        buf.push_str(text);
+    }
+
+    /// Applies one event. Returns true when the stream is complete.
+    pub fn event(&mut self, obj: &Obj, line: u64) -> bool {
+        match self.kind {
+            Kind::Chat => self.chat(obj, line),
+            Kind::Anthropic => self.anthropic(obj, line),
+            Kind::Responses => self.responses(obj, line),
+            Kind::GeminiPartial => false,
+        }
+    }
+
+    fn chat(&mut self, obj: &Obj, line: u64) -> bool {
+        if self.key.is_none() {
+            self.key = obj.str("id").map(Into::into);
+        }
+        for choice in obj.arr("choices").unwrap_or_default() {
+            let Some(choice) = choice.object() else { continue };
+            let cidx = choice.get("index").and_then(|i| i.u64()).unwrap_or(0);
+            if let Some(delta) = choice.obj("delta") {
+                if let Some(text) = delta.str("content") {
+                    self.push_text(&text, line, false);
+                }
+                for key in ["reasoning_content", "reasoning"] {
+                    if let Some(text) = delta.str(key) {
+                        self.push_text(&text, line, true);
+                    }
+                }
+                for tc in delta.arr("tool_calls").unwrap_or_default() {
+                    if let Some(tc) = tc.object() {
+                        self.chat_tool_call(cidx, &tc, line);
+                    }
+                }
+                if let Some(fc) = delta.obj("function_call") {
+                    self.chat_fragment(cidx, Some(u64::MAX), None, &fc, line);
+                }
+            }
+            if choice.str("finish_reason").is_some() {
+                self.finished_choices.push(cidx);
+                for c in self.calls.iter_mut().filter(|c| c.choice == cidx) {
+                    c.complete = true;
+                }
+            }
+        }
+        false
+    }
+
+    fn chat_tool_call(&mut self, cidx: u64, tc: &Obj, line: u64) {
+        let index = tc.get("index").and_then(|i| i.u64());
+        let id = tc.str("id").map(|s| s.into_owned()).filter(|s| !s.is_empty());
+        let function = tc.obj("function");
+        match function {
+            Some(f) => self.chat_fragment(cidx, index, id, &f, line),
+            None => {
+                if let Some(custom) = tc.obj("custom") {
+                    self.chat_fragment(cidx, index, id, &custom, line);
+                }
+            }
+        }
+    }
+
+    fn chat_fragment(&mut self, cidx: u64, index: Option<u64>, id: Option<String>, f: &Obj, line: u64) {
+        let slot = self.calls.iter().rposition(|c| {
+            c.choice == cidx
+                && match (index, &id) {
+                    (Some(i), _) => c.index == Some(i),
+                    (None, Some(id)) => c.id.as_ref() == Some(id),
+                    (None, None) => true,
+                }
+        });
+        let slot = match slot {
+            Some(s) => s,
+            None => {
+                let mut p = Pending::new(line);
+                p.choice = cidx;
+                p.index = index;
+                self.calls.push(p);
+                self.calls.len() - 1
+            }
+        };
+        let p = &mut self.calls[slot];
+        // id and name come once; some servers repeat them, which must not double them.
+        if p.id.is_none() {
+            p.id = id;
+        }
+        if p.name.is_empty()
+            && let Some(name) = f.str("name")
+        {
+            p.name = name.into_owned();
+        }
+        if let Some(args) = f.get("arguments").or_else(|| f.get("input")) {
+            match args.str() {
+                Some(s) => p.args.push_str(&s),
+                None if args.kind() == crate::json::Kind::Object => p.value = Some(args.value()),
+                None => {}
+            }
+        }
+        if f.has("input") && !f.has("arguments") {
+            p.free_form = true;
+        }
+    }
+
+    fn anthropic(&mut self, obj: &Obj, line: u64) -> bool {
+        let index = obj.get("index").and_then(|i| i.u64()).unwrap_or(0);
+        match obj.str("type").as_deref() {
+            Some("message_start") => {
+                if let Some(m) = obj.obj("message") {
+                    self.key = m.str("id").map(Into::into);
+                }
+                self.line = line;
+            }
+            Some("content_block_start") => {
+                let Some(block_node) = obj.get("content_block") else {
+                    return false;
+                };
+                let Some(block) = block_node.object() else {
+                    return false;
+                };
+                let kind = block.str("type").unwrap_or_default();
+                if native::is_anthropic_call_type(&kind) {
+                    let mut p = Pending::new(line);
+                    p.choice = index;
+                    p.id = block.str("id").map(Into::into);
+                    p.name = block.str("name").unwrap_or_default().into_owned();
+                    p.value = block.get("input").map(|i| i.value());
+                    self.calls.push(p);
+                } else if kind == "text" {
+                    self.push_text(&block.str("text").unwrap_or_default(), line, false);
+                } else if kind == "thinking" {
+                    self.push_text(&block.str("thinking").unwrap_or_default(), line, true);
+                } else if kind == "tool_result" || kind.ends_with("_tool_result") {
+                    self.results.push(ToolResult {
+                        id: block.str("tool_use_id").map(Into::into),
+                        name: None,
+                        content: block.get("content").map(|c| c.value()).unwrap_or_default(),
+                        is_error: block.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
+                        dialect: native::ANTHROPIC_STREAM,
+                        line,
+                    });
+                }
+            }
+            Some("content_block_delta") => {
+                let Some(delta) = obj.obj("delta") else {
+                    return false;
+                };
+                match delta.str("type").as_deref() {
+                    Some("input_json_delta") => {
+                        if let Some(p) = self.calls.iter_mut().rev().find(|c| c.choice == index) {
+                            p.args.push_str(&delta.str("partial_json").unwrap_or_default());
+                        }
+                    }
+                    Some("text_delta") => {
+                        self.push_text(&delta.str("text").unwrap_or_default(), line, false)
+                    }
+                    Some("thinking_delta") => {
+                        self.push_text(&delta.str("thinking").unwrap_or_default(), line, true)
+                    }
+                    _ => {}
+                }
+            }
+            Some("content_block_stop") => {
+                if let Some(p) = self.calls.iter_mut().rev().find(|c| c.choice == index) {
+                    p.complete = true;
+                }
+            }
+            Some("message_stop") => {
+                self.mark_done();
+                return true;
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn responses(&mut self, obj: &Obj, line: u64) -> bool {
+        let kind = obj.str("type").unwrap_or_default();
+        let item_id = obj.str("item_id").map(|s| s.into_owned());
+        match kind.as_ref() {
+            "response.created" | "response.in_progress" => {
+                if let Some(r) = obj.obj("response") {
+                    self.key = r.str("id").map(Into::into);
+                }
+            }
+            "response.output_item.added" | "response.output_item.done" => {
+                let Some(item_node) = obj.get("item") else {
+                    return false;
+                };
+                let Some(item) = item_node.object() else {
+                    return false;
+                };
+                let item_kind = item.str("type").unwrap_or_default();
+                let id = item.str("id").map(|s| s.into_owned());
+                let done = kind == "response.output_item.done";
+                if native::is_responses_call_type(&item_kind) {
+                    let existing = self.calls.iter().position(|c| c.item.is_some() && c.item == id);
+                    let slot = match existing {
+                        Some(s) => s,
+                        None => {
+                            let mut p = Pending::new(line);
+                            p.item = id;
+                            p.free_form = item_kind == "custom_tool_call";
+                            self.calls.push(p);
+                            self.calls.len() - 1
+                        }
+                    };
+                    let p = &mut self.calls[slot];
+                    if p.name.is_empty() {
+                        p.name = item.str("name").unwrap_or_default().into_owned();
+                    }
+                    if p.id.is_none() {
+                        p.id = item.str("call_id").map(Into::into);
+                    }
+                    if done {
+                        let at = LineIndex::fixed(p.line);
+                        p.built = native::responses_item(&item_node, &item, &at, native::OPENAI_RESPONSES_STREAM);
+                        p.complete = true;
+                    }
+                } else if item_kind == "message" && done {
+                    let text: String = item
+                        .arr("content")
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|c| c.object()?.str("text").map(|t| t.into_owned()))
+                        .collect();
+                    let id = id.unwrap_or_default();
+                    match self.item_texts.iter_mut().find(|(i, _)| *i == id) {
+                        Some((_, t)) => *t = text,
+                        None => self.item_texts.push((id, text)),
+                    }
+                }
+            }
+            "response.output_text.delta" => {
+                let delta = obj.str("delta").unwrap_or_default();
+                let id = item_id.unwrap_or_default();
+                if self.item_texts.is_empty() {
+                    self.text_line = line;
+                }
+                match self.item_texts.iter_mut().find(|(i, _)| *i == id) {
+                    Some((_, t)) => t.push_str(&delta),
+                    None => self.item_texts.push((id, delta.into_owned())),
+                }
+            }
+            k if k.ends_with("arguments.delta") || k.ends_with("input.delta") => {
+                if let Some(p) = self.calls.iter_mut().find(|c| c.item.is_some() && c.item == item_id) {
+                    p.args.push_str(&obj.str("delta").unwrap_or_default());
+                }
+            }
+            k if k.ends_with("arguments.done") || k.ends_with("input.done") => {
+                if let Some(p) = self.calls.iter_mut().find(|c| c.item.is_some() && c.item == item_id) {
+                    if let Some(full) = obj.str("arguments").or_else(|| obj.str("input")) {
+                        p.args = full.into_owned();
+                    }
+                    p.complete = true;
+                }
+            }
+            "response.completed" | "response.incomplete" | "response.failed" => {
+                let output = obj.obj("response").and_then(|r| r.arr("output")).unwrap_or_default();
+                for item_node in output {
+                    let Some(item) = item_node.object() else { continue };
+                    let id = item.str("id").map(|s| s.into_owned());
+                    let kind = item.str("type").unwrap_or_default();
+                    if !native::is_responses_call_type(&kind) || self.calls.iter().any(|c| c.item.is_some() && c.item == id) {
+                        continue;
+                    }
+                    let mut p = Pending::new(line);
+                    p.item = id;
+                    p.built = native::responses_item(&item_node, &item, &LineIndex::fixed(line), native::OPENAI_RESPONSES_STREAM);
+                    p.complete = true;
+                    self.calls.push(p);
+                }
+                self.mark_done();
+                return true;
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// Adds Gemini `partialArgs` fragments of one `functionCall` chunk.
+    pub fn gemini_fragments(&mut self, fc: &Obj) {
+        let Some(p) = self.calls.last_mut() else { return };
+        for frag in fc.arr("partialArgs").unwrap_or_default() {
+            let Some(f) = frag.object() else { continue };
+            let path = f.str("jsonPath").unwrap_or_default().into_owned();
+            let value = ["stringValue", "numberValue", "boolValue", "nullValue", "value"]
+                .iter()
+                .find_map(|k| f.get(k))
+                .map(|v| if f.has("nullValue") { Value::Null } else { v.value() });
+            if let Some(value) = value {
+                p.fragments.push((path, value));
+            }
+        }
+    }
+
+    /// The turn this stream amounts to, with its key.
+    pub fn finish(self) -> (Turn, Option<String>) {
+        let mut turn = Turn::new(Role::Assistant, self.line);
+        turn.push_text(self.reasoning, self.reasoning_line, true);
+        turn.push_text(self.text, self.text_line, false);
+        for (_, text) in self.item_texts {
+            turn.push_text(text, self.text_line, false);
+        }
+        let dialect = match self.kind {
+            Kind::Chat => native::OPENAI_CHAT_STREAM,
+            Kind::Anthropic => native::ANTHROPIC_STREAM,
+            Kind::Responses => native::OPENAI_RESPONSES_STREAM,
+            Kind::GeminiPartial => native::GEMINI_STREAM,
+        };
+        let done = self.done;
+        let finished = self.finished_choices;
+        for p in self.calls {
+            if let Some(call) = p.built {
+                turn.calls.push(call);
+                continue;
+            }
+            let complete = done || p.complete || (self.kind == Kind::Chat && finished.contains(&p.choice));
+            let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
+            if self.kind == Kind::GeminiPartial {
+                call.arguments = native::object_from_paths(&p.fragments);
+                if !complete {
+                    call.errors.push(TRUNCATED.into());
+                }
+            } else if p.free_form {
+                call.arguments.insert("input".into(), Value::String(p.args));
+            } else if !p.args.trim().is_empty() {
+                call.set_arguments_text(&p.args);
+                if !complete && !call.is_valid() {
+                    call.errors = vec![TRUNCATED.into()];
+                }
+            } else {
+                if let Some(v) = p.value {
+                    call.set_arguments_value(v);
+                }
+                if !complete {
+                    call.errors.push(TRUNCATED.into());
+                    call.arguments_raw = Some(String::new());
+                }
+            }
+            turn.calls.push(call);
+        }
+        (turn, self.key)
+    }
+}
+
+/// Parses a value handed over as text (used by tests).
+#[cfg(test)]
+fn obj_of(text: &str) -> (Node<'_>, Obj<'_>) {
+    let n = Node::parse(text).unwrap();
+    let o = n.object().unwrap();
+    (n, o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(lines: &[&str]) -> Turn {
+        let (_, first) = obj_of(lines[0]);
+        let mut s = Stream::start(&first, 1);
+        for (i, l) in lines.iter().enumerate() {
+            let (_, o) = obj_of(l);
+            assert!(s.accepts(&o) || i == 0);
+            s.event(&o, i as u64 + 1);
+        }
+        s.finish().0
+    }
+
+    #[test]
+    fn chat_deltas_join_by_index_and_repeated_names_are_not_doubled() {
+        let t = run(&[
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":""}}]}}]}"#,
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"y","function":{"name":"g","arguments":"{\"b\""}}]}}]}"#,
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":"{\"a\":1}"}}]}}]}"#,
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":":2}"}}]},"finish_reason":"tool_calls"}]}"#,
+        ]);
+        assert_eq!(t.calls.len(), 2);
+        assert_eq!((t.calls[0].name.as_str(), t.calls[0].arguments["a"].clone()), ("f", 1.into()));
+        assert_eq!((t.calls[1].name.as_str(), t.calls[1].arguments["b"].clone()), ("g", 2.into()));
+        assert!(t.calls.iter().all(|c| c.is_valid()));
+    }
+
+    #[test]
+    fn anthropic_partial_json_split_inside_an_escape() {
+        let t = run(&[
+            r#"{"type":"message_start","message":{"id":"m"}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"q\": \"a\\"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"b\"}"}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+        ]);
+        assert_eq!(t.calls[0].arguments["q"], "a\"b");
+    }
+
+    #[test]
+    fn a_cut_stream_yields_a_truncated_call() {
+        let t = run(&[
+            r#"{"type":"message_start","message":{"id":"m"}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"q\": \"a"}}"#,
+        ]);
+        assert_eq!(t.calls[0].errors, [TRUNCATED]);
+        assert_eq!(t.calls[0].arguments_raw.as_deref(), Some("{\"q\": \"a"));
+    }
+}
