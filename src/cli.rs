@@ -48,7 +48,13 @@ pub struct ExtractArgs {
     pub input: InputFormat,
 
     /// Channels to try per turn, in priority order.
-    #[arg(short = 'f', long, value_delimiter = ',', default_value = "tool,json,text", value_name = "LIST")]
+    #[arg(
+        short = 'f',
+        long,
+        value_delimiter = ',',
+        default_value = "tool,json,text",
+        value_name = "LIST"
+    )]
     pub formats: Vec<String>,
 
     /// Report the calls of every enabled channel, not only the first that yields one.
@@ -60,7 +66,12 @@ pub struct ExtractArgs {
     pub with_results: bool,
 
     /// Message roles whose text is scanned for calls.
-    #[arg(long, value_delimiter = ',', default_value = "assistant", value_name = "LIST")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "assistant",
+        value_name = "LIST"
+    )]
     pub roles: Vec<String>,
 
     /// Write records to FILE instead of standard output.

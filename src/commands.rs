@@ -1,5 +1,6 @@
 //! The subcommands: glue from parsed arguments to the pipeline.
 
+use crate::ExitCode;
 use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, InputFormat};
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
@@ -7,10 +8,9 @@ use crate::engine::{Engine, Options};
 use crate::input::{Framing, Reader};
 use crate::model::Role;
 use crate::output::Output;
-use crate::ExitCode;
 use anyhow::{Context, Result, bail};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
@@ -33,7 +33,10 @@ fn framing(input: InputFormat) -> Framing {
 fn options(args: &ExtractArgs) -> Result<Options> {
     let mut formats = Vec::new();
     for name in &args.formats {
-        let channel: Channel = name.parse().map_err(anyhow::Error::msg).context("--formats")?;
+        let channel: Channel = name
+            .parse()
+            .map_err(anyhow::Error::msg)
+            .context("--formats")?;
         if !formats.contains(&channel) {
             formats.push(channel);
         }
@@ -42,7 +45,9 @@ fn options(args: &ExtractArgs) -> Result<Options> {
     for name in &args.roles {
         match Role::from_name(name.trim()) {
             Some(role) => roles.push(role),
-            None => bail!("--roles: unknown role '{name}' (expected assistant, user, system or tool)"),
+            None => {
+                bail!("--roles: unknown role '{name}' (expected assistant, user, system or tool)")
+            }
         }
     }
     Ok(Options {
@@ -70,10 +75,21 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     };
     let mut out = Output::new(sink, args.line_buffered);
     let mut engine = Engine::new(options, dialects::text_dialects(), &mut out);
-    let files = if args.files.is_empty() { vec!["-".into()] } else { args.files.clone() };
+    let files = if args.files.is_empty() {
+        vec!["-".into()]
+    } else {
+        args.files.clone()
+    };
     for path in &files {
         let name = path.to_string_lossy().into_owned();
         let mut input: Box<dyn io::BufRead> = if name == "-" {
+            if io::stdin().is_terminal() {
+                diag.warn(
+                    "-",
+                    None,
+                    "reading standard input from the terminal (end it with Ctrl-D; see --help)",
+                );
+            }
             Box::new(BufReader::with_capacity(256 * 1024, io::stdin().lock()))
         } else {
             match File::open(path) {
@@ -100,12 +116,19 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     }
     drop(engine);
     out.flush()?;
-    Ok(if diag.errored() { ExitCode::Error } else { ExitCode::Success })
+    Ok(if diag.errored() {
+        ExitCode::Error
+    } else {
+        ExitCode::Success
+    })
 }
 
 /// Read errors are reported per file; write errors end the run.
 fn is_write_error(e: &io::Error) -> bool {
-    matches!(e.kind(), io::ErrorKind::WriteZero | io::ErrorKind::StorageFull)
+    matches!(
+        e.kind(),
+        io::ErrorKind::WriteZero | io::ErrorKind::StorageFull
+    )
 }
 
 /// The reason of an I/O error without the "(os error N)" suffix.
@@ -129,8 +152,19 @@ fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {
         let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
         writeln!(out, "{:width$}  CHANNEL  SUMMARY", "DIALECT")?;
         for row in &rows {
-            writeln!(out, "{:width$}  {:7}  {}", row.name, row.channel.name(), row.summary)?;
-            writeln!(out, "{:width$}           e.g. {}", "", row.example.replace('\n', "\\n"))?;
+            writeln!(
+                out,
+                "{:width$}  {:7}  {}",
+                row.name,
+                row.channel.name(),
+                row.summary
+            )?;
+            writeln!(
+                out,
+                "{:width$}           e.g. {}",
+                "",
+                row.example.replace('\n', "\\n")
+            )?;
         }
     }
     out.flush()?;

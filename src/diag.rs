@@ -43,7 +43,11 @@ fn emit(file: &str, line: Option<u64>, message: &str) {
         None => sanitize(file),
     };
     // A failed write to stderr has nowhere to be reported.
-    let _ = writeln!(std::io::stderr().lock(), "toolsift: {location}: {}", sanitize(message));
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "toolsift: {location}: {}",
+        sanitize(message)
+    );
 }
 
 /// Replaces control characters (other than tab) with their escaped form and keeps

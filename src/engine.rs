@@ -27,7 +27,11 @@ pub struct Engine<'o> {
 }
 
 impl<'o> Engine<'o> {
-    pub fn new(options: Options, dialects: Vec<&'static dyn TextDialect>, out: &'o mut Output) -> Self {
+    pub fn new(
+        options: Options,
+        dialects: Vec<&'static dyn TextDialect>,
+        out: &'o mut Output,
+    ) -> Self {
         Engine {
             options,
             dialects,
@@ -85,7 +89,9 @@ impl<'o> Engine<'o> {
             if self.options.all {
                 for call in calls {
                     // The same call found by two channels at one place is one call.
-                    let dup = all.iter().any(|(_, c)| c.line == call.line && c.name == call.name && c.arguments == call.arguments);
+                    let dup = all.iter().any(|(_, c)| {
+                        c.line == call.line && c.name == call.name && c.arguments == call.arguments
+                    });
                     if !dup {
                         all.push((channel, call));
                     }

@@ -155,15 +155,9 @@ impl<'a> Obj<'a> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, Node<'a>)> + '_ {
-        self.entries.iter().map(|(k, raw)| {
-            (
-                k.as_ref(),
-                Node {
-                    raw: *raw,
-                    doc: self.doc,
-                },
-            )
-        })
+        self.entries
+            .iter()
+            .map(|(k, raw)| (k.as_ref(), Node { raw, doc: self.doc }))
     }
 
     pub fn is_empty(&self) -> bool {

@@ -35,7 +35,11 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::Error } else { ExitCode::Success };
+            return if e.use_stderr() {
+                ExitCode::Error
+            } else {
+                ExitCode::Success
+            };
         }
     };
     match commands::dispatch(cli) {
@@ -50,6 +54,8 @@ pub fn run() -> ExitCode {
 
 /// A closed pipe (`| head`) ends the run quietly.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain()
-        .any(|c| c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
 }

@@ -87,7 +87,12 @@ impl Output {
         self.write(&record)
     }
 
-    pub fn result(&mut self, result: &ToolResult, name: Option<&str>, source: Source) -> io::Result<()> {
+    pub fn result(
+        &mut self,
+        result: &ToolResult,
+        name: Option<&str>,
+        source: Source,
+    ) -> io::Result<()> {
         let record = ResultRecord {
             kind: "result",
             id: result.id.as_deref(),

@@ -158,7 +158,10 @@ impl Parser<'_> {
     fn number(&mut self) -> Option<Value> {
         let start = self.i;
         while self.i < self.s.len()
-            && matches!(self.s[self.i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_')
+            && matches!(
+                self.s[self.i],
+                b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_'
+            )
         {
             self.i += 1;
         }
@@ -176,7 +179,9 @@ impl Parser<'_> {
 
     fn word(&mut self) -> Option<Value> {
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
+        {
             self.i += 1;
         }
         match &self.s[start..self.i] {

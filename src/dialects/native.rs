@@ -127,14 +127,15 @@ pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) 
     let id = obj.str("id").map(Into::into);
     if let Some(function) = obj.obj("function") {
         let name = function.str("name")?;
-        let args = function.get("arguments").or_else(|| function.get("parameters"));
-        let dialect = if args.is_some_and(|a| a.kind() == crate::json::Kind::Object)
-            && !obj.has("id")
-        {
-            OLLAMA
-        } else {
-            OPENAI
-        };
+        let args = function
+            .get("arguments")
+            .or_else(|| function.get("parameters"));
+        let dialect =
+            if args.is_some_and(|a| a.kind() == crate::json::Kind::Object) && !obj.has("id") {
+                OLLAMA
+            } else {
+                OPENAI
+            };
         let mut call = Call::new(name, dialect, line).with_id(id);
         set_arguments(&mut call, args);
         return Some(call);
@@ -152,11 +153,15 @@ pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) 
         let mut call = Call::new(name, LANGCHAIN, line).with_id(id);
         set_arguments(&mut call, obj.get("args"));
         if obj.is("type", "invalid_tool_call") {
-            call.errors.push(
-                obj.str("error")
-                    .map(|e| e.into_owned())
-                    .unwrap_or_else(|| "invalid tool call".into()),
-            );
+            // LangChain already says what is wrong; its message replaces ours.
+            let error = obj.str("error").map(|e| e.into_owned());
+            call.errors = vec![error.unwrap_or_else(|| "invalid tool call".into())];
+            if call.arguments_raw.is_none()
+                && let Some(raw) = obj.str("args")
+            {
+                call.arguments_raw = Some(raw.into_owned());
+                call.arguments.clear();
+            }
         }
         return Some(call);
     }
@@ -195,11 +200,15 @@ pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> 
 /// Anthropic `tool_use`, `server_tool_use` and `mcp_tool_use` content blocks.
 pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
     let kind = obj.str("type")?;
-    if !matches!(kind.as_ref(), "tool_use" | "server_tool_use" | "mcp_tool_use") {
+    if !matches!(
+        kind.as_ref(),
+        "tool_use" | "server_tool_use" | "mcp_tool_use"
+    ) {
         return None;
     }
     let name = obj.str("name")?;
-    let mut call = Call::new(name, ANTHROPIC, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
+    let mut call =
+        Call::new(name, ANTHROPIC, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
     call.namespace = obj.str("server_name").map(Into::into);
     set_arguments(&mut call, obj.get("input"));
     Some(call)
@@ -211,9 +220,14 @@ pub fn is_anthropic_call_type(kind: &str) -> bool {
 }
 
 /// A Gemini part's `functionCall` (or `function_call`) object, when it is complete.
-pub fn gemini_function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub fn gemini_function_call(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     let name = obj.str("name")?;
-    let mut call = Call::new(name, GEMINI, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
+    let mut call =
+        Call::new(name, GEMINI, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
     set_arguments(&mut call, obj.get("args"));
     Some(call)
 }
@@ -237,10 +251,7 @@ pub fn responses_item(
 ) -> Option<Call> {
     let kind = obj.str("type")?;
     let line = line_of(node, lines);
-    let id = obj
-        .str("call_id")
-        .or_else(|| obj.str("id"))
-        .map(Into::into);
+    let id = obj.str("call_id").or_else(|| obj.str("id")).map(Into::into);
     let call = match kind.as_ref() {
         "function_call" => {
             let name = obj.str("name")?;
@@ -337,7 +348,11 @@ fn insert_path(target: &mut Value, keys: &[&str], value: Value) {
             *target = Value::Object(Map::new());
         }
         let map = target.as_object_mut().expect("made an object above");
-        insert_path(map.entry(first.to_string()).or_insert(Value::Null), rest, value);
+        insert_path(
+            map.entry(first.to_string()).or_insert(Value::Null),
+            rest,
+            value,
+        );
     }
 }
 
@@ -362,13 +377,20 @@ mod tests {
 
     #[test]
     fn openai_ollama_langchain_entries() {
-        let c = entry(r#"{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}"#);
-        assert_eq!((c.dialect, c.id.as_deref(), c.arguments["a"].clone()), (OPENAI, Some("c1"), json!(1)));
+        let c = entry(
+            r#"{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}"#,
+        );
+        assert_eq!(
+            (c.dialect, c.id.as_deref(), c.arguments["a"].clone()),
+            (OPENAI, Some("c1"), json!(1))
+        );
         let c = entry(r#"{"function":{"name":"f","arguments":{"a":1}}}"#);
         assert_eq!(c.dialect, OLLAMA);
         let c = entry(r#"{"name":"f","args":{"a":1},"id":"c2","type":"tool_call"}"#);
         assert_eq!(c.dialect, LANGCHAIN);
-        let c = entry(r#"{"name":"f","args":"{bad","id":"c3","error":"bad json","type":"invalid_tool_call"}"#);
+        let c = entry(
+            r#"{"name":"f","args":"{bad","id":"c3","error":"bad json","type":"invalid_tool_call"}"#,
+        );
         assert!(!c.is_valid());
         assert!(c.errors.iter().any(|e| e == "bad json"));
     }
@@ -387,6 +409,9 @@ mod tests {
             ("$.opts.days".into(), json!(3)),
             ("$.tags[1]".into(), json!("b")),
         ]);
-        assert_eq!(Value::Object(map), json!({"location":"Boston","opts":{"days":3},"tags":[null,"b"]}));
+        assert_eq!(
+            Value::Object(map),
+            json!({"location":"Boston","opts":{"days":3},"tags":[null,"b"]})
+        );
     }
 }

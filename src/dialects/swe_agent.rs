@@ -35,24 +35,31 @@ impl TextDialect for SweAgentCommand {
         let s = text.text.as_str();
         let mut from = 0;
         while let Some(open) = memmem::find(&s.as_bytes()[from..], OPEN.as_bytes()) {
-            let body_start = from + open + OPEN.len();
+            let at = from + open;
+            let body_start = at + OPEN.len();
             let Some(close) = memmem::find(&s.as_bytes()[body_start..], CLOSE.as_bytes()) else {
                 break;
             };
             let body = &s[body_start..body_start + close];
             let command = trim_line_breaks(body);
-            let line = text.line_at(from + open);
+            from = body_start + close + CLOSE.len();
+            if command.trim().is_empty() {
+                continue;
+            }
+            let line = text.line_at(at);
             let mut call = Call::new("bash", "swe-agent-command", line);
             call.arguments.insert("command".into(), command.into());
             out.push(call);
-            from = body_start + close + CLOSE.len();
         }
     }
 }
 
 /// The tags sit on lines of their own: drop the line breaks next to them, nothing else.
 fn trim_line_breaks(body: &str) -> &str {
-    let body = body.strip_prefix("\r\n").or_else(|| body.strip_prefix('\n')).unwrap_or(body);
+    let body = body
+        .strip_prefix("\r\n")
+        .or_else(|| body.strip_prefix('\n'))
+        .unwrap_or(body);
     body.strip_suffix("\r\n")
         .or_else(|| body.strip_suffix('\n'))
         .unwrap_or(body)
@@ -66,7 +73,12 @@ mod tests {
     fn scan(text: &str, origin: Origin) -> Vec<Call> {
         let mut turn = Turn::new(Role::Assistant, 1);
         turn.origin = origin;
-        let t = Text { text: text.into(), line: 10, reasoning: false, raw: true };
+        let t = Text {
+            text: text.into(),
+            line: 10,
+            reasoning: false,
+            raw: true,
+        };
         let mut out = Vec::new();
         SWE_AGENT_COMMAND.scan(&t, &ScanContext { turn: &turn }, &mut out);
         out
@@ -74,9 +86,15 @@ mod tests {
 
     #[test]
     fn reads_the_exact_command() {
-        let calls = scan("Thought.\n<command>\nedit 1:1\n  x = 1\nend_of_edit\n</command>", Origin::SweAgent);
+        let calls = scan(
+            "Thought.\n<command>\nedit 1:1\n  x = 1\nend_of_edit\n</command>",
+            Origin::SweAgent,
+        );
         assert_eq!(calls.len(), 1);
-        assert_eq!(calls[0].arguments["command"], "edit 1:1\n  x = 1\nend_of_edit");
+        assert_eq!(
+            calls[0].arguments["command"],
+            "edit 1:1\n  x = 1\nend_of_edit"
+        );
         assert_eq!(calls[0].line, 11);
     }
 

@@ -35,6 +35,7 @@ pub struct Reader<'a, 's> {
     interp: Interpreter,
     sink: &'a mut Sink<'s>,
     warned_utf8: bool,
+    warned_depth: bool,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -47,6 +48,7 @@ impl<'a, 's> Reader<'a, 's> {
             interp: Interpreter::new(),
             sink,
             warned_utf8: false,
+            warned_depth: false,
         }
     }
 
@@ -91,6 +93,17 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     fn pump(&mut self) -> io::Result<()> {
+        if self.interp.take_too_deep() && !self.warned_depth {
+            self.warned_depth = true;
+            self.diag.warn(
+                self.name,
+                None,
+                format!(
+                    "JSON nested deeper than {} levels; the deeper part was not searched",
+                    crate::transcript::MAX_DEPTH
+                ),
+            );
+        }
         for event in self.interp.drain() {
             (self.sink)(event)?;
         }
@@ -104,7 +117,8 @@ impl<'a, 's> Reader<'a, 's> {
             Err(e) => {
                 if !self.warned_utf8 {
                     self.warned_utf8 = true;
-                    let line = line + memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() as u64;
+                    let line =
+                        line + memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() as u64;
                     self.diag.warn(
                         self.name,
                         Some(line),
@@ -206,7 +220,10 @@ impl<'a, 's> Reader<'a, 's> {
                 self.diag.warn(
                     self.name,
                     Some(event.line),
-                    format!("event data is not JSON ({}); scanning it as text", json_error(&e)),
+                    format!(
+                        "event data is not JSON ({}); scanning it as text",
+                        json_error(&e)
+                    ),
                 );
                 self.interp.feed_text(data, event.line);
             }
@@ -231,7 +248,10 @@ impl<'a, 's> Reader<'a, 's> {
                     self.diag.warn(
                         self.name,
                         Some(first_line + e.line().saturating_sub(1) as u64),
-                        format!("invalid JSON document ({}); scanning it as text", json_error(&e)),
+                        format!(
+                            "invalid JSON document ({}); scanning it as text",
+                            json_error(&e)
+                        ),
                     );
                     self.interp.feed_text(text, first_line);
                 }
@@ -325,7 +345,11 @@ impl<'a, 's> Reader<'a, 's> {
                 }
             }
             Err(e) => {
-                self.diag.warn(self.name, Some(e.line), format!("invalid YAML ({}); scanning it as text", e.message));
+                self.diag.warn(
+                    self.name,
+                    Some(e.line),
+                    format!("invalid YAML ({}); scanning it as text", e.message),
+                );
                 self.interp.feed_text(text, 1);
             }
         }

@@ -81,8 +81,14 @@ mod tests {
         assert_eq!(
             got,
             [
-                Event { data: "{\"x\":\n1}".into(), line: 2 },
-                Event { data: "[DONE]".into(), line: 6 }
+                Event {
+                    data: "{\"x\":\n1}".into(),
+                    line: 2
+                },
+                Event {
+                    data: "[DONE]".into(),
+                    line: 6
+                }
             ]
         );
     }

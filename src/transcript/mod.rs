@@ -21,7 +21,12 @@ struct Ctx<'l> {
     /// The id of the enclosing response: the turn key of the messages inside it.
     response: Option<String>,
     origin: Origin,
+    depth: usize,
 }
+
+/// Deeper values are not walked: no transcript format nests this deep, and a hostile
+/// input must not exhaust the stack or take quadratic time.
+pub const MAX_DEPTH: usize = 128;
 
 /// The turn being built, kept open while later values may continue it.
 struct Open {
@@ -45,6 +50,7 @@ pub struct Interpreter {
     item_group: u64,
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
+    too_deep: bool,
 }
 
 /// Top-level keys that mark a value as part of a known log, even when it holds nothing
@@ -83,10 +89,24 @@ impl Interpreter {
     /// One framed JSON value. Returns false when nothing in it has a known shape: the
     /// caller then treats it as a model's bare output text.
     pub fn feed(&mut self, node: Node, lines: &LineIndex) -> bool {
+        self.feed_at(node, lines, 0)
+    }
+
+    /// Whether some value was too deeply nested to be walked (reported once by the caller).
+    pub fn take_too_deep(&mut self) -> bool {
+        std::mem::take(&mut self.too_deep)
+    }
+
+    fn feed_at(&mut self, node: Node, lines: &LineIndex, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            self.too_deep = true;
+            return false;
+        }
         let ctx = Ctx {
             lines,
             response: None,
             origin: Origin::Plain,
+            depth,
         };
         if let Some(obj) = node.object() {
             if streams::is_stream_event(&obj) {
@@ -107,7 +127,7 @@ impl Interpreter {
             // A document that is a list: messages, events, or streamed chunks.
             let mut found = false;
             for item in items {
-                found |= self.feed(item, lines);
+                found |= self.feed_at(item, lines, depth + 1);
             }
             return found;
         }
@@ -205,20 +225,17 @@ impl Interpreter {
         if self.stream.as_ref().is_some_and(|s| !s.accepts(obj)) {
             self.end_stream();
         }
-        let stream = self
-            .stream
-            .get_or_insert_with(|| Stream::start(obj, line));
+        let stream = self.stream.get_or_insert_with(|| Stream::start(obj, line));
         let finished = stream.event(obj, line);
-        for result in stream.take_results() {
-            self.result(result);
-        }
         if finished {
             self.end_stream();
         }
     }
 
     fn end_stream(&mut self) {
-        if let Some(stream) = self.stream.take() {
+        if let Some(mut stream) = self.stream.take() {
+            // Results inside a stream (server tools) follow the calls they answer.
+            let results = stream.take_results();
             let (turn, key) = stream.finish();
             let mut kept = Turn::new(turn.role, turn.line);
             kept.texts = turn.texts;
@@ -226,6 +243,9 @@ impl Interpreter {
                 self.add_call(&mut kept, call);
             }
             self.submit(kept, key);
+            for result in results {
+                self.result(result);
+            }
         }
     }
 
@@ -241,8 +261,13 @@ impl Interpreter {
             return Some(true);
         }
         if let Some(history) = obj.arr("history")
-            && (obj.has("trajectory") || obj.has("info") || obj.has("environment") || obj.has("replay_config")
-                || history.iter().any(|m| m.object().is_some_and(|m| m.has("message_type"))))
+            && (obj.has("trajectory")
+                || obj.has("info")
+                || obj.has("environment")
+                || obj.has("replay_config")
+                || history
+                    .iter()
+                    .any(|m| m.object().is_some_and(|m| m.has("message_type"))))
         {
             self.swe_agent(obj, &history, ctx);
             return Some(true);
@@ -263,7 +288,9 @@ impl Interpreter {
                 let text = out
                     .get("text")
                     .or_else(|| out.obj("data").and_then(|d| d.get("text/plain")));
-                let Some(text) = text.map(|t| joined_text(&t)) else { continue };
+                let Some(text) = text.map(|t| joined_text(&t)) else {
+                    continue;
+                };
                 if text.trim().is_empty() || !self.seen_outputs.insert(hash(&text)) {
                     continue;
                 }
@@ -334,6 +361,15 @@ impl Interpreter {
     // ---- the generic walk --------------------------------------------------------
 
     fn walk(&mut self, node: &Node, ctx: &Ctx) -> bool {
+        if ctx.depth > MAX_DEPTH {
+            self.too_deep = true;
+            return false;
+        }
+        let deeper = Ctx {
+            depth: ctx.depth + 1,
+            ..ctx.clone()
+        };
+        let ctx = &deeper;
         match node.kind() {
             Kind::Object => match node.object() {
                 Some(obj) => self.walk_obj(node, &obj, ctx),
@@ -379,6 +415,24 @@ impl Interpreter {
         if self.block(node, obj, &mut turn, ctx) {
             self.submit(turn, None);
             return true;
+        }
+        // OpenHands: an observation event answers the action with the same call id.
+        if obj.has("observation")
+            && let Some(meta) = obj.obj("tool_call_metadata")
+            && let Some(id) = meta.str("tool_call_id")
+        {
+            self.result(ToolResult {
+                id: Some(id.into_owned()),
+                name: meta.str("function_name").map(Into::into),
+                content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                is_error: obj
+                    .obj("extras")
+                    .and_then(|e| e.get("exit_code"))
+                    .and_then(|c| c.u64())
+                    .is_some_and(|c| c != 0),
+                dialect: native::OPENAI,
+                line: ctx.lines.line(node.offset()),
+            });
         }
         let mut inner = ctx.clone();
         if let Some(id) = obj.str("responseId").or_else(|| obj.str("response_id")) {
@@ -440,7 +494,11 @@ impl Interpreter {
         }
         for key in ["reasoning_content", "reasoning"] {
             if let Some(r) = obj.get(key).filter(|r| r.kind() == Kind::String) {
-                turn.push_text(r.str().unwrap_or_default(), ctx.lines.line(r.offset()), true);
+                turn.push_text(
+                    r.str().unwrap_or_default(),
+                    ctx.lines.line(r.offset()),
+                    true,
+                );
             }
         }
         let tool_calls = obj.get("tool_calls");
@@ -515,6 +573,8 @@ impl Interpreter {
         };
         let dialect = if obj.is("role", "function") {
             native::OPENAI_FUNCTION_CALL
+        } else if obj.is("type", "tool") {
+            native::LANGCHAIN
         } else {
             native::OPENAI
         };
@@ -607,7 +667,9 @@ impl Interpreter {
                 && let Some(fc) = fc_node.object()
                 && fc.has("name")
             {
-                if fc.has("partialArgs") || fc.get("willContinue").and_then(|w| w.bool()) == Some(true) {
+                if fc.has("partialArgs")
+                    || fc.get("willContinue").and_then(|w| w.bool()) == Some(true)
+                {
                     // Streamed Gemini arguments: the stream state assembles them.
                     self.gemini_partial_start(&fc, line, ctx.response.clone());
                     return true;
@@ -660,7 +722,14 @@ impl Interpreter {
     }
 
     /// One Responses-style item (API output, request input, Codex payload).
-    fn item(&mut self, node: &Node, obj: &Obj, ctx: &Ctx, dialect: &'static str, key: Option<String>) {
+    fn item(
+        &mut self,
+        node: &Node,
+        obj: &Obj,
+        ctx: &Ctx,
+        dialect: &'static str,
+        key: Option<String>,
+    ) {
         let Some(kind) = obj.str("type") else { return };
         let line = ctx.lines.line(node.offset());
         let group_key = key.unwrap_or_else(|| format!("\u{0}items{}", self.item_group));
@@ -698,10 +767,21 @@ impl Interpreter {
                 }
             }
             "message" => {
-                let role = obj.str("role").and_then(|r| Role::from_name(&r)).unwrap_or(Role::Assistant);
+                let role = obj
+                    .str("role")
+                    .and_then(|r| Role::from_name(&r))
+                    .unwrap_or(Role::Assistant);
                 if role != Role::Assistant {
                     self.item_group += 1;
-                    self.message(node, obj, role, &Ctx { response: None, ..ctx.clone() });
+                    self.message(
+                        node,
+                        obj,
+                        role,
+                        &Ctx {
+                            response: None,
+                            ..ctx.clone()
+                        },
+                    );
                     self.item_group += 1;
                     return;
                 }
@@ -729,7 +809,9 @@ impl Interpreter {
     }
 
     fn gemini_partial_continue(&mut self, fc: &Obj) {
-        let Some(stream) = &mut self.stream else { return };
+        let Some(stream) = &mut self.stream else {
+            return;
+        };
         let closes = fc.is_empty() || fc.get("willContinue").and_then(|w| w.bool()) != Some(true);
         stream.gemini_fragments(fc);
         if closes {
@@ -742,16 +824,33 @@ impl Interpreter {
 /// The role of an object that is a message in some format, if it is one.
 fn message_role(obj: &Obj) -> Option<Role> {
     if let Some(role) = obj.str("role") {
-        let has_body = ["content", "tool_calls", "function_call", "parts", "tool_call_id", "tool_call_ids"]
-            .iter()
-            .any(|k| obj.has(k));
+        let has_body = [
+            "content",
+            "tool_calls",
+            "function_call",
+            "parts",
+            "tool_call_id",
+            "tool_call_ids",
+        ]
+        .iter()
+        .any(|k| obj.has(k));
         if has_body {
             return Role::from_name(&role);
         }
     }
     // LangChain message dicts carry their role in `type`.
     if let Some(kind) = obj.str("type")
-        && matches!(kind.as_ref(), "ai" | "human" | "tool" | "system" | "AIMessage" | "AIMessageChunk" | "HumanMessage" | "ToolMessage" | "SystemMessage")
+        && matches!(
+            kind.as_ref(),
+            "ai" | "human"
+                | "tool"
+                | "system"
+                | "AIMessage"
+                | "AIMessageChunk"
+                | "HumanMessage"
+                | "ToolMessage"
+                | "SystemMessage"
+        )
         && (obj.has("content") || obj.has("data") || obj.has("tool_calls"))
     {
         return Role::from_name(&kind);

@@ -3,9 +3,9 @@
 //! a call was complete still yields the call, marked truncated.
 
 use crate::dialects::native;
-use crate::json::{LineIndex, Obj};
 #[cfg(test)]
 use crate::json::Node;
+use crate::json::{LineIndex, Obj};
 use crate::model::{Call, Role, ToolResult, Turn};
 use serde_json::Value;
 
@@ -194,7 +194,9 @@ impl Stream {
             self.key = obj.str("id").map(Into::into);
         }
         for choice in obj.arr("choices").unwrap_or_default() {
-            let Some(choice) = choice.object() else { continue };
+            let Some(choice) = choice.object() else {
+                continue;
+            };
             let cidx = choice.get("index").and_then(|i| i.u64()).unwrap_or(0);
             if let Some(delta) = choice.obj("delta") {
                 if let Some(text) = delta.str("content") {
@@ -226,7 +228,10 @@ impl Stream {
 
     fn chat_tool_call(&mut self, cidx: u64, tc: &Obj, line: u64) {
         let index = tc.get("index").and_then(|i| i.u64());
-        let id = tc.str("id").map(|s| s.into_owned()).filter(|s| !s.is_empty());
+        let id = tc
+            .str("id")
+            .map(|s| s.into_owned())
+            .filter(|s| !s.is_empty());
         let function = tc.obj("function");
         match function {
             Some(f) => self.chat_fragment(cidx, index, id, &f, line),
@@ -238,7 +243,14 @@ impl Stream {
         }
     }
 
-    fn chat_fragment(&mut self, cidx: u64, index: Option<u64>, id: Option<String>, f: &Obj, line: u64) {
+    fn chat_fragment(
+        &mut self,
+        cidx: u64,
+        index: Option<u64>,
+        id: Option<String>,
+        f: &Obj,
+        line: u64,
+    ) {
         let slot = self.calls.iter().rposition(|c| {
             c.choice == cidx
                 && match (index, &id) {
@@ -312,7 +324,10 @@ impl Stream {
                         id: block.str("tool_use_id").map(Into::into),
                         name: None,
                         content: block.get("content").map(|c| c.value()).unwrap_or_default(),
-                        is_error: block.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
+                        is_error: block
+                            .get("is_error")
+                            .and_then(|e| e.bool())
+                            .unwrap_or(false),
                         dialect: native::ANTHROPIC_STREAM,
                         line,
                     });
@@ -325,7 +340,8 @@ impl Stream {
                 match delta.str("type").as_deref() {
                     Some("input_json_delta") => {
                         if let Some(p) = self.calls.iter_mut().rev().find(|c| c.choice == index) {
-                            p.args.push_str(&delta.str("partial_json").unwrap_or_default());
+                            p.args
+                                .push_str(&delta.str("partial_json").unwrap_or_default());
                         }
                     }
                     Some("text_delta") => {
@@ -371,7 +387,10 @@ impl Stream {
                 let id = item.str("id").map(|s| s.into_owned());
                 let done = kind == "response.output_item.done";
                 if native::is_responses_call_type(&item_kind) {
-                    let existing = self.calls.iter().position(|c| c.item.is_some() && c.item == id);
+                    let existing = self
+                        .calls
+                        .iter()
+                        .position(|c| c.item.is_some() && c.item == id);
                     let slot = match existing {
                         Some(s) => s,
                         None => {
@@ -391,7 +410,12 @@ impl Stream {
                     }
                     if done {
                         let at = LineIndex::fixed(p.line);
-                        p.built = native::responses_item(&item_node, &item, &at, native::OPENAI_RESPONSES_STREAM);
+                        p.built = native::responses_item(
+                            &item_node,
+                            &item,
+                            &at,
+                            native::OPENAI_RESPONSES_STREAM,
+                        );
                         p.complete = true;
                     }
                 } else if item_kind == "message" && done {
@@ -420,12 +444,20 @@ impl Stream {
                 }
             }
             k if k.ends_with("arguments.delta") || k.ends_with("input.delta") => {
-                if let Some(p) = self.calls.iter_mut().find(|c| c.item.is_some() && c.item == item_id) {
+                if let Some(p) = self
+                    .calls
+                    .iter_mut()
+                    .find(|c| c.item.is_some() && c.item == item_id)
+                {
                     p.args.push_str(&obj.str("delta").unwrap_or_default());
                 }
             }
             k if k.ends_with("arguments.done") || k.ends_with("input.done") => {
-                if let Some(p) = self.calls.iter_mut().find(|c| c.item.is_some() && c.item == item_id) {
+                if let Some(p) = self
+                    .calls
+                    .iter_mut()
+                    .find(|c| c.item.is_some() && c.item == item_id)
+                {
                     if let Some(full) = obj.str("arguments").or_else(|| obj.str("input")) {
                         p.args = full.into_owned();
                     }
@@ -433,17 +465,29 @@ impl Stream {
                 }
             }
             "response.completed" | "response.incomplete" | "response.failed" => {
-                let output = obj.obj("response").and_then(|r| r.arr("output")).unwrap_or_default();
+                let output = obj
+                    .obj("response")
+                    .and_then(|r| r.arr("output"))
+                    .unwrap_or_default();
                 for item_node in output {
-                    let Some(item) = item_node.object() else { continue };
+                    let Some(item) = item_node.object() else {
+                        continue;
+                    };
                     let id = item.str("id").map(|s| s.into_owned());
                     let kind = item.str("type").unwrap_or_default();
-                    if !native::is_responses_call_type(&kind) || self.calls.iter().any(|c| c.item.is_some() && c.item == id) {
+                    if !native::is_responses_call_type(&kind)
+                        || self.calls.iter().any(|c| c.item.is_some() && c.item == id)
+                    {
                         continue;
                     }
                     let mut p = Pending::new(line);
                     p.item = id;
-                    p.built = native::responses_item(&item_node, &item, &LineIndex::fixed(line), native::OPENAI_RESPONSES_STREAM);
+                    p.built = native::responses_item(
+                        &item_node,
+                        &item,
+                        &LineIndex::fixed(line),
+                        native::OPENAI_RESPONSES_STREAM,
+                    );
                     p.complete = true;
                     self.calls.push(p);
                 }
@@ -457,14 +501,28 @@ impl Stream {
 
     /// Adds Gemini `partialArgs` fragments of one `functionCall` chunk.
     pub fn gemini_fragments(&mut self, fc: &Obj) {
-        let Some(p) = self.calls.last_mut() else { return };
+        let Some(p) = self.calls.last_mut() else {
+            return;
+        };
         for frag in fc.arr("partialArgs").unwrap_or_default() {
             let Some(f) = frag.object() else { continue };
             let path = f.str("jsonPath").unwrap_or_default().into_owned();
-            let value = ["stringValue", "numberValue", "boolValue", "nullValue", "value"]
-                .iter()
-                .find_map(|k| f.get(k))
-                .map(|v| if f.has("nullValue") { Value::Null } else { v.value() });
+            let value = [
+                "stringValue",
+                "numberValue",
+                "boolValue",
+                "nullValue",
+                "value",
+            ]
+            .iter()
+            .find_map(|k| f.get(k))
+            .map(|v| {
+                if f.has("nullValue") {
+                    Value::Null
+                } else {
+                    v.value()
+                }
+            });
             if let Some(value) = value {
                 p.fragments.push((path, value));
             }
@@ -492,7 +550,8 @@ impl Stream {
                 turn.calls.push(call);
                 continue;
             }
-            let complete = done || p.complete || (self.kind == Kind::Chat && finished.contains(&p.choice));
+            let complete =
+                done || p.complete || (self.kind == Kind::Chat && finished.contains(&p.choice));
             let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
             if self.kind == Kind::GeminiPartial {
                 call.arguments = native::object_from_paths(&p.fragments);
@@ -553,8 +612,14 @@ mod tests {
             r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":":2}"}}]},"finish_reason":"tool_calls"}]}"#,
         ]);
         assert_eq!(t.calls.len(), 2);
-        assert_eq!((t.calls[0].name.as_str(), t.calls[0].arguments["a"].clone()), ("f", 1.into()));
-        assert_eq!((t.calls[1].name.as_str(), t.calls[1].arguments["b"].clone()), ("g", 2.into()));
+        assert_eq!(
+            (t.calls[0].name.as_str(), t.calls[0].arguments["a"].clone()),
+            ("f", 1.into())
+        );
+        assert_eq!(
+            (t.calls[1].name.as_str(), t.calls[1].arguments["b"].clone()),
+            ("g", 2.into())
+        );
         assert!(t.calls.iter().all(|c| c.is_valid()));
     }
 

@@ -1,0 +1,455 @@
+//! The command line as a user meets it: flags, exit codes, messages, bad input.
+
+mod common;
+use common::{Record, extract, records, toolsift};
+use predicates::prelude::*;
+use std::io::Write;
+
+fn write_temp(bytes: &[u8], suffix: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new().suffix(suffix).tempfile().unwrap();
+    f.write_all(bytes).unwrap();
+    f.flush().unwrap();
+    f
+}
+
+fn names(records: &[Record]) -> Vec<&str> {
+    records.iter().filter_map(|r| r.name()).collect()
+}
+
+const CHAT: &str = "fixtures/openai-chat/parallel-tool-calls.json";
+
+#[test]
+fn help_and_version() {
+    toolsift()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("toolsift "));
+    toolsift()
+        .args(["extract", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Examples:").and(predicate::str::contains("--with-results")),
+        );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    toolsift().arg("frobnicate").assert().code(2);
+    toolsift()
+        .args(["extract", "--input", "xml", CHAT])
+        .assert()
+        .code(2);
+    toolsift()
+        .args(["extract", "-f", "tool,xml", CHAT])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("unknown channel 'xml'"));
+    toolsift()
+        .args(["extract", "--roles", "robot", CHAT])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown role 'robot'"));
+}
+
+#[test]
+fn missing_file_is_reported_and_the_others_still_processed() {
+    let out = toolsift()
+        .args(["extract", "no/such.json", CHAT])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: no/such.json: No such file or directory\n"
+    );
+    assert_eq!(names(&records(&out.stdout)), ["get_weather", "write_file"]);
+    toolsift()
+        .args(["extract", "fixtures"])
+        .assert()
+        .code(2)
+        .stderr("toolsift: fixtures: is a directory\n");
+}
+
+#[test]
+fn files_are_processed_in_order_with_their_names() {
+    let recs = extract(&["fixtures/ollama/chat.json", CHAT]);
+    let files: Vec<String> = recs
+        .iter()
+        .map(|r| match r {
+            Record::Call { source, .. } | Record::Result { source, .. } => source.file.clone(),
+        })
+        .collect();
+    assert_eq!(files, ["fixtures/ollama/chat.json", CHAT, CHAT]);
+}
+
+#[test]
+fn stdin_is_read_with_no_file_or_dash() {
+    let input = std::fs::read(CHAT).unwrap();
+    for args in [vec!["extract"], vec!["extract", "-"]] {
+        let out = toolsift()
+            .args(&args)
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let recs = records(&out.stdout);
+        assert_eq!(names(&recs), ["get_weather", "write_file"]);
+        assert!(matches!(&recs[0], Record::Call { source, .. } if source.file == "-"));
+    }
+}
+
+#[test]
+fn empty_input_is_no_calls_and_success() {
+    toolsift()
+        .arg("extract")
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    toolsift()
+        .arg("extract")
+        .write_stdin("\n  \n")
+        .assert()
+        .success()
+        .stdout("");
+}
+
+#[test]
+fn output_file_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("calls.jsonl");
+    toolsift()
+        .args(["extract", "-o"])
+        .arg(&path)
+        .arg(CHAT)
+        .assert()
+        .success()
+        .stdout("");
+    let written = std::fs::read(&path).unwrap();
+    assert_eq!(names(&records(&written)), ["get_weather", "write_file"]);
+}
+
+#[test]
+fn with_results_adds_result_records_paired_by_id() {
+    let recs = extract(&[
+        "--with-results",
+        "fixtures/openai-chat/request-history.json",
+    ]);
+    let results: Vec<_> = recs.iter().filter(|r| !r.is_call()).collect();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0].name(), Some("get_weather"));
+    assert!(
+        extract(&["fixtures/openai-chat/request-history.json"])
+            .iter()
+            .all(Record::is_call)
+    );
+}
+
+#[test]
+fn forced_input_framing() {
+    // As text, a JSON document is one turn of prose: no native calls.
+    assert!(extract(&["--input", "text", CHAT]).is_empty());
+    assert_eq!(extract(&["--input", "json", CHAT]).len(), 2);
+    assert_eq!(
+        extract(&["--input", "sse", "fixtures/anthropic/stream.sse"]).len(),
+        2
+    );
+    assert_eq!(
+        extract(&["--input", "jsonl", "fixtures/codex/rollout.jsonl"]).len(),
+        4
+    );
+    assert_eq!(
+        extract(&["--input", "yaml", "fixtures/cassette/openai-stream.yaml"]).len(),
+        1
+    );
+}
+
+#[test]
+fn formats_select_channels() {
+    // The SWE-agent command format is a text-channel dialect.
+    let xml = "fixtures/swe-agent/xml-actions.traj";
+    assert_eq!(extract(&[xml]).len(), 2);
+    assert!(extract(&["-f", "tool", xml]).is_empty());
+    assert!(extract(&["-f", "text", CHAT]).is_empty());
+    assert_eq!(extract(&["-f", "text,tool", CHAT]).len(), 2);
+}
+
+#[test]
+fn all_reports_every_channel() {
+    // A turn with a native call and a text-channel call: the fallback stops at the
+    // first channel, --all reports both.
+    let traj = r#"{"history":[{"role":"assistant","message_type":"action","content":"Run it.\n<command>\nls\n</command>",
+        "tool_calls":[{"id":"call_1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"pwd\"}"}}]}],"trajectory":[{"action":"pwd"}]}"#;
+    let f = write_temp(traj.as_bytes(), ".traj");
+    let path = f.path().to_str().unwrap();
+    let fallback = extract(&[path]);
+    assert_eq!(fallback.len(), 1);
+    let all = extract(&["--all", path]);
+    assert_eq!(all.len(), 2);
+    let channels: Vec<&str> = all
+        .iter()
+        .map(|r| match r {
+            Record::Call { channel, .. } => channel.as_str(),
+            _ => "",
+        })
+        .collect();
+    assert_eq!(channels, ["tool", "text"]);
+}
+
+#[test]
+fn roles_widen_what_is_scanned() {
+    // The SWE-agent prompt holds an example <command>: not a call unless asked.
+    let xml = "fixtures/swe-agent/xml-actions.traj";
+    assert_eq!(extract(&[xml]).len(), 2);
+    assert_eq!(extract(&["--roles", "assistant,user", xml]).len(), 3);
+    assert_eq!(extract(&["--roles", "assistant,user,system", xml]).len(), 4);
+}
+
+#[test]
+fn bom_and_crlf_are_accepted() {
+    let text = std::fs::read_to_string("fixtures/claude-code/session.jsonl").unwrap();
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(text.replace('\n', "\r\n").into_bytes());
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stderr.is_empty());
+    assert_eq!(records(&out.stdout).len(), 3);
+
+    let sse = std::fs::read_to_string("fixtures/anthropic/stream.sse").unwrap();
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(sse.replace('\n', "\r\n"))
+        .output()
+        .unwrap();
+    assert_eq!(records(&out.stdout).len(), 2);
+}
+
+#[test]
+fn a_jsonl_line_that_is_not_json_is_named_and_skipped_over() {
+    let lines = std::fs::read_to_string("fixtures/codex/rollout.jsonl").unwrap();
+    let mut broken: Vec<&str> = lines.lines().collect();
+    broken.insert(2, "{\"timestamp\": \"2026-01-02\", \"type\": \"response_it");
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(broken.join("\n"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: -:3: not JSON (EOF while parsing a string, column 48); scanning the line as text\n"
+    );
+    assert_eq!(records(&out.stdout).len(), 4);
+}
+
+#[test]
+fn a_truncated_document_gets_one_message() {
+    let text = std::fs::read_to_string(CHAT).unwrap();
+    let cut = &text[..text.len() / 2];
+    let f = write_temp(cut.as_bytes(), ".json");
+    let out = toolsift().arg("extract").arg(f.path()).output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("invalid JSON document (EOF while parsing"),
+        "{err}"
+    );
+    assert!(
+        err.starts_with(&format!("toolsift: {}:", f.path().display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_replaced_and_reported_once_with_its_line() {
+    let mut bytes = std::fs::read("fixtures/claude-code/session.jsonl").unwrap();
+    let second_line = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+    // Inside the user's text on line 2: the record still parses.
+    let at = second_line
+        + bytes[second_line..]
+            .windows(4)
+            .position(|w| w == b"list")
+            .unwrap();
+    bytes[at] = 0xFF;
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: -:2: invalid UTF-8; the bad bytes were replaced with U+FFFD\n"
+    );
+    assert_eq!(records(&out.stdout).len(), 3);
+}
+
+#[test]
+fn binary_junk_is_skipped_with_a_message() {
+    let junk: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let f = write_temp(&junk, ".bin");
+    let out = toolsift()
+        .arg("extract")
+        .arg(f.path())
+        .arg(CHAT)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("binary data (NUL byte at offset"), "{err}");
+    assert_eq!(records(&out.stdout).len(), 2);
+}
+
+#[test]
+fn deep_nesting_does_not_crash() {
+    let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(deep.clone())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("JSON nested deeper than 128 levels"));
+    let lines = format!("{{\"a\":{}1{}}}\n", "[".repeat(5000), "]".repeat(5000));
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(lines)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_50_mb_line_is_read() {
+    let big = "x".repeat(50 * 1024 * 1024);
+    let line = format!(
+        "{{\"type\":\"assistant\",\"sessionId\":\"s\",\"message\":{{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Write\",\"input\":{{\"content\":\"{big}\"}}}}]}}}}\n"
+    );
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(line)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recs = records(&out.stdout);
+    assert_eq!(names(&recs), ["Write"]);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // Many records, and a reader that goes away after the first line.
+    let line = std::fs::read_to_string("fixtures/openai-chat/batch-output.jsonl").unwrap();
+    let first = line.lines().next().unwrap().to_owned() + "\n";
+    let input = first.repeat(200_000);
+    let f = write_temp(input.as_bytes(), ".jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .arg("extract")
+        .arg(f.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = [0u8; 100];
+    std::io::Read::read_exact(&mut stdout, &mut buf).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn quiet_silences_warnings_not_errors() {
+    toolsift()
+        .args(["extract", "-q"])
+        .write_stdin("{\"a\":1}\nnot json\n")
+        .assert()
+        .success()
+        .stderr("");
+    toolsift()
+        .args(["extract", "-q", "missing.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.json"));
+}
+
+#[test]
+fn a_cut_stream_yields_truncated_calls() {
+    let recs = extract(&["fixtures/openai-chat/stream-truncated.sse"]);
+    match &recs[..] {
+        [
+            Record::Call {
+                name,
+                valid,
+                errors,
+                arguments_raw,
+                ..
+            },
+        ] => {
+            assert_eq!(name, "write_file");
+            assert_eq!(*valid, Some(false));
+            assert!(errors.as_ref().unwrap()[0].starts_with("truncated"));
+            assert_eq!(
+                arguments_raw.as_deref(),
+                Some("{\"path\": \"a.txt\", \"con")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bare_model_output_is_text_not_an_error() {
+    toolsift()
+        .args(["extract", "fixtures/text/bare-model-output.json"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+}
+
+#[test]
+fn dialects_lists_every_dialect() {
+    let out = toolsift().args(["dialects", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    for want in [
+        "openai",
+        "openai-chat-stream",
+        "anthropic",
+        "anthropic-stream",
+        "gemini",
+        "bedrock",
+        "langchain",
+        "codex",
+        "swe-agent-command",
+    ] {
+        assert!(names.contains(&want), "{want}");
+    }
+    toolsift()
+        .arg("dialects")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("CHANNEL"));
+}

@@ -1,0 +1,144 @@
+//! Shared helpers: an isolated binary, and a typed reader of output records that fails
+//! on any record that drifts from the documented shape.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The built binary, with no TOOLSIFT_* or colour variables from the caller.
+pub fn toolsift() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolsift"));
+    for (key, _) in std::env::vars_os() {
+        let k = key.to_string_lossy();
+        if k.starts_with("TOOLSIFT_") || k == "NO_COLOR" || k.starts_with("CLICOLOR") {
+            cmd.env_remove(&key);
+        }
+    }
+    cmd.current_dir(root());
+    cmd
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/corpus` beside the repo. In CI it must exist; elsewhere a test over it
+/// says that it was skipped.
+pub fn corpus() -> Option<PathBuf> {
+    let dir = root().join("../shared/corpus");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI run without ../shared/corpus beside the repo"
+    );
+    eprintln!("note: ../shared/corpus not found; corpus checks skipped");
+    None
+}
+
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub file: String,
+    pub line: u64,
+    pub turn: u64,
+}
+
+/// One output record, exactly as documented in the README.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Record {
+    Call {
+        name: String,
+        arguments: Map<String, Value>,
+        arguments_raw: Option<String>,
+        id: Option<String>,
+        namespace: Option<String>,
+        valid: Option<bool>,
+        errors: Option<Vec<String>>,
+        repairs: Option<Vec<String>>,
+        in_reasoning: Option<bool>,
+        channel: String,
+        dialect: String,
+        source: Source,
+    },
+    Result {
+        id: Option<String>,
+        name: Option<String>,
+        content: Value,
+        is_error: bool,
+        channel: String,
+        dialect: String,
+        source: Source,
+    },
+}
+
+impl Record {
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Record::Call { name, .. } => Some(name),
+            Record::Result { name, .. } => name.as_deref(),
+        }
+    }
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Record::Call { id, .. } | Record::Result { id, .. } => id.as_deref(),
+        }
+    }
+    pub fn is_call(&self) -> bool {
+        matches!(self, Record::Call { .. })
+    }
+}
+
+/// Parses JSONL output into records and checks the invariants every record keeps.
+pub fn records(stdout: &[u8]) -> Vec<Record> {
+    let text = std::str::from_utf8(stdout).expect("output is UTF-8");
+    text.lines()
+        .map(|line| {
+            let record: Record =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("bad record {line}: {e}"));
+            if let Record::Call {
+                valid,
+                errors,
+                arguments_raw,
+                channel,
+                dialect,
+                source,
+                ..
+            } = &record
+            {
+                assert!(
+                    ["tool", "json", "text"].contains(&channel.as_str()),
+                    "{line}"
+                );
+                assert!(!dialect.is_empty());
+                assert!(source.line >= 1);
+                // valid:false always comes with a reason, and only then.
+                assert_eq!(valid.is_some(), errors.is_some(), "{line}");
+                assert_ne!(*valid, Some(true), "{line}");
+                if arguments_raw.is_some() {
+                    assert_eq!(*valid, Some(false), "{line}");
+                }
+            }
+            record
+        })
+        .collect()
+}
+
+/// Runs `extract` with `args` and returns the records, requiring success.
+pub fn extract(args: &[&str]) -> Vec<Record> {
+    let out = toolsift().arg("extract").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    records(&out.stdout)
+}
+
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}

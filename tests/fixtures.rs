@@ -1,0 +1,53 @@
+//! Every file under fixtures/ is extracted (with results) and its JSONL output is
+//! snapshotted; adding a case means adding a file.
+
+mod common;
+use common::{records, root, toolsift};
+
+#[test]
+fn every_fixture_matches_its_snapshot() {
+    insta::glob!("../fixtures", "**/*.*", |path| {
+        if path.file_name().is_some_and(|n| n == "SOURCES.md") {
+            return;
+        }
+        let rel = path.strip_prefix(root()).unwrap();
+        let out = toolsift()
+            .args(["extract", "--with-results"])
+            .arg(rel)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{}: {}",
+            rel.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        records(&out.stdout);
+        insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
+    });
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    let run = || {
+        toolsift()
+            .args([
+                "extract",
+                "--with-results",
+                "fixtures/codex/rollout.jsonl",
+                "fixtures/openhands/events.json",
+                "fixtures/anthropic/stream.sse",
+            ])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let first = run();
+    assert!(!first.is_empty());
+    assert_eq!(first, run());
+}
