@@ -1,0 +1,62 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[toolsift] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'toolsift'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'toolsift'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand extract 'Extract tool calls as JSON Lines'
+            cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'toolsift;extract'= {
+            cand --input 'How the input is framed; auto decides per source from its first bytes'
+            cand -f 'Channels to try per turn, in priority order'
+            cand --formats 'Channels to try per turn, in priority order'
+            cand --roles 'Message roles whose text is scanned for calls'
+            cand -o 'Write records to FILE instead of standard output'
+            cand --output 'Write records to FILE instead of standard output'
+            cand --all 'Report the calls of every enabled channel, not only the first that yields one'
+            cand --with-results 'Also emit tool results ("type":"result" records)'
+            cand --line-buffered 'Flush after every record (for `tail -f ... | toolsift extract`)'
+            cand -q 'Do not print warnings about malformed input (errors are still printed)'
+            cand --quiet 'Do not print warnings about malformed input (errors are still printed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'toolsift;dialects'= {
+            cand --json 'Print one JSON object per dialect instead of a table'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'toolsift;help'= {
+            cand extract 'Extract tool calls as JSON Lines'
+            cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'toolsift;help;extract'= {
+        }
+        &'toolsift;help;dialects'= {
+        }
+        &'toolsift;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,50 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_toolsift_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_toolsift_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_toolsift_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_toolsift_using_subcommand
+    set -l cmd (__fish_toolsift_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c toolsift -n "__fish_toolsift_needs_command" -s h -l help -d 'Print help'
+complete -c toolsift -n "__fish_toolsift_needs_command" -s V -l version -d 'Print version'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "extract" -d 'Extract tool calls as JSON Lines'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l input -d 'How the input is framed; auto decides per source from its first bytes' -r -f -a "auto\t'Decide from the first non-blank bytes'
+text\t'Plain text: one assistant turn'
+json\t'One JSON document (object or array)'
+jsonl\t'One JSON value per line'
+sse\t'Server-Sent Events (data: lines)'
+yaml\t'A VCR cassette (YAML with interactions)'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s f -l formats -d 'Channels to try per turn, in priority order' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l roles -d 'Message roles whose text is scanned for calls' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-results -d 'Also emit tool results ("type":"result" records)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l line-buffered -d 'Flush after every record (for `tail -f ... | toolsift extract`)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l json -d 'Print one JSON object per dialect instead of a table'
+complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -s h -l help -d 'Print help'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,114 @@
+//! The man page and shell completions are generated from the clap definition and
+//! committed; this test fails when they drift. `TOOLSIFT_BLESS=1 cargo test --test docs`
+//! rewrites them. The help texts are snapshotted so wording changes show in review.
+
+mod common;
+use clap::CommandFactory;
+use clap_complete::Shell;
+use common::{root, toolsift};
+use toolsift::cli::Cli;
+
+fn check(rel: &str, generated: Vec<u8>) {
+    let path = root().join(rel);
+    if std::env::var_os("TOOLSIFT_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &generated).unwrap();
+        return;
+    }
+    let committed = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{rel} is out of date: run TOOLSIFT_BLESS=1 cargo test --test docs"
+    );
+}
+
+const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"\n.TP\n0\nSuccess, also when no call is found.\n.TP\n1\nFindings (reserved for \\fBtoolsift check\\fR).\n.TP\n2\nUsage error, or a file that could not be read (the other files are still processed).\n";
+
+const EXAMPLES: &str = ".SH EXAMPLES\n.TP\ntoolsift extract fixtures/openai\\-chat/parallel\\-tool\\-calls.json\nExtract the calls of an API response.\n.TP\ntoolsift extract session.jsonl | jq \\-r .name | sort | uniq \\-c\nCount the tools a Claude Code session called.\n.TP\ntoolsift extract \\-\\-with\\-results \\-\\-input sse < capture.sse\nReassemble a streamed response, with tool results.\n";
+
+#[test]
+fn man_page_is_current() {
+    let cmd = Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut out = Vec::new();
+    man.render_title(&mut out).unwrap();
+    man.render_name_section(&mut out).unwrap();
+    man.render_synopsis_section(&mut out).unwrap();
+    man.render_description_section(&mut out).unwrap();
+    man.render_options_section(&mut out).unwrap();
+    man.render_subcommands_section(&mut out).unwrap();
+    out.extend_from_slice(EXIT_STATUS.as_bytes());
+    out.extend_from_slice(EXAMPLES.as_bytes());
+    man.render_version_section(&mut out).unwrap();
+    check("man/toolsift.1", out);
+    for sub in cmd.get_subcommands() {
+        let name = format!("toolsift-{}", sub.get_name());
+        let sub = sub.clone().name(&*Box::leak(name.clone().into_boxed_str()));
+        let mut out = Vec::new();
+        clap_mangen::Man::new(sub).render(&mut out).unwrap();
+        check(&format!("man/{name}.1"), out);
+    }
+}
+
+#[test]
+fn completions_are_current() {
+    for (shell, file) in [
+        (Shell::Bash, "toolsift.bash"),
+        (Shell::Zsh, "_toolsift"),
+        (Shell::Fish, "toolsift.fish"),
+        (Shell::Elvish, "toolsift.elv"),
+        (Shell::PowerShell, "_toolsift.ps1"),
+    ] {
+        let mut out = Vec::new();
+        clap_complete::generate(shell, &mut Cli::command(), "toolsift", &mut out);
+        check(&format!("completions/{file}"), out);
+    }
+}
+
+#[test]
+fn clap_definition_is_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn help_texts() {
+    for args in [
+        vec!["--help"],
+        vec!["extract", "--help"],
+        vec!["dialects", "--help"],
+    ] {
+        let out = toolsift()
+            .args(&args)
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        insta::assert_snapshot!(args.join("_"), String::from_utf8(out.stdout).unwrap());
+    }
+}
+
+#[test]
+fn readme_first_commands_work() {
+    // The two commands on the README's first screen.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let first_screen: String = readme.lines().take(40).collect::<Vec<_>>().join("\n");
+    let run = "toolsift extract fixtures/openai-chat/parallel-tool-calls.json";
+    assert!(
+        first_screen.contains(run),
+        "README first screen lost: {run}"
+    );
+    assert!(
+        first_screen.contains("cargo test"),
+        "README first screen lost the test command"
+    );
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(
+        ci.contains("cargo test --locked"),
+        ".ci/run must run the README's test command"
+    );
+    assert!(readme.contains("cargo test --locked"));
+    toolsift()
+        .args(["extract", "fixtures/openai-chat/parallel-tool-calls.json"])
+        .assert()
+        .success();
+}
