@@ -223,6 +223,9 @@ pub struct LineIndex {
     newlines: Vec<usize>,
     /// Line number of the text's first line in its file.
     first_line: u64,
+    /// For text made from another format (a YAML mapping written as JSON): offsets
+    /// where a value starts, with its line in the original file, sorted by offset.
+    anchors: Vec<(usize, u64)>,
 }
 
 impl LineIndex {
@@ -230,6 +233,7 @@ impl LineIndex {
         LineIndex {
             newlines: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
             first_line,
+            anchors: Vec::new(),
         }
     }
 
@@ -239,10 +243,27 @@ impl LineIndex {
         LineIndex {
             newlines: Vec::new(),
             first_line: line,
+            anchors: Vec::new(),
+        }
+    }
+
+    /// Lines given by anchors: an offset gets the line of the last anchor at or before it.
+    pub fn anchored(first_line: u64, anchors: Vec<(usize, u64)>) -> LineIndex {
+        LineIndex {
+            newlines: Vec::new(),
+            first_line,
+            anchors,
         }
     }
 
     pub fn line(&self, offset: usize) -> u64 {
+        if !self.anchors.is_empty() {
+            let i = self.anchors.partition_point(|&(at, _)| at <= offset);
+            return match i {
+                0 => self.first_line,
+                i => self.anchors[i - 1].1,
+            };
+        }
         self.first_line + self.newlines.partition_point(|&nl| nl < offset) as u64
     }
 }

@@ -453,3 +453,33 @@ fn dialects_lists_every_dialect() {
         .success()
         .stdout(predicate::str::contains("CHANNEL"));
 }
+
+#[test]
+fn line_buffered_output_streams_while_input_is_open() {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .args(["extract", "--line-buffered"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let rollout = std::fs::read_to_string("fixtures/codex/rollout.jsonl").unwrap();
+    // The call, then its output (which closes the turn): the record must arrive
+    // before the input ends.
+    for line in rollout.lines().take(6) {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.contains("\"name\":\"exec_command\""), "{first}");
+    for line in rollout.lines().skip(6) {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let rest: Vec<String> = stdout.lines().map(Result::unwrap).collect();
+    assert_eq!(rest.len(), 3);
+    assert!(child.wait().unwrap().success());
+}

@@ -10,6 +10,10 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 pub struct Body {
     pub text: String,
     pub line: u64,
+    /// For a body made from a YAML mapping: JSON offsets with their YAML lines.
+    pub anchors: Vec<(usize, u64)>,
+    /// For SSE text: the YAML line of each `data:` line of the body, in order.
+    pub data_lines: Vec<u64>,
 }
 
 pub struct Interaction {
@@ -54,6 +58,37 @@ impl Node {
         match self {
             Node::Map(entries, _) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
+        }
+    }
+
+    /// Writes the node as JSON text, noting where each mapping and sequence starts.
+    fn write_json(&self, out: &mut String, anchors: &mut Vec<(usize, u64)>) {
+        match self {
+            Node::Scalar(..) => out.push_str(&self.to_json().to_string()),
+            Node::Seq(items, line) => {
+                anchors.push((out.len(), *line));
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_json(out, anchors);
+                }
+                out.push(']');
+            }
+            Node::Map(entries, line) => {
+                anchors.push((out.len(), *line));
+                out.push('{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(k.clone()).to_string());
+                    out.push(':');
+                    v.write_json(out, anchors);
+                }
+                out.push('}');
+            }
         }
     }
 
@@ -169,41 +204,84 @@ pub fn parse(text: &str) -> Result<Vec<Interaction>, YamlError> {
             message: "no interactions list; expected a VCR cassette".into(),
         });
     };
+    let source: Vec<&str> = text.lines().collect();
     Ok(items
         .iter()
         .map(|i| Interaction {
-            request: i.get("request").map(bodies).unwrap_or_default(),
-            response: i.get("response").map(bodies).unwrap_or_default(),
+            request: i
+                .get("request")
+                .map(|s| bodies(s, &source))
+                .unwrap_or_default(),
+            response: i
+                .get("response")
+                .map(|s| bodies(s, &source))
+                .unwrap_or_default(),
         })
         .collect())
 }
 
 /// The bodies of a request or response: `body` (a string, or a mapping with `string`)
 /// and `parsed_body` (a YAML mapping of the JSON body).
-fn bodies(side: &Node) -> Vec<Body> {
+fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
     let mut out = Vec::new();
     if let Some(parsed) = side.get("parsed_body") {
+        let mut text = String::new();
+        let mut anchors = Vec::new();
+        parsed.write_json(&mut text, &mut anchors);
         out.push(Body {
-            text: parsed.to_json().to_string(),
+            text,
             line: parsed.line(),
+            anchors,
+            data_lines: Vec::new(),
         });
     }
-    match side.get("body") {
-        Some(Node::Scalar(s, _, line)) => out.push(Body {
+    let scalar = match side.get("body") {
+        Some(s @ Node::Scalar(..)) => Some(s),
+        Some(body @ Node::Map(..)) => body.get("string"),
+        _ => None,
+    };
+    if let Some(Node::Scalar(s, _, line)) = scalar {
+        out.push(Body {
             text: s.clone(),
             line: *line,
-        }),
-        Some(body @ Node::Map(..)) => {
-            if let Some(Node::Scalar(s, _, line)) = body.get("string") {
-                out.push(Body {
-                    text: s.clone(),
-                    line: *line,
-                });
-            }
-        }
-        _ => {}
+            anchors: Vec::new(),
+            data_lines: data_lines(s, *line, source),
+        });
     }
     out
+}
+
+/// The YAML lines of an SSE body's `data:` lines. The scalar's own line breaks do not
+/// match the file's (quoted scalars fold them), but each `data:` line of the value
+/// starts a line of the file, in the same order.
+fn data_lines(value: &str, line: u64, source: &[&str]) -> Vec<u64> {
+    let wanted = value
+        .lines()
+        .filter(|l| l.trim_start().starts_with("data:"))
+        .count();
+    if wanted == 0 {
+        return Vec::new();
+    }
+    let mut found = Vec::with_capacity(wanted);
+    for (i, text) in source
+        .iter()
+        .enumerate()
+        .skip(line.saturating_sub(1) as usize)
+    {
+        let t = text.trim_start();
+        let t = t.strip_prefix("string:").map(str::trim_start).unwrap_or(t);
+        let t = t
+            .trim_start_matches(['\'', '"', '|', '-', '>'])
+            .trim_start();
+        if t.starts_with("data:") {
+            found.push(i as u64 + 1);
+            if found.len() == wanted {
+                return found;
+            }
+        }
+    }
+    // The file does not show them as expected: one line for the whole body.
+    Vec::new()
 }
 
 #[cfg(test)]

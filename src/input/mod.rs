@@ -243,7 +243,7 @@ impl<'a, 's> Reader<'a, 's> {
                 if let Some(second) = text.lines().skip(1).find(|l| !l.trim().is_empty())
                     && Node::parse(second.trim()).is_ok()
                 {
-                    self.blob_lines(text, first_line, Framing::Jsonl);
+                    self.blob_lines(text, Framing::Jsonl, |i, _| first_line + i as u64);
                 } else {
                     self.diag.warn(
                         self.name,
@@ -260,12 +260,18 @@ impl<'a, 's> Reader<'a, 's> {
         self.pump()
     }
 
-    /// JSON Lines or SSE held in memory (a cassette body, a document that was JSONL).
-    fn blob_lines(&mut self, text: &str, first_line: u64, framing: Framing) {
+    /// JSON Lines or SSE held in memory (a cassette body, a document that was JSONL);
+    /// `line_of` gives the file line of each of its lines.
+    fn blob_lines(
+        &mut self,
+        text: &str,
+        framing: Framing,
+        mut line_of: impl FnMut(usize, &str) -> u64,
+    ) {
         let mut events = sse::Events::default();
         for (i, line) in text.split('\n').enumerate() {
-            let number = first_line + i as u64;
             let line = line.trim_end_matches('\r');
+            let number = line_of(i, line);
             match framing {
                 Framing::Sse => {
                     if let Some(event) = events.line(line, number) {
@@ -284,45 +290,37 @@ impl<'a, 's> Reader<'a, 's> {
         }
     }
 
-    /// A body embedded in another format (a cassette's response): JSON, SSE or JSONL,
-    /// every value reported at `line`.
-    fn embedded(&mut self, body: &str, line: u64) {
-        let trimmed = body.trim_start_matches('\u{feff}').trim();
+    /// A body embedded in a cassette: JSON, SSE or JSON Lines, with the lines the
+    /// cassette gives it.
+    fn embedded(&mut self, body: &cassette::Body) {
+        let trimmed = body.text.trim_start_matches('\u{feff}').trim();
         if trimmed.starts_with("data:") || trimmed.starts_with("event:") {
-            self.blob_lines_fixed(trimmed, line, Framing::Sse);
+            let mut data = body.data_lines.iter();
+            let mut current = body.line;
+            self.blob_lines(trimmed, Framing::Sse, |_, line| {
+                if line.trim_start().starts_with("data:")
+                    && let Some(&at) = data.next()
+                {
+                    current = at;
+                }
+                current
+            });
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
             match Node::parse(trimmed) {
                 Ok(node) => {
-                    if !self.interp.feed(node, &LineIndex::fixed(line)) {
-                        self.interp.feed_text(trimmed, line);
+                    let lines = if body.anchors.is_empty() {
+                        LineIndex::fixed(body.line)
+                    } else {
+                        LineIndex::anchored(body.line, body.anchors.clone())
+                    };
+                    if !self.interp.feed(node, &lines) {
+                        self.interp.feed_text(trimmed, body.line);
                     }
                 }
-                Err(_) => self.blob_lines_fixed(trimmed, line, Framing::Jsonl),
+                Err(_) => self.blob_lines(trimmed, Framing::Jsonl, |_, _| body.line),
             }
         } else if !trimmed.is_empty() {
-            self.interp.feed_text(trimmed, line);
-        }
-    }
-
-    fn blob_lines_fixed(&mut self, text: &str, line: u64, framing: Framing) {
-        let mut events = sse::Events::default();
-        for l in text.split('\n') {
-            let l = l.trim_end_matches('\r').trim_start();
-            match framing {
-                Framing::Sse => {
-                    if let Some(event) = events.line(l, line) {
-                        self.sse_event(event);
-                    }
-                }
-                _ => {
-                    if !l.is_empty() {
-                        self.json_line(l, line);
-                    }
-                }
-            }
-        }
-        if let Some(event) = events.end() {
-            self.sse_event(event);
+            self.interp.feed_text(trimmed, body.line);
         }
     }
 
@@ -333,12 +331,12 @@ impl<'a, 's> Reader<'a, 's> {
                     // Requests replay earlier calls as history; only their results count.
                     self.interp.set_history(true);
                     for body in &interaction.request {
-                        self.embedded(&body.text, body.line);
+                        self.embedded(body);
                     }
                     self.interp.finish();
                     self.interp.set_history(false);
                     for body in &interaction.response {
-                        self.embedded(&body.text, body.line);
+                        self.embedded(body);
                     }
                     self.interp.finish();
                     self.pump()?;

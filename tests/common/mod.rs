@@ -88,6 +88,11 @@ impl Record {
             Record::Call { id, .. } | Record::Result { id, .. } => id.as_deref(),
         }
     }
+    pub fn line(&self) -> u64 {
+        match self {
+            Record::Call { source, .. } | Record::Result { source, .. } => source.line,
+        }
+    }
     pub fn is_call(&self) -> bool {
         matches!(self, Record::Call { .. })
     }
