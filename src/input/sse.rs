@@ -28,6 +28,17 @@ impl Events {
         }
         if let Some(value) = line.strip_prefix("data:") {
             let value = value.strip_prefix(' ').unwrap_or(value);
+            // Captures that drop the blank lines between events: a data line that
+            // starts a JSON value after a complete one starts a new event.
+            if self.line.is_some()
+                && value.starts_with(['{', '['])
+                && serde_json::from_str::<serde::de::IgnoredAny>(&self.data).is_ok()
+            {
+                let done = self.end();
+                self.data.push_str(value);
+                self.line = Some(number);
+                return done;
+            }
             if self.line.is_some() {
                 self.data.push('\n');
             } else {
@@ -73,6 +84,14 @@ mod tests {
             .collect();
         out.extend(e.end());
         out
+    }
+
+    #[test]
+    fn events_without_blank_lines_between_them() {
+        let got = events("data: {\"a\":1}\ndata: {\"b\":2}\ndata: [DONE]");
+        let data: Vec<&str> = got.iter().map(|e| e.data.as_str()).collect();
+        assert_eq!(data, ["{\"a\":1}", "{\"b\":2}", "[DONE]"]);
+        assert_eq!(got[1].line, 2);
     }
 
     #[test]

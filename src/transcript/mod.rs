@@ -69,6 +69,7 @@ const LOG_KEYS: &[&str] = &[
     "history",
     "leafUuid",
     "snapshot",
+    "custom_id",
 ];
 
 impl Interpreter {
@@ -549,13 +550,6 @@ impl Interpreter {
         {
             self.add_call(&mut turn, call);
         }
-        // Bedrock Converse: {"output":{"message":{...}}} is found by the walk; a
-        // message may also nest a full response (OpenHands keeps model_response here).
-        for (k, child) in obj.iter() {
-            if matches!(k, "tool_call_metadata" | "model_response") {
-                self.walk(&child, ctx);
-            }
-        }
         self.submit(turn, key);
     }
 
@@ -754,18 +748,7 @@ impl Interpreter {
                 });
                 return;
             }
-            "reasoning" => {
-                for part in obj
-                    .arr("summary")
-                    .unwrap_or_default()
-                    .into_iter()
-                    .chain(obj.arr("content").unwrap_or_default())
-                {
-                    if let Some(p) = part.object() {
-                        turn.push_text(p.str("text").unwrap_or_default(), line, true);
-                    }
-                }
-            }
+            "reasoning" => self.content_block(node, &mut turn, ctx),
             "message" => {
                 let role = obj
                     .str("role")

@@ -45,6 +45,15 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
     first_choice.has("delta").then_some(Kind::Chat)
 }
 
+/// Whether a chat chunk starts an assistant message (`delta.role`).
+fn opens_message(obj: &Obj) -> bool {
+    obj.arr("choices").unwrap_or_default().iter().any(|c| {
+        c.object()
+            .and_then(|c| c.obj("delta"))
+            .is_some_and(|d| d.has("role"))
+    })
+}
+
 /// Whether a value is an event of a stream this module reassembles.
 pub fn is_stream_event(obj: &Obj) -> bool {
     kind_of(obj).is_some()
@@ -146,8 +155,13 @@ impl Stream {
             return false;
         }
         match self.kind {
+            // Some proxies give every chunk its own id: a new id starts a new response
+            // only once this one has finished or when the chunk opens a message.
             Kind::Chat => match (obj.str("id"), &self.key) {
-                (Some(id), Some(key)) => id == key.as_str(),
+                (Some(id), Some(key)) if id != key.as_str() => {
+                    let finished = self.done || !self.finished_choices.is_empty();
+                    !finished && !opens_message(obj)
+                }
                 _ => true,
             },
             Kind::Anthropic => !(obj.is("type", "message_start") && self.key.is_some()),
@@ -621,6 +635,25 @@ mod tests {
             ("g", 2.into())
         );
         assert!(t.calls.iter().all(|c| c.is_valid()));
+    }
+
+    #[test]
+    fn chunks_with_changing_ids_stay_one_response_until_it_finishes() {
+        let lines = [
+            r#"{"id":"a","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":"{\"a\""}}]}}]}"#,
+            r#"{"id":"b","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]},"finish_reason":"tool_calls"}]}"#,
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"next"}}]}"#,
+        ];
+        let (_, first) = obj_of(lines[0]);
+        let mut s = Stream::start(&first, 1);
+        s.event(&first, 1);
+        let (_, second) = obj_of(lines[1]);
+        assert!(s.accepts(&second));
+        s.event(&second, 2);
+        let (_, third) = obj_of(lines[2]);
+        assert!(!s.accepts(&third));
+        let t = s.finish().0;
+        assert_eq!(t.calls[0].arguments["a"], 1);
     }
 
     #[test]
