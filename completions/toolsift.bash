@@ -69,7 +69,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -o -q -h --input --formats --all --with-results --roles --output --line-buffered --quiet --help"
+            opts="-f -o -q -h --input --formats --all --with-results --roles --dialects --tools --reasoning --with-text --strict --stats --output --line-buffered --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -89,6 +89,18 @@ _toolsift() {
                     ;;
                 --roles)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reasoning)
+                    COMPREPLY=($(compgen -W "include exclude fallback" -- "${cur}"))
                     return 0
                     ;;
                 --output)

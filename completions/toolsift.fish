@@ -37,9 +37,17 @@ sse\t'Server-Sent Events (data: lines)'
 yaml\t'A VCR cassette (YAML with interactions)'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s f -l formats -d 'Channels to try per turn, in priority order' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l roles -d 'Message roles whose text is scanned for calls' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
+exclude\t'Never report calls inside reasoning'
+fallback\t'Report them only when the turn has no call outside reasoning'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-results -d 'Also emit tool results ("type":"result" records)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-text -d 'Also emit the text around calls ("type":"text" records), in message order'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l stats -d 'Print counts per channel and dialect to stderr after the run'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l line-buffered -d 'Flush after every record (for `tail -f ... | toolsift extract`)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'

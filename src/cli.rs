@@ -74,6 +74,33 @@ pub struct ExtractArgs {
     )]
     pub roles: Vec<String>,
 
+    /// Only these dialects (see `toolsift dialects`); `wil` also reads text outside
+    /// BEGIN WIL … END WIL.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub dialects: Option<Vec<String>>,
+
+    /// Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema
+    /// map): tag-named text calls must use a declared name.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+
+    /// Calls found inside reasoning (<think>, thinking blocks): reported always,
+    /// never, or only when the turn has no other call.
+    #[arg(long, value_enum, default_value_t = ReasoningMode::Fallback, value_name = "MODE")]
+    pub reasoning: ReasoningMode,
+
+    /// Also emit the text around calls ("type":"text" records), in message order.
+    #[arg(long)]
+    pub with_text: bool,
+
+    /// No repairs: a call that would need one is reported invalid with its raw text.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Print counts per channel and dialect to stderr after the run.
+    #[arg(long)]
+    pub stats: bool,
+
     /// Write records to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -92,6 +119,16 @@ pub struct DialectsArgs {
     /// Print one JSON object per dialect instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasoningMode {
+    /// Report calls inside reasoning like any other.
+    Include,
+    /// Never report calls inside reasoning.
+    Exclude,
+    /// Report them only when the turn has no call outside reasoning.
+    Fallback,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

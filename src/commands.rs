@@ -1,10 +1,10 @@
 //! The subcommands: glue from parsed arguments to the pipeline.
 
 use crate::ExitCode;
-use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, InputFormat};
+use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, InputFormat, ReasoningMode};
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
-use crate::engine::{Engine, Options};
+use crate::engine::{Engine, Options, Reasoning};
 use crate::input::{Framing, Reader};
 use crate::model::Role;
 use crate::output::Output;
@@ -50,11 +50,32 @@ fn options(args: &ExtractArgs) -> Result<Options> {
             }
         }
     }
+    let known: Vec<String> = dialects::all_rows().into_iter().map(|r| r.name).collect();
+    if let Some(selected) = &args.dialects {
+        for name in selected {
+            if !known.contains(name) {
+                bail!("--dialects: unknown dialect '{name}' (see `toolsift dialects`)");
+            }
+        }
+    }
+    let mut tools = Vec::new();
+    for path in &args.tools {
+        tools.extend(crate::tools::load(path)?.into_iter().map(|t| t.name));
+    }
     Ok(Options {
         formats,
         all: args.all,
         with_results: args.with_results,
+        with_text: args.with_text,
         roles,
+        dialects: args.dialects.clone(),
+        tools,
+        strict: args.strict,
+        reasoning: match args.reasoning {
+            ReasoningMode::Include => Reasoning::Include,
+            ReasoningMode::Exclude => Reasoning::Exclude,
+            ReasoningMode::Fallback => Reasoning::Fallback,
+        },
     })
 }
 
@@ -74,7 +95,7 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         None => Box::new(BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
     };
     let mut out = Output::new(sink, args.line_buffered);
-    let mut engine = Engine::new(options, dialects::text_dialects(), &mut out);
+    let mut engine = Engine::new(options, &mut out);
     let files = if args.files.is_empty() {
         vec!["-".into()]
     } else {
@@ -114,8 +135,12 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
             Err(e) => diag.error(&name, None, io_reason(&e)),
         }
     }
+    let stats = args.stats.then(|| engine.stats.report());
     drop(engine);
     out.flush()?;
+    if let Some(report) = stats {
+        eprint!("{report}");
+    }
     Ok(if diag.errored() {
         ExitCode::Error
     } else {

@@ -1,44 +1,83 @@
 //! The channel engine: per turn, channels in `--formats` order; the first that yields a
-//! valid call wins, unless `--all`. Records go to the output in input order.
+//! valid call wins, unless `--all`. Calls inside the model's reasoning are kept back
+//! unless the turn has no other call (`--reasoning`). Records go out in input order.
 
-use crate::dialects::{Channel, ScanContext, TextDialect};
-use crate::model::{Call, Event, Role, ToolResult, Turn};
+use crate::dialects::{self, Channel, Hit, ScanContext, Scanner};
+use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
 use crate::output::{Output, Source};
-use std::collections::HashMap;
+use crate::scan;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
+
+/// What to do with calls found inside reasoning (`<think>`, thinking blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reasoning {
+    /// Report them like any other call.
+    Include,
+    /// Never report them.
+    Exclude,
+    /// Report them only when the turn has no call outside reasoning.
+    Fallback,
+}
 
 /// What the user asked for.
 pub struct Options {
     pub formats: Vec<Channel>,
     pub all: bool,
     pub with_results: bool,
+    pub with_text: bool,
     pub roles: Vec<Role>,
+    /// `--dialects`: only these (all channels).
+    pub dialects: Option<Vec<String>>,
+    /// Tool names from `--tools`.
+    pub tools: Vec<String>,
+    pub strict: bool,
+    pub reasoning: Reasoning,
+}
+
+/// A call chosen for a turn, with where it sat in the turn's text (for `--with-text`).
+struct Chosen {
+    channel: Channel,
+    call: Call,
+    /// (text index, start, end) for calls found in text.
+    span: Option<(usize, usize, usize)>,
+}
+
+/// Counters for `--stats`, per channel and dialect.
+#[derive(Default)]
+pub struct Stats {
+    pub turns: u64,
+    pub turns_with_calls: u64,
+    pub fallbacks: u64,
+    /// (channel, dialect) -> (calls, invalid, repaired)
+    pub dialects: BTreeMap<(Channel, String), (u64, u64, u64)>,
 }
 
 /// Runs the channels over the turns of all sources and writes records.
 pub struct Engine<'o> {
     options: Options,
-    dialects: Vec<&'static dyn TextDialect>,
+    scanners: Vec<&'static dyn Scanner>,
     out: &'o mut Output,
-    /// Per source: turns seen, and call ids with their names (to name results).
+    /// Per source: turns seen, call ids with their names (to name results), and the
+    /// calls of notebook outputs (an output re-printed later is a copy).
     turns: u64,
     calls: HashMap<String, (String, u64)>,
+    notebook_calls: HashSet<String>,
     file: String,
+    pub stats: Stats,
 }
 
 impl<'o> Engine<'o> {
-    pub fn new(
-        options: Options,
-        dialects: Vec<&'static dyn TextDialect>,
-        out: &'o mut Output,
-    ) -> Self {
+    pub fn new(options: Options, out: &'o mut Output) -> Self {
         Engine {
             options,
-            dialects,
+            scanners: dialects::scanners(),
             out,
             turns: 0,
             calls: HashMap::new(),
+            notebook_calls: HashSet::new(),
             file: String::new(),
+            stats: Stats::default(),
         }
     }
 
@@ -47,6 +86,7 @@ impl<'o> Engine<'o> {
         self.file = file.to_owned();
         self.turns = 0;
         self.calls.clear();
+        self.notebook_calls.clear();
     }
 
     pub fn event(&mut self, event: Event) -> io::Result<()> {
@@ -62,69 +102,197 @@ impl<'o> Engine<'o> {
         }
         let index = self.turns;
         self.turns += 1;
-        let selected = self.select(&turn);
-        for (channel, call) in &selected {
-            if let Some(id) = &call.id {
-                self.calls.insert(id.clone(), (call.name.clone(), index));
+        self.stats.turns += 1;
+        let mut chosen = match self.options.reasoning {
+            Reasoning::Include => self.select(&turn, true),
+            Reasoning::Exclude => self.select(&turn, false),
+            Reasoning::Fallback => {
+                let outside = self.select(&turn, false);
+                if outside.iter().any(|c| c.call.is_valid()) {
+                    outside
+                } else {
+                    self.select(&turn, true)
+                }
             }
-            let source = Source {
-                file: &self.file,
-                line: call.line,
-                turn: index,
-            };
-            self.out.call(call, channel.name(), source)?;
+        };
+        if turn.origin == Origin::Notebook {
+            let seen = &mut self.notebook_calls;
+            chosen.retain(|c| {
+                c.channel == Channel::Tool
+                    || seen.insert(format!("{}\u{0}{:?}", c.call.name, c.call.arguments))
+            });
+        }
+        if !chosen.is_empty() {
+            self.stats.turns_with_calls += 1;
+            if chosen[0].channel != self.options.formats[0] {
+                self.stats.fallbacks += 1;
+            }
+        }
+        for c in &chosen {
+            let entry = self
+                .stats
+                .dialects
+                .entry((c.channel, c.call.dialect.to_owned()))
+                .or_default();
+            entry.0 += 1;
+            entry.1 += u64::from(!c.call.is_valid());
+            entry.2 += u64::from(!c.call.repairs.is_empty());
+            if let Some(id) = &c.call.id {
+                self.calls.insert(id.clone(), (c.call.name.clone(), index));
+            }
+        }
+        if self.options.with_text {
+            self.write_with_text(&turn, &chosen, index)
+        } else {
+            for c in &chosen {
+                self.write_call(c, index)?;
+            }
+            Ok(())
+        }
+    }
+
+    fn write_call(&mut self, c: &Chosen, turn: u64) -> io::Result<()> {
+        let source = Source {
+            file: &self.file,
+            line: c.call.line,
+            turn,
+        };
+        self.out.call(&c.call, c.channel.name(), source)
+    }
+
+    /// Text pieces and calls in message order: text around each call found in text,
+    /// then the native calls (which carry no position in the text).
+    fn write_with_text(&mut self, turn: &Turn, chosen: &[Chosen], index: u64) -> io::Result<()> {
+        for (t, text) in turn.texts.iter().enumerate() {
+            let mut at = 0;
+            for c in chosen.iter().filter(|c| c.span.is_some_and(|s| s.0 == t)) {
+                let (_, start, end) = c.span.expect("filtered on span");
+                if start > at {
+                    self.write_text(text, at, start, index)?;
+                }
+                self.write_call(c, index)?;
+                at = at.max(end);
+            }
+            if at < text.text.len() {
+                self.write_text(text, at, text.text.len(), index)?;
+            }
+        }
+        for c in chosen.iter().filter(|c| c.span.is_none()) {
+            self.write_call(c, index)?;
         }
         Ok(())
     }
 
+    fn write_text(
+        &mut self,
+        text: &crate::model::Text,
+        start: usize,
+        end: usize,
+        turn: u64,
+    ) -> io::Result<()> {
+        let piece = &text.text[start..end];
+        if piece.trim().is_empty() {
+            return Ok(());
+        }
+        let source = Source {
+            file: &self.file,
+            line: text.line_at(start),
+            turn,
+        };
+        self.out.text(piece, text.reasoning, source)
+    }
+
     /// The calls of one turn after channel fallback.
-    fn select(&self, turn: &Turn) -> Vec<(Channel, Call)> {
-        let mut first_invalid: Option<Vec<(Channel, Call)>> = None;
-        let mut all: Vec<(Channel, Call)> = Vec::new();
+    fn select(&self, turn: &Turn, with_reasoning: bool) -> Vec<Chosen> {
+        let mut first_invalid: Option<Vec<Chosen>> = None;
+        let mut all: Vec<Chosen> = Vec::new();
         for &channel in &self.options.formats {
-            let calls = self.channel_calls(channel, turn);
+            let mut calls = self.channel_calls(channel, turn);
+            if !with_reasoning {
+                calls.retain(|c| !c.call.in_reasoning);
+            }
             if calls.is_empty() {
                 continue;
             }
             if self.options.all {
-                for call in calls {
+                for c in calls {
                     // The same call found by two channels at one place is one call.
-                    let dup = all.iter().any(|(_, c)| {
-                        c.line == call.line && c.name == call.name && c.arguments == call.arguments
+                    let dup = all.iter().any(|a| {
+                        a.call.line == c.call.line
+                            && a.call.name == c.call.name
+                            && a.call.arguments == c.call.arguments
                     });
                     if !dup {
-                        all.push((channel, call));
+                        all.push(c);
                     }
                 }
                 continue;
             }
-            if calls.iter().any(Call::is_valid) {
-                return calls.into_iter().map(|c| (channel, c)).collect();
+            if calls.iter().any(|c| c.call.is_valid()) {
+                return calls;
             }
-            first_invalid.get_or_insert_with(|| calls.into_iter().map(|c| (channel, c)).collect());
+            // No valid call here: the next channel may have one; these are kept in
+            // case none does, rather than dropped.
+            first_invalid.get_or_insert(calls);
         }
         if self.options.all {
             all
         } else {
-            // No channel gave a valid call: report the first one's invalid calls rather
-            // than drop them.
             first_invalid.unwrap_or_default()
         }
     }
 
-    fn channel_calls(&self, channel: Channel, turn: &Turn) -> Vec<Call> {
+    fn channel_calls(&self, channel: Channel, turn: &Turn) -> Vec<Chosen> {
+        let enabled = |dialect: &str| {
+            self.options
+                .dialects
+                .as_ref()
+                .is_none_or(|d| d.iter().any(|n| n == dialect))
+        };
         if channel == Channel::Tool {
-            return turn.calls.clone();
+            return turn
+                .calls
+                .iter()
+                .filter(|c| enabled(c.dialect))
+                .map(|c| Chosen {
+                    channel,
+                    call: c.clone(),
+                    span: None,
+                })
+                .collect();
         }
-        let ctx = ScanContext { turn };
+        let ctx = ScanContext {
+            turn,
+            tools: &self.options.tools,
+            strict: self.options.strict,
+            selected: self.options.dialects.as_deref(),
+        };
         let mut out = Vec::new();
-        for text in &turn.texts {
-            for dialect in self.dialects.iter().filter(|d| d.channel() == channel) {
-                let before = out.len();
-                dialect.scan(text, &ctx, &mut out);
-                for call in &mut out[before..] {
-                    call.in_reasoning |= text.reasoning;
-                }
+        for (t, text) in turn.texts.iter().enumerate() {
+            let mut hits: Vec<Hit> = Vec::new();
+            for scanner in self.scanners.iter().filter(|s| s.channel() == channel) {
+                scanner.scan(text, &ctx, &mut hits);
+            }
+            hits.retain(|h| enabled(h.call.dialect));
+            if hits.is_empty() {
+                continue;
+            }
+            let regions = if text.reasoning {
+                Vec::new()
+            } else {
+                scan::reasoning_regions(&text.text)
+            };
+            for hit in dialects::resolve(hits) {
+                let mut call = hit.call;
+                call.in_reasoning = text.reasoning
+                    || regions
+                        .iter()
+                        .any(|&(a, b)| hit.start >= a && hit.start < b);
+                out.push(Chosen {
+                    channel,
+                    call,
+                    span: Some((t, hit.start, hit.end)),
+                });
             }
         }
         out
@@ -145,5 +313,40 @@ impl<'o> Engine<'o> {
             turn,
         };
         self.out.result(&result, name, source)
+    }
+}
+
+impl Stats {
+    /// The `--stats` report, for stderr.
+    pub fn report(&self) -> String {
+        let mut s = format!(
+            "toolsift: stats: {} turns, {} with calls, {} fallbacks to a later channel\n",
+            self.turns, self.turns_with_calls, self.fallbacks
+        );
+        if self.dialects.is_empty() {
+            return s;
+        }
+        let width = self
+            .dialects
+            .keys()
+            .map(|(_, d)| d.len())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        s.push_str(&format!(
+            "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+            "channel", "dialect", "calls", "invalid", "repaired"
+        ));
+        for ((channel, dialect), (calls, invalid, repaired)) in &self.dialects {
+            s.push_str(&format!(
+                "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+                channel.name(),
+                dialect,
+                calls,
+                invalid,
+                repaired
+            ));
+        }
+        s
     }
 }

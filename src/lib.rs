@@ -12,6 +12,8 @@ pub mod json;
 pub mod model;
 pub mod output;
 pub mod pyliteral;
+pub mod scan;
+pub mod tools;
 pub mod transcript;
 
 mod commands;

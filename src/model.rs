@@ -181,6 +181,8 @@ pub enum Origin {
     Plain,
     /// An assistant message of a SWE-agent trajectory (actions in `<command>` tags).
     SweAgent,
+    /// A notebook cell output: outputs re-print earlier ones.
+    Notebook,
 }
 
 /// One message: an assistant turn, or any other role when `--roles` asks for it.

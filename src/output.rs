@@ -3,6 +3,7 @@
 //! Call: `{"type":"call","name","arguments","arguments_raw"?,"id"?,"namespace"?,
 //! "valid"?,"errors"?,"repairs"?,"in_reasoning"?,"channel","dialect","source"}`.
 //! Result: `{"type":"result","id"?,"name"?,"content","is_error","channel","dialect","source"}`.
+//! Text (`--with-text`): `{"type":"text","text","in_reasoning"?,"source"}`.
 //! Optional keys are left out when they carry nothing (`valid` appears only as false).
 
 use crate::model::{Call, ToolResult};
@@ -57,6 +58,16 @@ struct ResultRecord<'a> {
     source: Source<'a>,
 }
 
+#[derive(Serialize)]
+struct TextRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    in_reasoning: bool,
+    source: Source<'a>,
+}
+
 /// The record stream: buffered, flushed per record when asked (for `tail -f`).
 pub struct Output {
     out: Box<dyn Write>,
@@ -104,6 +115,15 @@ impl Output {
             source,
         };
         self.write(&record)
+    }
+
+    pub fn text(&mut self, text: &str, in_reasoning: bool, source: Source) -> io::Result<()> {
+        self.write(&TextRecord {
+            kind: "text",
+            text,
+            in_reasoning,
+            source,
+        })
     }
 
     fn write(&mut self, record: &impl Serialize) -> io::Result<()> {

@@ -414,13 +414,26 @@ fn a_cut_stream_yields_truncated_calls() {
 }
 
 #[test]
-fn bare_model_output_is_text_not_an_error() {
-    toolsift()
-        .args(["extract", "fixtures/text/bare-model-output.json"])
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
+fn bare_model_output_is_scanned_as_text() {
+    // A JSON document of no known transcript shape is the model's own output: the
+    // json channel reads the call in it.
+    let recs = extract(&["fixtures/json/bare-model-output.json"]);
+    match &recs[..] {
+        [
+            Record::Call {
+                name,
+                channel,
+                dialect,
+                ..
+            },
+        ] => {
+            assert_eq!(
+                (name.as_str(), channel.as_str(), dialect.as_str()),
+                ("search", "json", "ikigai")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

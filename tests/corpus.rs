@@ -10,12 +10,16 @@ use common::{corpus, records, toolsift};
 /// object starts; in the SWE-agent text format, the line of the message text.
 type Calls = &'static [(&'static str, Option<&'static str>, u64)];
 
-/// Every corpus file with its calls. The notebook's one call is Anthropic legacy XML
-/// inside text, which the text channel's dialects will read.
+/// Every corpus file with its calls. The notebook's one call is Anthropic legacy XML in
+/// a cell output (the prompt template and a re-printed copy are not calls); the Claude
+/// Code subagent file's 45 are XML invokes the model wrote as text (a leak: never run).
 const EXPECTED: &[(&str, Calls)] = &[
     ("aider/complex-change.md", &[]),
     ("aider/hello-world-flask.md", &[]),
-    ("anthropic-legacy-xml/function_calling.ipynb", &[]),
+    (
+        "anthropic-legacy-xml/function_calling.ipynb",
+        &[("calculator", None, 350)],
+    ),
     (
         "anthropic/anthropic-json-tool.1.chunks.txt",
         &[("json", Some("toolu_01KFbKqPYSuAKujiL6mTfzYA"), 2)],
@@ -147,7 +151,56 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("TodoWrite", Some("toolu_01FWcqW51ygiCEmjsfndBEGN"), 51),
         ],
     ),
-    ("claude-code/agent-36541525.jsonl", &[]),
+    (
+        "claude-code/agent-36541525.jsonl",
+        &[
+            ("Glob", None, 2),
+            ("Glob", None, 2),
+            ("Read", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Read", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+            ("Bash", None, 2),
+            ("Read", None, 2),
+            ("Bash", None, 2),
+        ],
+    ),
     (
         "claude-code/incremental-subagents-turn-1.jsonl",
         &[

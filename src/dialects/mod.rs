@@ -1,10 +1,19 @@
 //! The dialect registry. The tool channel reads structured call objects (`native`); the
-//! json and text channels run every enabled [`TextDialect`] over the text of a turn.
-//! A dialect is a value in a list, not a variant of a closed enum, so families of
-//! dialects can be added as rows of data.
+//! json and text channels run scanners over the text of a turn. A scanner reports hits
+//! (a call and the span of text it came from) under one or more dialect names; dialects
+//! of one family are rows of data read by one scanner.
 
+pub mod anthropic_xml;
+pub mod cline;
+pub mod json_text;
+pub mod mandrake_xml;
+pub mod markers;
 pub mod native;
+pub mod natural;
+pub mod pythonic;
+pub mod shapes;
 pub mod swe_agent;
+pub mod wil;
 
 use crate::model::{Call, Text, Turn};
 use std::fmt;
@@ -49,27 +58,78 @@ impl FromStr for Channel {
     }
 }
 
-/// What a text dialect may look at besides the text itself.
+/// A call found in text, with the byte span it came from.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub call: Call,
+    pub start: usize,
+    pub end: usize,
+    /// Higher wins when two hits overlap: specific markers beat bare JSON.
+    pub specificity: u8,
+}
+
+/// Bare JSON, found anywhere.
+pub const GENERIC: u8 = 1;
+/// A syntax with its own markers or tags.
+pub const MARKED: u8 = 2;
+
+/// What a scanner may look at besides the text itself.
 pub struct ScanContext<'t> {
     pub turn: &'t Turn,
+    /// Tool names declared with `--tools`.
+    pub tools: &'t [String],
+    /// `--strict`: no repairs; calls that need one are invalid.
+    pub strict: bool,
+    /// `--dialects`: when set, only these.
+    pub selected: Option<&'t [String]>,
 }
 
-/// A syntax for calls written inside message text.
-pub trait TextDialect: Sync {
-    fn name(&self) -> &str;
+impl ScanContext<'_> {
+    pub fn enabled(&self, dialect: &str) -> bool {
+        self.selected.is_none_or(|s| s.iter().any(|d| d == dialect))
+    }
+
+    /// Whether the user named this dialect in `--dialects`.
+    pub fn explicitly(&self, dialect: &str) -> bool {
+        self.selected
+            .is_some_and(|s| s.iter().any(|d| d == dialect))
+    }
+
+    /// The declared spelling of a tool name (compared case-insensitively).
+    pub fn declared(&self, name: &str) -> Option<&str> {
+        self.tools
+            .iter()
+            .find(|t| t.eq_ignore_ascii_case(name))
+            .map(String::as_str)
+    }
+}
+
+/// A syntax (or family of syntaxes) for calls written inside message text.
+pub trait Scanner: Sync {
     fn channel(&self) -> Channel;
-    fn summary(&self) -> &str;
-    fn example(&self) -> &str;
-    /// Appends the calls found in `text` to `out`.
-    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Call>);
+    /// The dialects this scanner reports, for `toolsift dialects` and `--dialects`.
+    fn rows(&self) -> Vec<DialectRow>;
+    /// Appends the calls found in `text` to `out`, with their spans.
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>);
 }
 
-/// All built-in text and json dialects, in the order they are tried.
-pub fn text_dialects() -> Vec<&'static dyn TextDialect> {
-    vec![&swe_agent::SWE_AGENT_COMMAND]
+/// All built-in scanners of the json and text channels.
+pub fn scanners() -> Vec<&'static dyn Scanner> {
+    vec![
+        &markers::MARKERS,
+        &json_text::JSON_TEXT,
+        &natural::NATURAL,
+        &mandrake_xml::MANDRAKE_XML,
+        &cline::CLINE,
+        &anthropic_xml::ANTHROPIC_XML,
+        &pythonic::PYTHONIC,
+        &wil::WIL,
+        &swe_agent::SWE_AGENT_COMMAND,
+    ]
 }
 
 /// One row of `toolsift dialects`.
+#[derive(Clone, Debug)]
 pub struct DialectRow {
     pub name: String,
     pub channel: Channel,
@@ -77,24 +137,46 @@ pub struct DialectRow {
     pub example: String,
 }
 
+impl DialectRow {
+    pub fn new(name: &str, channel: Channel, summary: &str, example: &str) -> DialectRow {
+        DialectRow {
+            name: name.into(),
+            channel,
+            summary: summary.into(),
+            example: example.into(),
+        }
+    }
+}
+
 /// Every dialect toolsift knows, tool channel first.
 pub fn all_rows() -> Vec<DialectRow> {
     let mut rows: Vec<DialectRow> = native::DIALECTS
         .iter()
-        .map(|d| DialectRow {
-            name: d.name.into(),
-            channel: Channel::Tool,
-            summary: d.summary.into(),
-            example: d.example.into(),
-        })
+        .map(|d| DialectRow::new(d.name, Channel::Tool, d.summary, d.example))
         .collect();
-    rows.extend(text_dialects().into_iter().map(|d| DialectRow {
-        name: d.name().into(),
-        channel: d.channel(),
-        summary: d.summary().into(),
-        example: d.example().into(),
-    }));
+    let mut rest: Vec<DialectRow> = scanners().into_iter().flat_map(|s| s.rows()).collect();
+    rest.sort_by_key(|r| r.channel);
+    rows.extend(rest);
     rows
+}
+
+/// Removes hits that overlap a more specific (or earlier) one and orders the rest by
+/// position: one span is never reported twice.
+pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
+    hits.sort_by(|a, b| {
+        b.specificity
+            .cmp(&a.specificity)
+            .then(a.start.cmp(&b.start))
+    });
+    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
+    for hit in hits {
+        let overlaps = kept.iter().any(|k| hit.start < k.end && k.start < hit.end);
+        if !overlaps {
+            kept.push(hit);
+        }
+    }
+    kept.sort_by_key(|h| h.start);
+    kept
 }
 
 #[cfg(test)]
@@ -114,7 +196,25 @@ mod tests {
         let rows = all_rows();
         let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         names.sort();
+        let before = names.len();
         names.dedup();
-        assert_eq!(names.len(), rows.len());
+        assert_eq!(names.len(), before);
+    }
+
+    #[test]
+    fn overlapping_hits_keep_the_specific_one() {
+        let hit = |start, end, specificity| Hit {
+            call: Call::new("f", "x", 1),
+            start,
+            end,
+            specificity,
+        };
+        let kept = resolve(vec![
+            hit(5, 20, GENERIC),
+            hit(0, 25, MARKED),
+            hit(30, 40, GENERIC),
+        ]);
+        let spans: Vec<(usize, usize)> = kept.iter().map(|h| (h.start, h.end)).collect();
+        assert_eq!(spans, [(0, 25), (30, 40)]);
     }
 }

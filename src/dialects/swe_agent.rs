@@ -3,7 +3,7 @@
 //! action is a shell command line, so it becomes `bash {"command": …}`. Active only in
 //! turns of SWE-agent trajectories, where the tag has that meaning.
 
-use super::{Channel, ScanContext, TextDialect};
+use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Origin, Text};
 use memchr::memmem;
 
@@ -14,22 +14,24 @@ pub static SWE_AGENT_COMMAND: SweAgentCommand = SweAgentCommand;
 const OPEN: &str = "<command>";
 const CLOSE: &str = "</command>";
 
-impl TextDialect for SweAgentCommand {
-    fn name(&self) -> &str {
-        "swe-agent-command"
-    }
+pub const NAME: &str = "swe-agent-command";
+
+impl Scanner for SweAgentCommand {
     fn channel(&self) -> Channel {
         Channel::Text
     }
-    fn summary(&self) -> &str {
-        "SWE-agent XML thought-action format, as bash {\"command\": text} (in SWE-agent trajectories)"
-    }
-    fn example(&self) -> &str {
-        "Let me look.\n<command>\nls -a\n</command>"
+
+    fn rows(&self) -> Vec<DialectRow> {
+        vec![DialectRow::new(
+            NAME,
+            Channel::Text,
+            "SWE-agent XML thought-action format, as bash {\"command\": text} (in SWE-agent trajectories)",
+            "Let me look.\n<command>\nls -a\n</command>",
+        )]
     }
 
-    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Call>) {
-        if ctx.turn.origin != Origin::SweAgent {
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        if ctx.turn.origin != Origin::SweAgent || !ctx.enabled(NAME) {
             return;
         }
         let s = text.text.as_str();
@@ -47,9 +49,14 @@ impl TextDialect for SweAgentCommand {
                 continue;
             }
             let line = text.line_at(at);
-            let mut call = Call::new("bash", "swe-agent-command", line);
+            let mut call = Call::new("bash", NAME, line);
             call.arguments.insert("command".into(), command.into());
-            out.push(call);
+            out.push(Hit {
+                call,
+                start: at,
+                end: body_start + close + CLOSE.len(),
+                specificity: MARKED,
+            });
         }
     }
 }
@@ -73,6 +80,12 @@ mod tests {
     fn scan(text: &str, origin: Origin) -> Vec<Call> {
         let mut turn = Turn::new(Role::Assistant, 1);
         turn.origin = origin;
+        let ctx = ScanContext {
+            turn: &turn,
+            tools: &[],
+            strict: false,
+            selected: None,
+        };
         let t = Text {
             text: text.into(),
             line: 10,
@@ -80,8 +93,8 @@ mod tests {
             raw: true,
         };
         let mut out = Vec::new();
-        SWE_AGENT_COMMAND.scan(&t, &ScanContext { turn: &turn }, &mut out);
-        out
+        SWE_AGENT_COMMAND.scan(&t, &ctx, &mut out);
+        out.into_iter().map(|h| h.call).collect()
     }
 
     #[test]

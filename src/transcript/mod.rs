@@ -286,18 +286,22 @@ impl Interpreter {
             let Some(cell) = cell.object() else { continue };
             for output in cell.arr("outputs").unwrap_or_default() {
                 let Some(out) = output.object() else { continue };
-                let text = out
+                let node = out
                     .get("text")
                     .or_else(|| out.obj("data").and_then(|d| d.get("text/plain")));
-                let Some(text) = text.map(|t| joined_text(&t)) else {
-                    continue;
-                };
+                let Some(node) = node else { continue };
+                let text = joined_text(&node);
                 if text.trim().is_empty() || !self.seen_outputs.insert(hash(&text)) {
                     continue;
                 }
-                let line = ctx.lines.line(output.offset());
-                let mut turn = Turn::new(Role::Assistant, line);
-                turn.push_text(text, line, false);
+                let mut turn = Turn::new(Role::Assistant, ctx.lines.line(output.offset()));
+                turn.origin = Origin::Notebook;
+                match line_per_element(&node, ctx.lines) {
+                    // nbformat writes one line of output per array element, one per
+                    // file line: the text's lines are the file's.
+                    Some(first) => turn.push_raw_text(text, first),
+                    None => turn.push_text(text, turn.line, false),
+                }
                 self.submit(turn, None);
             }
         }
@@ -839,6 +843,25 @@ fn message_role(obj: &Obj) -> Option<Role> {
         return Role::from_name(&kind);
     }
     None
+}
+
+/// The file line of a notebook text array's first element, when each element is one
+/// line of text on its own file line.
+fn line_per_element(node: &Node, lines: &LineIndex) -> Option<u64> {
+    let parts = node.array()?;
+    let first = lines.line(parts.first()?.offset());
+    for (i, part) in parts.iter().enumerate() {
+        let text = part.str()?;
+        let last = i + 1 == parts.len();
+        let one_line = text.find('\n').is_none_or(|n| n + 1 == text.len());
+        if lines.line(part.offset()) != first + i as u64
+            || !one_line
+            || (!last && !text.ends_with('\n'))
+        {
+            return None;
+        }
+    }
+    Some(first)
 }
 
 /// Notebook text: a string, or a list of strings to join.

@@ -1,0 +1,326 @@
+//! Anthropic's legacy XML function calls inside text. Two generations:
+//! `<invoke name="f"><parameter name="p">v</parameter></invoke>` (also with a namespace
+//! prefix on the tags) and the 2023 `<invoke><tool_name>f</tool_name><parameters>
+//! <p>v</p></parameters></invoke>`. The enclosing `<function_calls>` block is optional:
+//! models leak bare invokes, stray closing tags and truncated blocks (the closing tag
+//! was often the stop sequence). Values are strings unless they read as a JSON
+//! object, array, number or boolean.
+
+use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
+use crate::model::{Call, Text};
+use crate::scan;
+use memchr::memmem;
+
+pub const NAME: &str = "anthropic-xml";
+pub const LEGACY: &str = "anthropic-xml-legacy";
+
+pub struct AnthropicXml;
+pub static ANTHROPIC_XML: AnthropicXml = AnthropicXml;
+
+impl Scanner for AnthropicXml {
+    fn channel(&self) -> Channel {
+        Channel::Text
+    }
+
+    fn rows(&self) -> Vec<DialectRow> {
+        vec![
+            DialectRow::new(
+                NAME,
+                Channel::Text,
+                "Anthropic XML function calls: <invoke name> with <parameter name> children, optional <function_calls> and namespace prefix",
+                "<function_calls>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</function_calls>",
+            ),
+            DialectRow::new(
+                LEGACY,
+                Channel::Text,
+                "Anthropic 2023 prompt format: <invoke> with <tool_name> and <parameters>",
+                "<function_calls>\n<invoke>\n<tool_name>calculator</tool_name>\n<parameters>\n<first_operand>3</first_operand>\n</parameters>\n</invoke>",
+            ),
+        ]
+    }
+
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        let s = text.text.as_str();
+        let mut from = 0;
+        while let Some(open) = next_open(s, from) {
+            from = open.tag_end;
+            let (body_end, end) = match close_of(s, open.tag_end, open.prefix) {
+                Some((b, e)) => (b, e),
+                // Truncated: up to the next invoke, or the end of the text.
+                None => {
+                    let stop = next_open(s, open.tag_end).map_or(s.len(), |n| n.start);
+                    (stop, stop)
+                }
+            };
+            let body = &s[open.tag_end..body_end];
+            let parsed = match scan::attribute(open.attrs, "name") {
+                Some(name) if ctx.enabled(NAME) => parameters(name, body, open.prefix),
+                None if ctx.enabled(LEGACY) => legacy(body),
+                _ => None,
+            };
+            let Some(mut call) = parsed else { continue };
+            if end == body_end {
+                call.repairs.push("missing-close-tag");
+            }
+            call.line = text.line_at(open.start);
+            out.push(Hit {
+                call,
+                start: open.start,
+                end,
+                specificity: MARKED,
+            });
+            from = end.max(from);
+        }
+    }
+}
+
+struct Open<'a> {
+    start: usize,
+    tag_end: usize,
+    prefix: &'a str,
+    attrs: &'a str,
+}
+
+/// The next `<invoke…>` or `<prefix:invoke…>` at or after `from`.
+fn next_open(s: &str, from: usize) -> Option<Open<'_>> {
+    let mut i = from;
+    while let Some(off) = memmem::find(&s.as_bytes()[i..], b"invoke") {
+        let at = i + off;
+        i = at + 6;
+        let after = &s[at + 6..];
+        if !after.starts_with(['>', ' ', '\n', '\t', '\r']) {
+            continue;
+        }
+        let Some((start, prefix)) = tag_start(s, at) else {
+            continue;
+        };
+        let close = after.find('>')?;
+        return Some(Open {
+            start,
+            tag_end: at + 6 + close + 1,
+            prefix,
+            attrs: &after[..close],
+        });
+    }
+    None
+}
+
+/// For a local name at `at`: the `<` before it and the namespace prefix (`antml:`).
+fn tag_start(s: &str, at: usize) -> Option<(usize, &str)> {
+    let before = &s[..at];
+    if before.ends_with('<') {
+        return Some((at - 1, ""));
+    }
+    let prefix_start = before.rfind('<')? + 1;
+    let prefix = &s[prefix_start..at];
+    let ok = prefix.ends_with(':')
+        && prefix[..prefix.len() - 1]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ok.then_some((prefix_start - 1, prefix))
+}
+
+/// The closing `</invoke>` of a block: (end of body, end of tag).
+fn close_of(s: &str, from: usize, prefix: &str) -> Option<(usize, usize)> {
+    let close = format!("</{prefix}invoke>");
+    let n = memmem::find(&s.as_bytes()[from..], close.as_bytes())?;
+    // A later <invoke> before the close means this one was cut off.
+    if let Some(next) = next_open(s, from)
+        && next.start < from + n
+    {
+        return None;
+    }
+    Some((from + n, from + n + close.len()))
+}
+
+/// `<parameter name="p">value</parameter>` children.
+fn parameters(name: &str, body: &str, prefix: &str) -> Option<Call> {
+    if !scan::is_tool_name(name) {
+        return None;
+    }
+    let mut call = Call::new(name, NAME, 0);
+    let open = format!("<{prefix}parameter");
+    let close = format!("</{prefix}parameter>");
+    let mut p = 0;
+    while let Some(off) = body[p..].find(&open) {
+        let at = p + off;
+        let Some(tag_len) = body[at..].find('>') else {
+            break;
+        };
+        let attrs = &body[at + open.len()..at + tag_len];
+        let Some(param) = scan::attribute(attrs, "name") else {
+            p = at + open.len();
+            continue;
+        };
+        let value_start = at + tag_len + 1;
+        let (value_end, next, ambiguous) = value_close(body, value_start, &close, &open, prefix);
+        let raw = trim_breaks(&body[value_start..value_end]);
+        let value = if attrs.contains("string=\"true\"") {
+            serde_json::Value::String(raw.to_owned())
+        } else {
+            scan::typed_value(raw)
+        };
+        call.arguments.insert(param.to_owned(), value);
+        if ambiguous && !call.repairs.contains(&"ambiguous-delimiter") {
+            call.repairs.push("ambiguous-delimiter");
+        }
+        p = next;
+    }
+    Some(call)
+}
+
+/// Where a parameter value ends. A value may hold text that looks like its own closing
+/// tag (code that writes XML): the close chosen is the first one after which only
+/// another parameter, the end of the invoke, or nothing follows.
+fn value_close(
+    body: &str,
+    from: usize,
+    close: &str,
+    open: &str,
+    prefix: &str,
+) -> (usize, usize, bool) {
+    let end_invoke = format!("</{prefix}invoke");
+    let mut first = None;
+    let mut search = from;
+    while let Some(off) = body[search..].find(close) {
+        let at = search + off;
+        let after = &body[at + close.len()..];
+        let rest = after.trim_start();
+        first.get_or_insert(at);
+        if rest.is_empty() || rest.starts_with(open) || rest.starts_with(&end_invoke) {
+            return (at, at + close.len(), Some(at) != first);
+        }
+        search = at + close.len();
+    }
+    match first {
+        Some(at) => (at, at + close.len(), false),
+        None => (body.len(), body.len(), false),
+    }
+}
+
+/// The 2023 form: `<tool_name>` and `<parameters>` with one element per parameter.
+fn legacy(body: &str) -> Option<Call> {
+    let name_start = body.find("<tool_name>")? + "<tool_name>".len();
+    let name_len = body[name_start..].find("</tool_name>")?;
+    let name = body[name_start..name_start + name_len].trim();
+    if !scan::is_tool_name(name) {
+        return None;
+    }
+    let mut call = Call::new(name, LEGACY, 0);
+    let Some(params_start) = body.find("<parameters>").map(|i| i + "<parameters>".len()) else {
+        return Some(call);
+    };
+    let params_end = body[params_start..]
+        .rfind("</parameters>")
+        .map_or(body.len(), |n| params_start + n);
+    let params = &body[params_start..params_end];
+    let mut p = 0;
+    while let Some(off) = params[p..].find('<') {
+        let at = p + off;
+        let Some(param) = scan::ident(&params[at + 1..]) else {
+            p = at + 1;
+            continue;
+        };
+        if !params[at + 1 + param.len()..].starts_with('>') {
+            p = at + 1;
+            continue;
+        }
+        let value_start = at + param.len() + 2;
+        let close = format!("</{param}>");
+        let Some(len) = params[value_start..].find(&close) else {
+            break;
+        };
+        let raw = trim_breaks(&params[value_start..value_start + len]);
+        call.arguments
+            .insert(param.to_owned(), scan::typed_value(raw));
+        p = value_start + len + close.len();
+    }
+    Some(call)
+}
+
+/// Drops one line break at each end: the tags usually sit on lines of their own.
+fn trim_breaks(v: &str) -> &str {
+    let v = v
+        .strip_prefix("\r\n")
+        .or_else(|| v.strip_prefix('\n'))
+        .unwrap_or(v);
+    v.strip_suffix("\r\n")
+        .or_else(|| v.strip_suffix('\n'))
+        .unwrap_or(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Role, Turn};
+
+    fn scan_text(text: &str) -> Vec<Hit> {
+        let turn = Turn::new(Role::Assistant, 1);
+        let ctx = ScanContext {
+            turn: &turn,
+            tools: &[],
+            strict: false,
+            selected: None,
+        };
+        let t = Text {
+            text: text.into(),
+            line: 1,
+            reasoning: false,
+            raw: true,
+        };
+        let mut out = Vec::new();
+        ANTHROPIC_XML.scan(&t, &ctx, &mut out);
+        out
+    }
+
+    #[test]
+    fn attribute_form_typed_values_and_prefixes() {
+        let hits = scan_text(
+            "<function_calls>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n<parameter name=\"days\">3</parameter>\n<parameter name=\"opts\">{\"units\":\"metric\"}</parameter>\n<parameter name=\"zip\">null</parameter>\n</invoke>\n</function_calls>",
+        );
+        let a = &hits[0].call.arguments;
+        assert_eq!(
+            (
+                a["city"].clone(),
+                a["days"].clone(),
+                a["opts"]["units"].clone(),
+                a["zip"].clone()
+            ),
+            ("Paris".into(), 3.into(), "metric".into(), "null".into())
+        );
+        // A namespace prefix on every tag, a bare invoke with no wrapper.
+        let text = "call <x:invoke name=\"Bash\">\n<x:parameter name=\"command\">ls -la</x:parameter>\n</x:invoke>";
+        let hits = scan_text(text);
+        assert_eq!(hits[0].call.name, "Bash");
+        assert_eq!(hits[0].call.arguments["command"], "ls -la");
+    }
+
+    #[test]
+    fn stray_closing_tags_and_truncated_blocks() {
+        let text = "<function_calls>\n<invoke name=\"Glob\">\n<parameter name=\"pattern\">src/**/*.ts</parameter>\n</invoke>\n</function_calls>\n<invoke name=\"Read\">\n<parameter name=\"path\">/a</parameter>\n</invoke>\n</function_calls>\n</function_calls>\n<invoke name=\"Bash\">\n<parameter name=\"command\">ls";
+        let hits = scan_text(text);
+        let names: Vec<&str> = hits.iter().map(|h| h.call.name.as_str()).collect();
+        assert_eq!(names, ["Glob", "Read", "Bash"]);
+        assert_eq!(hits[2].call.arguments["command"], "ls");
+        assert_eq!(hits[2].call.repairs, ["missing-close-tag"]);
+    }
+
+    #[test]
+    fn a_value_holding_its_own_closing_tag() {
+        let text = "<invoke name=\"Write\">\n<parameter name=\"content\"><a></parameter></b></parameter>\n<parameter name=\"path\">x.xml</parameter>\n</invoke>";
+        let hits = scan_text(text);
+        assert_eq!(hits[0].call.arguments["content"], "<a></parameter></b>");
+        assert_eq!(hits[0].call.arguments["path"], "x.xml");
+        assert_eq!(hits[0].call.repairs, ["ambiguous-delimiter"]);
+    }
+
+    #[test]
+    fn legacy_form_and_template_placeholders() {
+        let text = "<function_calls>\n<invoke>\n<tool_name>$TOOL_NAME</tool_name>\n</invoke>\n</function_calls>\nOkay:\n<function_calls>\n<invoke>\n<tool_name>calculator</tool_name>\n<parameters>\n<first_operand>1984135</first_operand>\n<operator>*</operator>\n</parameters>\n</invoke>\n";
+        let hits = scan_text(text);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.dialect, LEGACY);
+        assert_eq!(hits[0].call.arguments["first_operand"], 1984135);
+        assert_eq!(hits[0].call.arguments["operator"], "*");
+    }
+}

@@ -1,0 +1,256 @@
+//! Natural tool use (the .NET middleware seed), both generations:
+//! `<ToolName>` + fenced JSON + `</ToolName>`, and `<tool_call name="ToolName">` with
+//! fenced or bare JSON. Without `--tools` a tag-named call needs a fenced JSON body;
+//! with `--tools` only declared names count, reported with the declared spelling.
+//! Malformed tags stay text.
+
+use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner, shapes};
+use crate::model::{Call, Text};
+use crate::scan;
+use memchr::memmem;
+
+pub const TAG: &str = "natural-tag";
+pub const TOOL_CALL: &str = "natural-tool-call";
+
+/// Tags that wrap other things than calls, even around fenced JSON.
+const NOT_TOOLS: &[&str] = &[
+    "think",
+    "thinking",
+    "reasoning",
+    "example",
+    "examples",
+    "output",
+    "answer",
+    "result",
+    "response",
+    "code",
+    "pre",
+    "json",
+    "data",
+    "tool_call",
+    "tool_calls",
+    "tool_result",
+    "tool_response",
+    "function_calls",
+    "function_results",
+    "invoke",
+    "environment_details",
+    "context",
+    "document",
+    "file",
+    "instructions",
+    "system",
+    "user",
+    "assistant",
+];
+
+pub struct Natural;
+pub static NATURAL: Natural = Natural;
+
+impl Scanner for Natural {
+    fn channel(&self) -> Channel {
+        Channel::Text
+    }
+
+    fn rows(&self) -> Vec<DialectRow> {
+        vec![
+            DialectRow::new(
+                TAG,
+                Channel::Text,
+                "Natural tool use v1: <ToolName> + fenced JSON + </ToolName>",
+                "<GetWeather>\n```json\n{\"location\": \"Paris\"}\n```\n</GetWeather>",
+            ),
+            DialectRow::new(
+                TOOL_CALL,
+                Channel::Text,
+                "Natural tool use v2: <tool_call name=\"ToolName\"> with fenced or bare JSON",
+                "<tool_call name=\"GetWeather\">\n```json\n{\"location\": \"Paris\"}\n```\n</tool_call>",
+            ),
+        ]
+    }
+
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        let s = text.text.as_str();
+        let mut i = 0;
+        while let Some(off) = memchr::memchr(b'<', &s.as_bytes()[i..]) {
+            let at = i + off;
+            i = at + 1;
+            let rest = &s[at + 1..];
+            if let Some(attrs) = rest.strip_prefix("tool_call")
+                && attrs.starts_with(char::is_whitespace)
+            {
+                if ctx.enabled(TOOL_CALL)
+                    && let Some(hit) = tool_call_tag(s, at, ctx)
+                {
+                    i = hit.end;
+                    out.push(with_line(hit, text));
+                }
+                continue;
+            }
+            let Some(name) = scan::ident(rest) else {
+                continue;
+            };
+            if !rest[name.len()..].starts_with('>') || !ctx.enabled(TAG) {
+                continue;
+            }
+            if let Some(hit) = name_tag(s, at, name, ctx) {
+                i = hit.end;
+                out.push(with_line(hit, text));
+            }
+        }
+    }
+}
+
+fn with_line(mut hit: Hit, text: &Text) -> Hit {
+    hit.call.line = text.line_at(hit.start);
+    hit
+}
+
+/// `<Name>` … `</Name>` with a fenced JSON body.
+fn name_tag(s: &str, at: usize, name: &str, ctx: &ScanContext) -> Option<Hit> {
+    let declared = if ctx.tools.is_empty() {
+        if NOT_TOOLS.contains(&name.to_ascii_lowercase().as_str()) {
+            return None;
+        }
+        name.to_owned()
+    } else {
+        ctx.declared(name)?.to_owned()
+    };
+    let body_start = at + name.len() + 2;
+    let close = format!("</{name}>");
+    let body_len = memmem::find(&s.as_bytes()[body_start..], close.as_bytes())?;
+    let body = &s[body_start..body_start + body_len];
+    let end = body_start + body_len + close.len();
+    let json = match scan::first_fence(body) {
+        Some(fence) if fence.info.is_empty() || fence.info.eq_ignore_ascii_case("json") => {
+            fence.body.trim()
+        }
+        Some(_) => return None,
+        // Only a declared tool may carry bare JSON.
+        None if !ctx.tools.is_empty() && body.trim_start().starts_with(['{', '[']) => body.trim(),
+        None => return None,
+    };
+    Some(Hit {
+        call: call_from_json(&declared, TAG, json, ctx.strict),
+        start: at,
+        end,
+        specificity: MARKED,
+    })
+}
+
+/// `<tool_call name="Name">` … `</tool_call>`, fenced JSON first, else bare JSON.
+fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext) -> Option<Hit> {
+    let tag_end = at + s[at..].find('>')?;
+    let attrs = &s[at + "<tool_call".len()..tag_end];
+    let name = scan::attribute(attrs, "name")?;
+    if name.is_empty() {
+        return None;
+    }
+    let name = if ctx.tools.is_empty() {
+        name
+    } else {
+        ctx.declared(name)?
+    };
+    let body_start = tag_end + 1;
+    let body_len = memmem::find(&s.as_bytes()[body_start..], b"</tool_call>")?;
+    let body = &s[body_start..body_start + body_len];
+    let end = body_start + body_len + "</tool_call>".len();
+    let json = match scan::first_fence(body) {
+        Some(fence) => fence.body.trim(),
+        None => body.trim(),
+    };
+    let call = if json.starts_with(['{', '[']) {
+        call_from_json(name, TOOL_CALL, json, ctx.strict)
+    } else {
+        let mut call = Call::new(name, TOOL_CALL, 0);
+        call.invalid_arguments(body.trim(), "no JSON arguments in the tool_call block");
+        call
+    };
+    Some(Hit {
+        call,
+        start: at,
+        end,
+        specificity: MARKED,
+    })
+}
+
+fn call_from_json(name: &str, dialect: &'static str, json: &str, strict: bool) -> Call {
+    let mut call = Call::new(name, dialect, 0);
+    match scan::parse_json(json, strict) {
+        Ok(parsed) if parsed.value.is_object() => {
+            shapes::set_args(&mut call, Some(&parsed.value));
+            call.repairs.extend(parsed.repairs);
+        }
+        Ok(_) => call.invalid_arguments(json, "arguments are not a JSON object"),
+        Err(e) => call.invalid_arguments(json, &format!("arguments are not valid JSON: {e}")),
+    }
+    call
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Role, Turn};
+
+    fn scan_with(text: &str, tools: &[String]) -> Vec<Hit> {
+        let turn = Turn::new(Role::Assistant, 1);
+        let ctx = ScanContext {
+            turn: &turn,
+            tools,
+            strict: false,
+            selected: None,
+        };
+        let t = Text {
+            text: text.into(),
+            line: 1,
+            reasoning: false,
+            raw: true,
+        };
+        let mut out = Vec::new();
+        NATURAL.scan(&t, &ctx, &mut out);
+        out
+    }
+
+    #[test]
+    fn v1_needs_a_fence_without_tools() {
+        let hits = scan_with(
+            "Here's the weather: <GetWeather>\n```json\n{\"location\": \"Paris\"}\n```\n</GetWeather> ok",
+            &[],
+        );
+        assert_eq!(hits[0].call.name, "GetWeather");
+        assert!(scan_with("<b>bold</b> and <GetWeather>{\"a\":1}</GetWeather>", &[]).is_empty());
+    }
+
+    #[test]
+    fn with_tools_only_declared_names_in_declared_spelling() {
+        let tools = vec!["get_weather".to_string()];
+        let hits = scan_with(
+            "<GET_WEATHER>{\"a\":1}</GET_WEATHER><Other>\n```\n{}\n```\n</Other>",
+            &tools,
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.name, "get_weather");
+    }
+
+    #[test]
+    fn v2_fenced_wins_over_bare_and_malformed_tags_stay_text() {
+        let hits = scan_with(
+            "<tool_call name='GetWeather'>\n```json\n{\"location\": \"Seattle\"}\n```\n{\"location\": \"Portland\"}\n</tool_call>",
+            &[],
+        );
+        assert_eq!(hits[0].call.arguments["location"], "Seattle");
+        let hits = scan_with(
+            "<tool_call name=\"GetWeather\">{\"location\": \"Paris\"}</tool_call>",
+            &[],
+        );
+        assert_eq!(hits[0].call.arguments["location"], "Paris");
+        for bad in [
+            "name=\"X\">{}</tool_call>",
+            "<tool_call name=\"X\">{}",
+            "<tool_call>{}</tool_call>",
+            "<tool_call name=X>{}</tool_call>",
+        ] {
+            assert!(scan_with(bad, &[]).is_empty(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Call shapes of JSON written in text: which objects are calls, and of which dialect.
+//! Only objects of these shapes are calls; any other JSON in prose is not.
+
+use crate::model::Call;
+use crate::scan;
+use serde_json::{Map, Value};
+
+pub const KSI: &str = "ksi";
+pub const KSI_EVENT: &str = "ksi-event";
+pub const IKIGAI: &str = "ikigai";
+pub const MANDRAKE_JSON: &str = "mandrake-json";
+pub const NAME_ARGUMENTS: &str = "json-name-arguments";
+pub const LLAMA3_JSON: &str = "llama3-json";
+pub const OPENAI_JSON: &str = "openai-json";
+pub const LLAMACPP_GENERIC: &str = "llamacpp-generic";
+pub const UICP_BATCH: &str = "uicp-batch";
+
+/// One row of `toolsift dialects` for the shapes read here.
+pub struct ShapeRow {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub example: &'static str,
+}
+
+pub const ROWS: &[ShapeRow] = &[
+    ShapeRow {
+        name: KSI,
+        summary: "KSI tool use block",
+        example: r#"{"type": "ksi_tool_use", "id": "ksiu_1", "name": "agent:status", "input": {"agent_id": "a1"}}"#,
+    },
+    ShapeRow {
+        name: KSI_EVENT,
+        summary: "KSI legacy event (name = event, arguments = data)",
+        example: r#"{"event": "agent:status", "data": {"agent_id": "a1", "status": "ready"}}"#,
+    },
+    ShapeRow {
+        name: IKIGAI,
+        summary: "ikigai {tool, params}, alone or in {reasoning, tool_calls: [...]}",
+        example: r#"{"tool": "bash", "params": {"command": "ls"}}"#,
+    },
+    ShapeRow {
+        name: MANDRAKE_JSON,
+        summary: "Mandrake {name: server.method, arguments}, alone or in {tool_calls: [...]}; adds namespace",
+        example: r#"{"name": "ripper.read_file", "arguments": {"path": "/tmp/a"}}"#,
+    },
+    ShapeRow {
+        name: NAME_ARGUMENTS,
+        summary: "Generic {name, arguments} objects, alone, in arrays or run together",
+        example: r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
+    },
+    ShapeRow {
+        name: LLAMA3_JSON,
+        summary: "Llama 3.x JSON tool calls ({name, parameters})",
+        example: r#"{"name": "get_weather", "parameters": {"city": "Paris"}}"#,
+    },
+    ShapeRow {
+        name: OPENAI_JSON,
+        summary: "OpenAI-shaped calls written as text ({function: {name, arguments}} or {tool_calls: [...]})",
+        example: r#"{"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}}]}"#,
+    },
+    ShapeRow {
+        name: LLAMACPP_GENERIC,
+        summary: "llama.cpp generic grammar output {tool_call: {name, arguments}}",
+        example: r#"{"tool_call": {"name": "f", "arguments": {"a": 1}}}"#,
+    },
+    ShapeRow {
+        name: UICP_BATCH,
+        summary: "UICP {batch: [envelopes]} as emit_batch",
+        example: r#"{"batch": [{"op": "window.create", "params": {"title": "Notes"}}]}"#,
+    },
+];
+
+/// The calls a JSON value holds, if it has a call shape. `marker` names the dialect when
+/// the value sat inside a dialect's markers (Hermes, Mistral, ...).
+pub fn calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
+    let mut out = Vec::new();
+    match value {
+        Value::Array(items) => {
+            // An array counts only when every element is a call (xLAM, Mistral).
+            let mut all = Vec::new();
+            for item in items {
+                let found = object_calls(item, marker);
+                if found.is_empty() {
+                    return Vec::new();
+                }
+                all.extend(found);
+            }
+            out = all;
+        }
+        Value::Object(_) => out = object_calls(value, marker),
+        _ => {}
+    }
+    out
+}
+
+fn object_calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
+    let Some(o) = value.as_object() else {
+        return Vec::new();
+    };
+    let dialect = |own: &'static str| marker.unwrap_or(own);
+    let name_of = |key: &str| {
+        o.get(key)
+            .and_then(Value::as_str)
+            .filter(|n| scan::is_tool_name(n))
+    };
+    // KSI tool use.
+    if o.get("type").and_then(Value::as_str) == Some("ksi_tool_use")
+        && let Some(name) = name_of("name")
+    {
+        let mut call = Call::new(name, dialect(KSI), 0).with_id(id_of(o));
+        set_args(&mut call, o.get("input"));
+        return vec![call];
+    }
+    // KSI legacy event: only event, data and underscore metadata keys.
+    if let Some(name) = name_of("event")
+        && o.keys()
+            .all(|k| k == "event" || k == "data" || k.starts_with('_'))
+    {
+        let mut call = Call::new(name, dialect(KSI_EVENT), 0);
+        set_args(&mut call, o.get("data"));
+        return vec![call];
+    }
+    // ikigai.
+    if let Some(name) = name_of("tool")
+        && (o.contains_key("params")
+            || o.keys()
+                .all(|k| matches!(k.as_str(), "tool" | "reasoning" | "id")))
+    {
+        let mut call = Call::new(name, dialect(IKIGAI), 0).with_id(id_of(o));
+        set_args(&mut call, o.get("params"));
+        return vec![call];
+    }
+    // Wrappers of several calls.
+    if let Some(Value::Array(items)) = o.get("tool_calls") {
+        return items.iter().flat_map(|i| object_calls(i, marker)).collect();
+    }
+    if let Some(inner @ Value::Object(_)) = o.get("tool_call") {
+        return object_calls(inner, Some(marker.unwrap_or(LLAMACPP_GENERIC)));
+    }
+    // OpenAI-shaped.
+    if let Some(Value::Object(f)) = o.get("function")
+        && let Some(name) = f
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| scan::is_tool_name(n))
+    {
+        let mut call = Call::new(name, dialect(OPENAI_JSON), 0).with_id(id_of(o));
+        set_args(
+            &mut call,
+            f.get("arguments").or_else(|| f.get("parameters")),
+        );
+        return vec![call];
+    }
+    if let Some(name) = name_of("name").or_else(|| name_of("tool_name")) {
+        // {name, arguments} (Mandrake, generic), {name, parameters} (Llama 3),
+        // {tool_name, parameters} (Command R), {name, args}.
+        let (args, own) = if let Some(a) = o.get("arguments") {
+            let own = if is_server_method(name) {
+                MANDRAKE_JSON
+            } else {
+                NAME_ARGUMENTS
+            };
+            (Some(a), own)
+        } else if let Some(p) = o.get("parameters") {
+            (Some(p), LLAMA3_JSON)
+        } else if let Some(a) = o.get("args").or_else(|| o.get("input")) {
+            (Some(a), NAME_ARGUMENTS)
+        } else {
+            return Vec::new();
+        };
+        let mut call = Call::new(name, dialect(own), 0).with_id(id_of(o).or_else(|| {
+            o.get("tool_call_id")
+                .and_then(Value::as_str)
+                .map(Into::into)
+        }));
+        if is_server_method(name) {
+            call.namespace = name.split('.').next().map(Into::into);
+        }
+        set_args(&mut call, args);
+        return vec![call];
+    }
+    // UICP batch.
+    if let Some(Value::Array(batch)) = o.get("batch")
+        && !batch.is_empty()
+        && batch.iter().all(|e| {
+            e.get("op")
+                .or_else(|| e.get("method"))
+                .is_some_and(Value::is_string)
+        })
+    {
+        let mut call = Call::new("emit_batch", dialect(UICP_BATCH), 0);
+        call.arguments = o.clone();
+        return vec![call];
+    }
+    Vec::new()
+}
+
+fn id_of(o: &Map<String, Value>) -> Option<String> {
+    o.get("id").and_then(Value::as_str).map(Into::into)
+}
+
+/// `server.method`: exactly two non-empty dot-separated parts.
+fn is_server_method(name: &str) -> bool {
+    let mut parts = name.split('.');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if !a.is_empty() && !b.is_empty())
+}
+
+/// Arguments given as an object, as JSON text (decoded and marked), or missing.
+pub fn set_args(call: &mut Call, args: Option<&Value>) {
+    match args {
+        None | Some(Value::Null) => {}
+        Some(Value::String(text)) => {
+            call.set_arguments_text(text);
+            if call.is_valid() {
+                call.repairs.insert(0, "string-arguments");
+            }
+        }
+        Some(other) => call.set_arguments_value(other.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn one(v: Value) -> Call {
+        let mut c = calls(&v, None);
+        assert_eq!(c.len(), 1, "{v}");
+        c.remove(0)
+    }
+
+    #[test]
+    fn each_shape() {
+        let c =
+            one(json!({"type":"ksi_tool_use","id":"ksiu_1","name":"agent:status","input":{"a":1}}));
+        assert_eq!((c.dialect, c.id.as_deref()), (KSI, Some("ksiu_1")));
+        let c = one(json!({"event":"state:entity:create","data":{"type":"t"}}));
+        assert_eq!(
+            (c.dialect, c.name.as_str()),
+            (KSI_EVENT, "state:entity:create")
+        );
+        assert!(one(json!({"event":"agent:ping"})).arguments.is_empty());
+        assert_eq!(
+            one(json!({"tool":"bash","params":{"command":"ls"}})).dialect,
+            IKIGAI
+        );
+        let c = one(json!({"name":"ripper.read_file","arguments":{"path":"/a"}}));
+        assert_eq!(
+            (c.dialect, c.namespace.as_deref()),
+            (MANDRAKE_JSON, Some("ripper"))
+        );
+        assert_eq!(one(json!({"name":"a.b.c","arguments":{}})).namespace, None);
+        assert_eq!(
+            one(json!({"name":"f","parameters":{}})).dialect,
+            LLAMA3_JSON
+        );
+        let c = one(json!({"function":{"name":"f","arguments":"{\"a\":1}"}}));
+        assert_eq!(
+            (c.dialect, c.repairs.clone()),
+            (OPENAI_JSON, vec!["string-arguments"])
+        );
+        assert_eq!(
+            one(json!({"tool_call":{"name":"f","arguments":{}}})).dialect,
+            LLAMACPP_GENERIC
+        );
+        assert_eq!(
+            one(json!({"batch":[{"op":"window.create","params":{}}]})).name,
+            "emit_batch"
+        );
+        let wrapped = calls(
+            &json!({"reasoning":"r","tool_calls":[{"tool":"a","params":{}},{"tool":"b","params":{}}]}),
+            None,
+        );
+        assert_eq!(wrapped.len(), 2);
+    }
+
+    #[test]
+    fn other_json_is_not_a_call() {
+        for v in [
+            json!({"example":"nested_json"}),
+            json!({"name":"my-app","version":"1.0"}),
+            json!([{"name":"f","arguments":{}}, 3]),
+            json!({"event": "click", "x": 1}),
+            json!({"name":"$TOOL","arguments":{}}),
+        ] {
+            assert!(calls(&v, None).is_empty(), "{v}");
+        }
+    }
+
+    #[test]
+    fn double_encoded_arguments() {
+        let c = one(json!({"name":"f","arguments":"\"{\\\"a\\\":1}\""}));
+        assert_eq!(c.arguments["a"], 1);
+        assert_eq!(c.repairs, ["string-arguments", "double-encoded"]);
+    }
+}

@@ -1,0 +1,401 @@
+//! Text scanning shared by the json and text channels: balanced JSON that is string-
+//! and escape-aware, tolerant JSON parsing with named repairs, and tag helpers.
+
+use crate::pyliteral;
+use memchr::memmem;
+use serde_json::Value;
+
+/// The end (exclusive) of the JSON value that starts at `start` (a `{` or `[`), found by
+/// counting brackets outside strings. `None` when it never closes: the caller resumes
+/// after the opener instead of losing the rest of the text.
+pub fn balanced_end(text: &str, start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index after the closing quote of the string that opens at `start`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        let at = i + memchr::memchr2(b'"', b'\\', &bytes[i..])?;
+        if bytes[at] == b'\\' {
+            i = at + 2;
+            if i > bytes.len() {
+                return None;
+            }
+        } else {
+            return Some(at + 1);
+        }
+    }
+}
+
+/// A JSON value found in text.
+pub struct Found {
+    pub start: usize,
+    pub end: usize,
+    /// It never closed: it runs to the end of the text.
+    pub unclosed: bool,
+}
+
+/// Top-level JSON objects and arrays in text, in order. A value inside another is not
+/// listed; an opener that never closes is listed (to the end of the text) only when
+/// nothing but more unclosed text follows, and scanning resumes right after it.
+pub fn json_values(text: &str) -> Vec<Found> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = memchr::memchr2(b'{', b'[', &bytes[i..]) {
+        let start = i + off;
+        match balanced_end(text, start) {
+            Some(end) => {
+                out.push(Found {
+                    start,
+                    end,
+                    unclosed: false,
+                });
+                i = end;
+            }
+            None => {
+                if bytes[start] == b'{' && looks_like_object_start(&text[start..]) {
+                    out.push(Found {
+                        start,
+                        end: text.len(),
+                        unclosed: true,
+                    });
+                }
+                i = start + 1;
+            }
+        }
+    }
+    out
+}
+
+/// `{` followed by a quoted key: worth trying to close at the end of the text.
+fn looks_like_object_start(rest: &str) -> bool {
+    rest[1..].trim_start().starts_with('"')
+}
+
+/// A parsed JSON value with the repairs it needed.
+pub struct Parsed {
+    pub value: Value,
+    pub repairs: Vec<&'static str>,
+}
+
+/// Parses JSON written by a model. Strict JSON first; then, unless `strict`, the
+/// repairs models need, each named: `trailing-comma`, `unescaped-newline`,
+/// `unclosed-brace` (closers added at the end of the text), `python-literals`.
+pub fn parse_json(text: &str, strict: bool) -> Result<Parsed, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => {
+            return Ok(Parsed {
+                value,
+                repairs: Vec::new(),
+            });
+        }
+        Err(e) if strict => return Err(e.to_string()),
+        Err(_) => {}
+    }
+    let first_error = serde_json::from_str::<Value>(text).unwrap_err().to_string();
+    let (fixed, repairs) = repair(text);
+    if !repairs.is_empty()
+        && let Ok(value) = serde_json::from_str::<Value>(&fixed)
+    {
+        return Ok(Parsed { value, repairs });
+    }
+    if let Some(value) = pyliteral::parse(text.trim()) {
+        return Ok(Parsed {
+            value,
+            repairs: vec!["python-literals"],
+        });
+    }
+    Err(first_error)
+}
+
+/// One pass that removes trailing commas, escapes raw control characters inside
+/// strings and closes what is still open at the end.
+fn repair(text: &str) -> (String, Vec<&'static str>) {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut repairs: Vec<&'static str> = Vec::new();
+    let mut stack: Vec<char> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            if escaped {
+                escaped = false;
+                out.push(c);
+            } else if c == '\\' {
+                escaped = true;
+                out.push(c);
+            } else if c == '"' {
+                in_string = false;
+                out.push(c);
+            } else if c == '\n' || c == '\r' || c == '\t' {
+                note(&mut repairs, "unescaped-newline");
+                out.push_str(match c {
+                    '\n' => "\\n",
+                    '\r' => "\\r",
+                    _ => "\\t",
+                });
+            } else {
+                out.push(c);
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => stack.push('}'),
+            '[' => stack.push(']'),
+            '}' | ']' => {
+                stack.pop();
+            }
+            ',' => {
+                let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+                if matches!(next, Some('}') | Some(']')) {
+                    note(&mut repairs, "trailing-comma");
+                    i += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    if in_string || !stack.is_empty() {
+        note(&mut repairs, "unclosed-brace");
+        if escaped {
+            out.pop();
+        }
+        if in_string {
+            out.push('"');
+        }
+        // A dangling `"key":` or `,` cannot be closed into valid JSON.
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        if out.ends_with(',') {
+            out.pop();
+        }
+        while let Some(close) = stack.pop() {
+            out.push(close);
+        }
+    }
+    (out, repairs)
+}
+
+fn note(repairs: &mut Vec<&'static str>, name: &'static str) {
+    if !repairs.contains(&name) {
+        repairs.push(name);
+    }
+}
+
+/// A fenced code block: its info string and body.
+pub struct Fence<'t> {
+    pub info: &'t str,
+    pub body: &'t str,
+    /// Byte offset of the body in the text.
+    pub body_start: usize,
+}
+
+/// The first fenced block (``` or ~~~) in `text`, if it closes.
+pub fn first_fence(text: &str) -> Option<Fence<'_>> {
+    let open = memmem::find(text.as_bytes(), b"```")?;
+    let after = open + 3;
+    let line_end = text[after..].find('\n').map(|n| after + n)?;
+    let info = text[after..line_end].trim();
+    let body_start = line_end + 1;
+    let close = memmem::find(&text.as_bytes()[body_start..], b"```")?;
+    Some(Fence {
+        info,
+        body: &text[body_start..body_start + close],
+        body_start,
+    })
+}
+
+/// Finds `needle` at or after `from`, ASCII case-insensitively.
+pub fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
+    let hay = text.as_bytes();
+    let n = needle.as_bytes();
+    if n.is_empty() || from > hay.len() {
+        return None;
+    }
+    let first = n[0].to_ascii_lowercase();
+    let other = n[0].to_ascii_uppercase();
+    let mut i = from;
+    while let Some(off) = memchr::memchr2(first, other, &hay[i..]) {
+        let at = i + off;
+        if hay.len() - at >= n.len() && hay[at..at + n.len()].eq_ignore_ascii_case(n) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// Regions of `text` that are the model's reasoning: `<think>…</think>` and
+/// `[THINK]…[/THINK]` (an unclosed opener runs to the end).
+pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (open, close) in [
+        ("<think>", "</think>"),
+        ("[THINK]", "[/THINK]"),
+        ("<thinking>", "</thinking>"),
+    ] {
+        let mut from = 0;
+        while let Some(start) = find_ci(text, open, from) {
+            let body = start + open.len();
+            match find_ci(text, close, body) {
+                Some(end) => {
+                    out.push((start, end + close.len()));
+                    from = end + close.len();
+                }
+                None => {
+                    out.push((start, text.len()));
+                    break;
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Whether a tool name is a plausible identifier (not a template placeholder such as
+/// `$TOOL_NAME` or prose).
+pub fn is_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/'))
+        && !name.starts_with(['.', '-'])
+}
+
+/// An identifier at the start of `s` (`[A-Za-z_][A-Za-z0-9_]*`), and its length.
+pub fn ident(s: &str) -> Option<&str> {
+    let end = s
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_alphanumeric() || c == '_') || (i == 0 && c.is_ascii_digit()))
+        .map_or(s.len(), |(i, _)| i);
+    (end > 0).then(|| &s[..end])
+}
+
+/// The value of attribute `name` in a tag's attribute text (`name="x"` or `name='x'`).
+pub fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
+    let mut from = 0;
+    while let Some(off) = attrs[from..].find(name) {
+        let at = from + off;
+        from = at + name.len();
+        let before_ok = at == 0 || attrs.as_bytes()[at - 1].is_ascii_whitespace();
+        let rest = attrs[from..].trim_start();
+        if !before_ok || !rest.starts_with('=') {
+            continue;
+        }
+        let rest = rest[1..].trim_start();
+        let quote = rest.chars().next()?;
+        if quote != '"' && quote != '\'' {
+            return None;
+        }
+        let body = &rest[1..];
+        return body.find(quote).map(|end| &body[..end]);
+    }
+    None
+}
+
+/// A parameter value written as raw text: a JSON object, array, number or boolean is
+/// read as JSON, anything else stays the string it is.
+pub fn typed_value(raw: &str) -> serde_json::Value {
+    let t = raw.trim();
+    let json_like = t.starts_with(['{', '['])
+        || t == "true"
+        || t == "false"
+        || (t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && t.parse::<f64>().is_ok());
+    if json_like && let Ok(v) = serde_json::from_str::<serde_json::Value>(t) {
+        return v;
+    }
+    serde_json::Value::String(raw.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn braces_inside_strings_do_not_count() {
+        let t = r#"x {"a": "b { c", "d": "e \" } f", "g": {"h": [1, "]"]}} y"#;
+        let start = t.find('{').unwrap();
+        assert_eq!(&t[balanced_end(t, start).unwrap()..], " y");
+    }
+
+    #[test]
+    fn an_unclosed_brace_does_not_swallow_the_rest() {
+        let t = r#"broken { "a": 1 and then {"name": "f", "arguments": {}} done"#;
+        let found = json_values(t);
+        let spans: Vec<&str> = found
+            .iter()
+            .filter(|f| !f.unclosed)
+            .map(|f| &t[f.start..f.end])
+            .collect();
+        assert_eq!(spans, [r#"{"name": "f", "arguments": {}}"#]);
+    }
+
+    #[test]
+    fn repairs_are_named() {
+        let p = parse_json("{\"a\": [1, 2,], }", false).unwrap();
+        assert_eq!(p.repairs, ["trailing-comma"]);
+        let p = parse_json("{\"a\": \"line\nbreak\"}", false).unwrap();
+        assert_eq!(p.value["a"], "line\nbreak");
+        assert_eq!(p.repairs, ["unescaped-newline"]);
+        let p = parse_json("{\"a\": {\"b\": \"c", false).unwrap();
+        assert_eq!(p.value["a"]["b"], "c");
+        assert_eq!(p.repairs, ["unclosed-brace"]);
+        let p = parse_json("{'a': True, 'b': None}", false).unwrap();
+        assert_eq!(p.repairs, ["python-literals"]);
+        assert!(parse_json("{'a': True}", true).is_err());
+        assert!(parse_json("{\"a\": 1,}", true).is_err());
+    }
+
+    #[test]
+    fn fences_and_reasoning() {
+        let f = first_fence("x\n```json\n{\"a\":1}\n```\n").unwrap();
+        assert_eq!((f.info, f.body), ("json", "{\"a\":1}\n"));
+        let t = "a <think>plan {x}</think> b [THINK]more";
+        let r = reasoning_regions(t);
+        assert_eq!(r.len(), 2);
+        assert_eq!(&t[r[0].0..r[0].1], "<think>plan {x}</think>");
+        assert_eq!(r[1].1, t.len());
+    }
+
+    #[test]
+    fn tool_names() {
+        assert!(
+            is_tool_name("get_weather")
+                && is_tool_name("ripper.read_file")
+                && is_tool_name("mcp__gh__x")
+        );
+        assert!(!is_tool_name("$TOOL_NAME") && !is_tool_name("two words") && !is_tool_name(""));
+    }
+}

@@ -1,0 +1,147 @@
+//! Tool contracts (`--tools FILE`): the declared tools with their argument schemas, read
+//! from any of the usual ways of writing them down.
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// One declared tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub description: Option<String>,
+    /// The JSON Schema of its arguments (`{}` when none is given).
+    pub schema: Value,
+}
+
+const EXPECTED: &str = "expected an OpenAI tools array, Anthropic tools, an MCP tools/list result, Gemini functionDeclarations, or a {\"name\": schema} map";
+
+/// Reads a contracts file.
+pub fn load(path: &Path) -> Result<Vec<Tool>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    let value: Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let tools = from_value(&value);
+    if tools.is_empty() {
+        bail!("{}: no tools found ({EXPECTED})", path.display());
+    }
+    Ok(tools)
+}
+
+/// The tools a JSON value declares, in any supported layout.
+pub fn from_value(value: &Value) -> Vec<Tool> {
+    match value {
+        Value::Array(items) => items.iter().flat_map(from_entry).collect(),
+        Value::Object(o) => {
+            for key in [
+                "tools",
+                "functionDeclarations",
+                "function_declarations",
+                "functions",
+            ] {
+                if let Some(inner) = o.get(key) {
+                    return from_value(inner);
+                }
+            }
+            if let Some(result) = o.get("result") {
+                return from_value(result);
+            }
+            let single = from_entry(value);
+            if !single.is_empty() {
+                return single;
+            }
+            // A plain {"name": schema} map.
+            o.iter()
+                .filter(|(_, v)| v.is_object())
+                .map(|(name, schema)| Tool {
+                    name: name.clone(),
+                    description: schema
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(Into::into),
+                    schema: schema.clone(),
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// One entry of a list: OpenAI `{type:function, function:{...}}`, a bare function
+/// (`name` with `parameters`, `input_schema` or `inputSchema`), or a Gemini tool.
+fn from_entry(entry: &Value) -> Vec<Tool> {
+    let Some(o) = entry.as_object() else {
+        return Vec::new();
+    };
+    if let Some(f) = o.get("function").and_then(Value::as_object) {
+        return named(f).into_iter().collect();
+    }
+    for key in ["functionDeclarations", "function_declarations"] {
+        if let Some(inner) = o.get(key) {
+            return from_value(inner);
+        }
+    }
+    named(o).into_iter().collect()
+}
+
+fn named(o: &Map<String, Value>) -> Option<Tool> {
+    let name = o.get("name")?.as_str()?;
+    let schema = [
+        "parameters",
+        "input_schema",
+        "inputSchema",
+        "parametersJsonSchema",
+    ]
+    .iter()
+    .find_map(|k| o.get(*k))
+    .cloned();
+    // A bare {"name": ...} with nothing else is not a tool declaration.
+    if schema.is_none() && !o.contains_key("description") {
+        return None;
+    }
+    Some(Tool {
+        name: name.to_owned(),
+        description: o.get("description").and_then(Value::as_str).map(Into::into),
+        schema: schema.unwrap_or_else(|| Value::Object(Map::new())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn names(v: Value) -> Vec<String> {
+        from_value(&v).into_iter().map(|t| t.name).collect()
+    }
+
+    #[test]
+    fn every_layout() {
+        assert_eq!(
+            names(json!([{"type":"function","function":{"name":"a","parameters":{}}}])),
+            ["a"]
+        );
+        assert_eq!(
+            names(json!({"tools":[{"name":"b","input_schema":{"type":"object"}}]})),
+            ["b"]
+        );
+        assert_eq!(
+            names(json!({"jsonrpc":"2.0","result":{"tools":[{"name":"c","inputSchema":{}}]}})),
+            ["c"]
+        );
+        assert_eq!(
+            names(json!({"functionDeclarations":[{"name":"d","parameters":{}}]})),
+            ["d"]
+        );
+        assert_eq!(
+            names(json!([{"functionDeclarations":[{"name":"e","description":"x"}]}])),
+            ["e"]
+        );
+        assert_eq!(
+            names(json!({"f":{"type":"object"},"g":{"type":"object"}})),
+            ["f", "g"]
+        );
+        assert!(names(json!([1, 2])).is_empty());
+    }
+}
