@@ -79,7 +79,9 @@ fn files_are_processed_in_order_with_their_names() {
     let files: Vec<String> = recs
         .iter()
         .map(|r| match r {
-            Record::Call { source, .. } | Record::Result { source, .. } => source.file.clone(),
+            Record::Call { source, .. }
+            | Record::Result { source, .. }
+            | Record::Text { source, .. } => source.file.clone(),
         })
         .collect();
     assert_eq!(files, ["fixtures/ollama/chat.json", CHAT, CHAT]);

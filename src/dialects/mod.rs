@@ -170,7 +170,12 @@ pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
     });
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for hit in hits {
-        let overlaps = kept.iter().any(|k| hit.start < k.end && k.start < hit.end);
+        // Several calls of one value (an array of calls) share its span.
+        let overlaps = kept.iter().any(|k| {
+            hit.start < k.end
+                && k.start < hit.end
+                && (k.start, k.end, k.specificity) != (hit.start, hit.end, hit.specificity)
+        });
         if !overlaps {
             kept.push(hit);
         }
@@ -213,8 +218,9 @@ mod tests {
             hit(5, 20, GENERIC),
             hit(0, 25, MARKED),
             hit(30, 40, GENERIC),
+            hit(30, 40, GENERIC),
         ]);
         let spans: Vec<(usize, usize)> = kept.iter().map(|h| (h.start, h.end)).collect();
-        assert_eq!(spans, [(0, 25), (30, 40)]);
+        assert_eq!(spans, [(0, 25), (30, 40), (30, 40)]);
     }
 }

@@ -136,7 +136,7 @@ impl<'a, 's> Reader<'a, 's> {
             return Ok(Framing::Text);
         };
         let first = trim_ascii(strip_bom(first));
-        if first.starts_with(b"{") || first.starts_with(b"[") {
+        if starts_like_json(first) {
             // A value that ends on its first line starts JSON Lines; one that goes on is
             // a document (pretty-printed) and is read whole.
             if serde_json::from_slice::<serde::de::IgnoredAny>(first).is_ok() {
@@ -352,6 +352,21 @@ impl<'a, 's> Reader<'a, 's> {
             }
         }
         Ok(())
+    }
+}
+
+/// `{` or `[` followed by what can come next in JSON: text such as `[TOOL_CALLS]` or
+/// `[f(a=1)]` is not mistaken for a broken document.
+fn starts_like_json(line: &[u8]) -> bool {
+    let (open, rest) = match line.split_first() {
+        Some((&b, rest)) if b == b'{' || b == b'[' => (b, rest.trim_ascii_start()),
+        _ => return false,
+    };
+    match rest.first() {
+        None | Some(b'"') => true,
+        Some(b'}') => open == b'{',
+        Some(b'{' | b'[' | b']' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => open == b'[',
+        _ => false,
     }
 }
 

@@ -65,6 +65,11 @@ pub enum Record {
         dialect: String,
         source: Source,
     },
+    Text {
+        text: String,
+        in_reasoning: Option<bool>,
+        source: Source,
+    },
     Result {
         id: Option<String>,
         name: Option<String>,
@@ -81,16 +86,20 @@ impl Record {
         match self {
             Record::Call { name, .. } => Some(name),
             Record::Result { name, .. } => name.as_deref(),
+            Record::Text { .. } => None,
         }
     }
     pub fn id(&self) -> Option<&str> {
         match self {
             Record::Call { id, .. } | Record::Result { id, .. } => id.as_deref(),
+            Record::Text { .. } => None,
         }
     }
     pub fn line(&self) -> u64 {
         match self {
-            Record::Call { source, .. } | Record::Result { source, .. } => source.line,
+            Record::Call { source, .. }
+            | Record::Result { source, .. }
+            | Record::Text { source, .. } => source.line,
         }
     }
     pub fn is_call(&self) -> bool {

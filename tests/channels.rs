@@ -1,0 +1,318 @@
+//! The json and text channels as a user meets them: fallback per turn, --all,
+//! reasoning, --with-text, --strict, --stats, --dialects, --tools, --roles.
+
+mod common;
+use common::{Record, extract, records, toolsift};
+use predicates::prelude::*;
+use std::io::Write;
+
+fn summary(recs: &[Record]) -> Vec<(String, String, u64)> {
+    recs.iter()
+        .filter_map(|r| match r {
+            Record::Call {
+                name,
+                channel,
+                source,
+                ..
+            } => Some((name.clone(), channel.clone(), source.turn)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn owned(v: &[(&str, &str, u64)]) -> Vec<(String, String, u64)> {
+    v.iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), *c))
+        .collect()
+}
+
+const FALLBACK: &str = "fixtures/channels/fallback.jsonl";
+
+#[test]
+fn channels_fall_back_per_turn() {
+    // Turn 0: native wins over a call in its text. 1: Hermes (json). 2: Cline (text).
+    // 3: the native call is invalid, so the valid call in the text wins. 4: nothing.
+    // The user's example call is never read.
+    assert_eq!(
+        summary(&extract(&[FALLBACK])),
+        owned(&[
+            ("native", "tool", 0),
+            ("hermes_call", "json", 1),
+            ("read_file", "text", 2),
+            ("fixed", "json", 3)
+        ])
+    );
+}
+
+#[test]
+fn all_reports_every_channel() {
+    assert_eq!(
+        summary(&extract(&["--all", FALLBACK])),
+        owned(&[
+            ("native", "tool", 0),
+            ("from_text", "json", 0),
+            ("hermes_call", "json", 1),
+            ("read_file", "text", 2),
+            ("broken", "tool", 3),
+            ("fixed", "json", 3),
+        ])
+    );
+}
+
+#[test]
+fn formats_change_the_order_and_the_set() {
+    assert_eq!(
+        summary(&extract(&["-f", "json,tool", FALLBACK])),
+        owned(&[
+            ("from_text", "json", 0),
+            ("hermes_call", "json", 1),
+            ("fixed", "json", 3)
+        ])
+    );
+    // Only the tool channel: the invalid call is reported, not dropped.
+    let recs = extract(&["-f", "tool", FALLBACK]);
+    assert_eq!(
+        summary(&recs),
+        owned(&[("native", "tool", 0), ("broken", "tool", 3)])
+    );
+    assert!(matches!(
+        &recs[1],
+        Record::Call {
+            valid: Some(false),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn roles_widen_to_user_examples() {
+    let recs = extract(&["--roles", "assistant,user", FALLBACK]);
+    assert_eq!(recs.len(), 5);
+    assert_eq!(recs[0].name(), Some("example"));
+}
+
+#[test]
+fn reasoning_calls_are_a_fallback_by_default() {
+    let only = "fixtures/reasoning/only-in-thinking.txt";
+    let both = "fixtures/reasoning/inside-and-outside.txt";
+    let recs = extract(&[only]);
+    assert!(matches!(
+        &recs[..],
+        [Record::Call {
+            in_reasoning: Some(true),
+            ..
+        }]
+    ));
+    assert_eq!(
+        extract(&[both])
+            .iter()
+            .map(|r| r.name().unwrap())
+            .collect::<Vec<_>>(),
+        ["read_file"]
+    );
+    assert!(extract(&["--reasoning", "exclude", only]).is_empty());
+    assert_eq!(extract(&["--reasoning", "include", both]).len(), 2);
+}
+
+#[test]
+fn thinking_blocks_count_as_reasoning() {
+    let message = r#"{"type":"message","role":"assistant","id":"msg_1","content":[{"type":"thinking","thinking":"call {\"name\": \"plan\", \"arguments\": {}}"},{"type":"text","text":"Done."}]}"#;
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(message)
+        .output()
+        .unwrap();
+    let recs = records(&out.stdout);
+    assert!(
+        matches!(
+            &recs[..],
+            [Record::Call {
+                in_reasoning: Some(true),
+                ..
+            }]
+        ),
+        "{recs:?}"
+    );
+}
+
+#[test]
+fn with_text_reproduces_the_message() {
+    let out = toolsift()
+        .args(["extract", "--with-text", "fixtures/natural/v2.txt"])
+        .output()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let kinds: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["text", "call", "call", "text"]);
+    assert_eq!(lines[0]["text"], "Checking two things.\n");
+    assert!(
+        lines[3]["text"]
+            .as_str()
+            .unwrap()
+            .contains("<tool_call name=Broken>")
+    );
+    // Text records carry their source; with no call the whole message is text.
+    let out = toolsift()
+        .args(["extract", "--with-text", "fixtures/text/decoys.md"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.starts_with("{\"type\":\"text\",\"text\":\"# Configuring the service"));
+}
+
+#[test]
+fn strict_reports_what_would_need_a_repair() {
+    let input = "{\"name\": \"f\", \"arguments\": {\"a\": 1,},}";
+    let lenient = records(
+        &toolsift()
+            .arg("extract")
+            .write_stdin(input)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(
+        matches!(&lenient[..], [Record::Call { repairs: Some(r), valid: None, .. }] if r == &["trailing-comma"])
+    );
+    let strict = records(
+        &toolsift()
+            .args(["extract", "--strict"])
+            .write_stdin(input)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    match &strict[..] {
+        [
+            Record::Call {
+                valid: Some(false),
+                arguments_raw: Some(raw),
+                errors: Some(errors),
+                ..
+            },
+        ] => {
+            assert_eq!(raw, input);
+            assert!(errors[0].contains("--strict"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn stats_go_to_stderr() {
+    toolsift()
+        .args(["extract", "--stats", FALLBACK])
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("toolsift: stats: 5 turns, 4 with calls, 3 fallbacks")
+                .and(predicate::str::contains("text     cline-xml")),
+        )
+        .stdout(predicate::str::contains("hermes_call"));
+}
+
+#[test]
+fn dialects_restrict_and_select() {
+    assert_eq!(
+        extract(&["--dialects", "cline-xml", FALLBACK])
+            .iter()
+            .map(|r| r.name().unwrap())
+            .collect::<Vec<_>>(),
+        ["read_file"]
+    );
+    // WIL outside its sentinels only when named.
+    let wil = "close window w1\nfocus window w2\n";
+    let none = records(
+        &toolsift()
+            .arg("extract")
+            .write_stdin(wil)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(none.is_empty());
+    let named = records(
+        &toolsift()
+            .args(["extract", "--dialects", "wil"])
+            .write_stdin(wil)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert_eq!(
+        named.iter().map(|r| r.name().unwrap()).collect::<Vec<_>>(),
+        ["window.close", "window.focus"]
+    );
+    toolsift()
+        .args(["extract", "--dialects", "klingon", FALLBACK])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown dialect 'klingon'"));
+}
+
+#[test]
+fn tools_limit_tag_named_calls_to_declared_names() {
+    let mut tools = tempfile::NamedTempFile::new().unwrap();
+    write!(tools, r#"[{{"type":"function","function":{{"name":"get_weather","parameters":{{"type":"object"}}}}}},{{"type":"function","function":{{"name":"deploy_app","parameters":{{}}}}}}]"#).unwrap();
+    let tools_path = tools.path().to_str().unwrap();
+    // <GetWeather> is not declared (get_weather is): not a call.
+    assert!(extract(&["--tools", tools_path, "fixtures/natural/v1.txt"]).is_empty());
+    let input = "<GET_WEATHER>{\"location\": \"Oslo\"}</GET_WEATHER>\n<deploy_app>\n<env>prod</env>\n</deploy_app>";
+    let out = toolsift()
+        .args(["extract", "--tools", tools_path])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let recs = records(&out.stdout);
+    assert_eq!(
+        recs.iter().map(|r| r.name().unwrap()).collect::<Vec<_>>(),
+        ["get_weather", "deploy_app"]
+    );
+    let mut bad = tempfile::NamedTempFile::new().unwrap();
+    write!(bad, "[1, 2, 3]").unwrap();
+    toolsift()
+        .args([
+            "extract",
+            "--tools",
+            bad.path().to_str().unwrap(),
+            "fixtures/natural/v1.txt",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no tools found (expected an OpenAI tools array",
+        ));
+}
+
+#[test]
+fn decoys_yield_nothing() {
+    toolsift()
+        .args(["extract", "fixtures/text/decoys.md"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+}
+
+#[test]
+fn a_turn_with_several_dialects_keeps_message_order() {
+    let text = "First <tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call> then [TOOL_CALLS]b[ARGS]{}";
+    let recs = records(
+        &toolsift()
+            .arg("extract")
+            .write_stdin(text)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert_eq!(
+        recs.iter().map(|r| r.name().unwrap()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+}
