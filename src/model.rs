@@ -2,6 +2,7 @@
 //! and tool results between them.
 
 use serde_json::{Map, Value};
+use std::sync::OnceLock;
 
 /// Who produced a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -161,6 +162,8 @@ pub struct Text {
     /// The text stands in its file as it is, so its line breaks are file lines. Text
     /// decoded from a JSON string sits on the lines of the string instead.
     pub raw: bool,
+    /// Offsets of the text's line breaks, found once when a line is first asked for.
+    pub newlines: OnceLock<Vec<usize>>,
 }
 
 impl Text {
@@ -169,8 +172,10 @@ impl Text {
         if !self.raw {
             return self.line;
         }
-        let end = offset.min(self.text.len());
-        self.line + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..end]).count() as u64
+        let newlines = self
+            .newlines
+            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.as_bytes()).collect());
+        self.line + newlines.partition_point(|&nl| nl < offset) as u64
     }
 }
 
@@ -220,6 +225,7 @@ impl Turn {
                 line,
                 reasoning,
                 raw: false,
+                newlines: OnceLock::new(),
             });
         }
     }
@@ -233,6 +239,7 @@ impl Turn {
                 line,
                 reasoning: false,
                 raw: true,
+                newlines: OnceLock::new(),
             });
         }
     }

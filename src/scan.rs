@@ -56,42 +56,93 @@ pub struct Found {
     pub unclosed: bool,
 }
 
-/// Top-level JSON objects and arrays in text, in order. A value inside another is not
-/// listed; an opener that never closes is listed (to the end of the text) only when
-/// nothing but more unclosed text follows, and scanning resumes right after it.
+/// Top-level JSON objects and arrays in text, in order, in one linear pass. A value
+/// inside another is not listed. An opener that never closes does not swallow the rest:
+/// the values that close inside it are listed as if scanning resumed right after it,
+/// and the opener itself is listed (to the end of the text, for repair) when it looks
+/// like the start of an object.
 pub fn json_values(text: &str) -> Vec<Found> {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
+    // Positions of the open brackets, innermost last.
+    let mut stack: Vec<usize> = Vec::new();
+    // Closed values with the opener they sat in (None at top level).
+    let mut closed: Vec<(usize, usize, Option<usize>)> = Vec::new();
     let mut i = 0;
-    while let Some(off) = memchr::memchr2(b'{', b'[', &bytes[i..]) {
-        let start = i + off;
-        match balanced_end(text, start) {
-            Some(end) => {
-                out.push(Found {
-                    start,
-                    end,
-                    unclosed: false,
-                });
-                i = end;
-            }
-            None => {
-                if bytes[start] == b'{' && looks_like_object_start(&text[start..]) {
-                    out.push(Found {
-                        start,
-                        end: text.len(),
-                        unclosed: true,
-                    });
-                }
-                i = start + 1;
+    while i < bytes.len() {
+        if stack.is_empty() {
+            match memchr::memchr2(b'{', b'[', &bytes[i..]) {
+                Some(off) => i += off,
+                None => break,
             }
         }
+        match bytes[i] {
+            b'"' if !stack.is_empty() => match string_end(bytes, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                // An unterminated string: nothing after it can close.
+                None => break,
+            },
+            b'{' | b'[' => stack.push(i),
+            b'}' | b']' => {
+                if let Some(start) = stack.pop() {
+                    closed.push((start, i + 1, stack.last().copied()));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
     }
+    let unclosed: Vec<usize> = stack;
+    let mut out: Vec<Found> = closed
+        .into_iter()
+        .filter(|&(_, _, parent)| parent.is_none_or(|p| unclosed.binary_search(&p).is_ok()))
+        .map(|(start, end, _)| Found {
+            start,
+            end,
+            unclosed: false,
+        })
+        .collect();
+    // An unclosed value is worth a repair only when it starts like a call, and only the
+    // last few: a truncated call is at the end of the text, and trying every opener of
+    // a long run of them would cost the rest of the text each time.
+    let mut candidates: Vec<usize> = unclosed
+        .iter()
+        .copied()
+        .filter(|&p| bytes[p] == b'{' && looks_like_call_start(&text[p..]))
+        .collect();
+    let skip = candidates.len().saturating_sub(MAX_UNCLOSED);
+    candidates.drain(..skip);
+    out.extend(candidates.into_iter().map(|start| Found {
+        start,
+        end: text.len(),
+        unclosed: true,
+    }));
+    out.sort_by_key(|f| f.start);
     out
 }
 
-/// `{` followed by a quoted key: worth trying to close at the end of the text.
-fn looks_like_object_start(rest: &str) -> bool {
-    rest[1..].trim_start().starts_with('"')
+/// How many unclosed openers of one text are tried with a repair.
+const MAX_UNCLOSED: usize = 4;
+
+/// `{` followed by a key that call shapes start with.
+fn looks_like_call_start(rest: &str) -> bool {
+    let Some(key) = rest[1..].trim_start().strip_prefix('"') else {
+        return false;
+    };
+    [
+        "name",
+        "tool",
+        "type",
+        "event",
+        "function",
+        "batch",
+        "reasoning",
+        "id",
+    ]
+    .iter()
+    .any(|k| key.starts_with(k))
 }
 
 /// A parsed JSON value with the repairs it needed.

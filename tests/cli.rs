@@ -498,3 +498,28 @@ fn line_buffered_output_streams_while_input_is_open() {
     assert_eq!(rest.len(), 3);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn adversarial_text_finishes() {
+    // Openers that never close, repeated: each must not rescan the rest of the text.
+    for unit in [
+        "{\"a\": [",
+        "<tool_call>{\"name\": ",
+        "<tool_call name=\"x\">{",
+        "<invoke name=\"f\">",
+        "<br><GetWeather>\n```json\n",
+        "[TOOL_CALLS]f[ARGS]{",
+        "<read_file>\n<path>",
+        "emit_batch({",
+        "[f(a=",
+        "{\"name\": \"f\", \"arguments\": {}}",
+    ] {
+        let input = unit.repeat(1_000_000 / unit.len());
+        let out = toolsift()
+            .arg("extract")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{unit}");
+    }
+}

@@ -42,9 +42,19 @@ impl Scanner for AnthropicXml {
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
         let mut from = 0;
+        // Past a point where no closing tag follows, none will: search once.
+        let mut no_close_after = usize::MAX;
         while let Some(open) = next_open(s, from) {
             from = open.tag_end;
-            let (body_end, end) = match close_of(s, open.tag_end, open.prefix) {
+            let closed = if open.tag_end < no_close_after {
+                close_of(s, open.tag_end, open.prefix)
+            } else {
+                None
+            };
+            if closed.is_none() && open.prefix.is_empty() {
+                no_close_after = no_close_after.min(open.tag_end);
+            }
+            let (body_end, end) = match closed {
                 Some((b, e)) => (b, e),
                 // Truncated: up to the next invoke, or the end of the text.
                 None => {
@@ -267,6 +277,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         ANTHROPIC_XML.scan(&t, &ctx, &mut out);

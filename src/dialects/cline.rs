@@ -108,6 +108,12 @@ impl Scanner for Cline {
 fn block(s: &str, at: usize, name: &str, tool: &str) -> Option<(Call, usize)> {
     let close = format!("</{name}>");
     let mut p = at + name.len() + 2;
+    // A call's first child is a parameter element (or the block is empty): prose that
+    // names a tool is rejected before the closing tag is looked for.
+    let head = s[p..].trim_start();
+    if !head.starts_with('<') || head.starts_with("<!") {
+        return None;
+    }
     let block_end = s[p..].find(&close).map(|n| p + n);
     let limit = block_end.unwrap_or(s.len());
     let mut call = Call::new(tool, NAME, 0);
@@ -184,6 +190,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         CLINE.scan(&t, &ctx, &mut out);

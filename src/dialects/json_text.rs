@@ -5,6 +5,7 @@ use super::{Channel, DialectRow, GENERIC, Hit, MARKED, ScanContext, Scanner, sha
 use crate::model::{Call, Text};
 use crate::scan;
 use memchr::memmem;
+use std::sync::OnceLock;
 
 pub struct JsonText;
 pub static JSON_TEXT: JsonText = JsonText;
@@ -32,45 +33,20 @@ impl Scanner for JsonText {
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
-        for found in scan::json_values(s) {
+        let values = scan::json_values(s);
+        for found in &values {
             let slice = &s[found.start..found.end];
-            for call in calls_in_json(slice, ctx.strict) {
-                let mut call = call;
-                call.line = text.line_at(found.start);
-                out.push(Hit {
-                    call,
-                    start: found.start,
-                    end: found.end,
-                    specificity: GENERIC,
-                });
-            }
-        }
-        for name in ["emit_batch", "emit_plan"] {
-            let mut from = 0;
-            while let Some(off) = memmem::find(&s.as_bytes()[from..], name.as_bytes()) {
-                let at = from + off;
-                from = at + name.len();
-                let rest = &s[from..];
-                let Some(paren) = rest.strip_prefix('(') else {
+            // UICP's call syntax: the object is the argument of emit_batch( / emit_plan(.
+            if let Some((name, at)) = uicp_call_before(s, found.start) {
+                let Ok(parsed) = scan::parse_json(slice, ctx.strict) else {
                     continue;
                 };
-                let lead = paren.len() - paren.trim_start().len();
-                let open = from + 1 + lead;
-                if !s[open..].starts_with('{') {
-                    continue;
-                }
-                let Some(json_end) = scan::balanced_end(s, open) else {
-                    continue;
-                };
-                let after = &s[json_end..];
+                let after = &s[found.end..];
                 let rest = after.trim_start();
                 let end = if rest.starts_with(')') {
-                    json_end + (after.len() - rest.len()) + 1
+                    found.end + (after.len() - rest.len()) + 1
                 } else {
-                    json_end
-                };
-                let Ok(parsed) = scan::parse_json(&s[open..json_end], ctx.strict) else {
-                    continue;
+                    found.end
                 };
                 let mut call = Call::new(name, UICP_CALL, text.line_at(at));
                 shapes::set_args(&mut call, Some(&parsed.value));
@@ -81,14 +57,46 @@ impl Scanner for JsonText {
                     end,
                     specificity: MARKED,
                 });
+                continue;
+            }
+            for mut call in calls_in_json(slice, ctx.strict) {
+                call.line = text.line_at(found.start);
+                out.push(Hit {
+                    call,
+                    start: found.start,
+                    end: found.end,
+                    specificity: GENERIC,
+                });
             }
         }
     }
 }
 
+/// `emit_batch(` or `emit_plan(` right before `start` (white space allowed): the name
+/// and where the call starts.
+fn uicp_call_before(s: &str, start: usize) -> Option<(&'static str, usize)> {
+    let before = s[..start].trim_end().strip_suffix('(')?.trim_end();
+    ["emit_batch", "emit_plan"]
+        .into_iter()
+        .find(|name| before.ends_with(name))
+        .map(|name| (name, before.len() - name.len()))
+}
+
+/// Every call shape has one of these keys: JSON without them (configs, examples, code)
+/// is passed over without being parsed.
+fn may_hold_call(slice: &str) -> bool {
+    static KEYS: OnceLock<[memmem::Finder<'static>; 5]> = OnceLock::new();
+    let keys = KEYS
+        .get_or_init(|| ["name", "tool", "event", "function", "batch"].map(memmem::Finder::new));
+    keys.iter().any(|k| k.find(slice.as_bytes()).is_some())
+}
+
 /// The calls of one JSON text: parsed with repairs (named in each call), or, with
 /// `strict`, reported invalid when a repair would have been needed.
 pub fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
+    if !may_hold_call(slice) {
+        return Vec::new();
+    }
     let Ok(parsed) = scan::parse_json(slice, false) else {
         return Vec::new();
     };
@@ -129,6 +137,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         JSON_TEXT.scan(&t, &ctx, &mut out);

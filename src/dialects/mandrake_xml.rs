@@ -40,6 +40,10 @@ impl Scanner for MandrakeXml {
         while let Some(off) = memmem::find(&s.as_bytes()[from..], OPEN.as_bytes()) {
             let at = from + off;
             let body_start = at + OPEN.len();
+            if !s[body_start..].trim_start().starts_with("<server") {
+                from = body_start;
+                continue;
+            }
             let (body_end, end, closed) =
                 match memmem::find(&s.as_bytes()[body_start..], CLOSE.as_bytes()) {
                     Some(n) => (body_start + n, body_start + n + CLOSE.len(), true),
@@ -152,6 +156,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         MANDRAKE_XML.scan(&t, &ctx, &mut out);

@@ -75,59 +75,88 @@ impl Scanner for Markers {
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
-        let mut claimed: Vec<(usize, usize)> = Vec::new();
+        // Each distinct opening marker is searched once; at each occurrence the rows
+        // that share it are tried in order.
+        let mut opens: Vec<&str> = Vec::new();
         for row in ROWS.iter().filter(|r| ctx.enabled(r.name)) {
+            if !opens.contains(&row.open) {
+                opens.push(row.open);
+            }
+        }
+        for open in opens {
             let mut from = 0;
-            while let Some(off) = memmem::find(&s.as_bytes()[from..], row.open.as_bytes()) {
+            let mut no_close_after = usize::MAX;
+            while let Some(off) = memmem::find(&s.as_bytes()[from..], open.as_bytes()) {
                 let at = from + off;
-                from = at + row.open.len();
-                if claimed.iter().any(|&(a, b)| at >= a && at < b) {
-                    continue;
-                }
-                let found = match row.payload {
-                    Payload::Json => json_payload(row, s, at, ctx.strict),
-                    Payload::NameArgs { args, id } => {
-                        name_args_payload(row, s, at, args, id, ctx.strict)
+                from = at + open.len();
+                for row in ROWS
+                    .iter()
+                    .filter(|r| r.open == open && ctx.enabled(r.name))
+                {
+                    let found = match row.payload {
+                        Payload::Json => json_payload(row, s, at, ctx.strict, &mut no_close_after),
+                        Payload::NameArgs { args, id } => {
+                            name_args_payload(row, s, at, args, id, ctx.strict)
+                        }
+                    };
+                    if let Some((calls, end)) = found {
+                        for mut call in calls {
+                            call.line = text.line_at(at);
+                            out.push(Hit {
+                                call,
+                                start: at,
+                                end,
+                                specificity: MARKED,
+                            });
+                        }
+                        from = end.max(from);
+                        break;
                     }
-                };
-                if let Some((calls, end)) = found {
-                    claimed.push((at, end));
-                    for mut call in calls {
-                        call.line = text.line_at(at);
-                        out.push(Hit {
-                            call,
-                            start: at,
-                            end,
-                            specificity: MARKED,
-                        });
-                    }
-                    from = end.max(from);
                 }
             }
         }
     }
 }
 
-/// JSON values after `open`, up to the close marker or the end of the text.
-fn json_payload(row: &MarkerRow, s: &str, at: usize, strict: bool) -> Option<(Vec<Call>, usize)> {
-    let body_start = at + row.open.len();
-    let (body_end, end, closed) = match row.close {
-        Some(close) => match memmem::find(&s.as_bytes()[body_start..], close.as_bytes()) {
-            Some(off) => (body_start + off, body_start + off + close.len(), true),
-            None => (s.len(), s.len(), false),
-        },
-        None => {
-            // No closing marker: the one JSON value that follows.
-            let lead = s[body_start..].len() - s[body_start..].trim_start().len();
-            let start = body_start + lead;
-            if !s[start..].starts_with(['[', '{']) {
-                return None;
+/// JSON right after `open`: up to the close marker, or, when the dialect has none or
+/// it never comes, the one JSON value that follows (marked when the close is missing).
+/// Nothing but JSON may follow the marker, so a marker named in prose costs nothing.
+fn json_payload(
+    row: &MarkerRow,
+    s: &str,
+    at: usize,
+    strict: bool,
+    no_close_after: &mut usize,
+) -> Option<(Vec<Call>, usize)> {
+    let after = at + row.open.len();
+    let start = after + (s[after..].len() - s[after..].trim_start().len());
+    if !s[start..].starts_with(['[', '{']) {
+        return None;
+    }
+    // Once a close marker was not found after some point, it is not found after any
+    // later one: many unclosed markers cost one search, not one each.
+    let closed_at = row
+        .close
+        .filter(|_| start < *no_close_after)
+        .and_then(|close| {
+            let found = memmem::find(&s.as_bytes()[start..], close.as_bytes())
+                .map(|n| (start + n, start + n + close.len()));
+            if found.is_none() {
+                *no_close_after = start;
             }
-            let end = scan::balanced_end(s, start).unwrap_or(s.len());
-            (end, end, true)
+            found
+        });
+    let (body_end, end) = match closed_at {
+        Some(pair) => pair,
+        None => {
+            // An unclosed block ends where the next one starts.
+            let limit = memmem::find(&s.as_bytes()[start..], row.open.as_bytes())
+                .map_or(s.len(), |n| start + n);
+            let end = scan::balanced_end(&s[..limit], start).unwrap_or(limit);
+            (end, end)
         }
     };
-    let body = &s[body_start..body_end];
+    let body = &s[start..body_end];
     let mut calls = Vec::new();
     for found in scan::json_values(body) {
         calls.extend(super::json_text::calls_in_json(
@@ -140,7 +169,7 @@ fn json_payload(row: &MarkerRow, s: &str, at: usize, strict: bool) -> Option<(Ve
     }
     for call in &mut calls {
         call.dialect = row.name;
-        if !closed {
+        if row.close.is_some() && closed_at.is_none() {
             call.repairs.push("missing-close-tag");
         }
     }
@@ -206,6 +235,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         MARKERS.scan(&t, &ctx, &mut out);

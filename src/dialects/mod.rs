@@ -16,6 +16,7 @@ pub mod swe_agent;
 pub mod wil;
 
 use crate::model::{Call, Text, Turn};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -168,15 +169,19 @@ pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
             .cmp(&a.specificity)
             .then(a.start.cmp(&b.start))
     });
+    // Kept spans never overlap (several calls of one value share its span), so the
+    // neighbours by start are the only ones a new span can overlap.
+    let mut spans: BTreeMap<usize, (usize, u8)> = BTreeMap::new();
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for hit in hits {
-        // Several calls of one value (an array of calls) share its span.
-        let overlaps = kept.iter().any(|k| {
-            hit.start < k.end
-                && k.start < hit.end
-                && (k.start, k.end, k.specificity) != (hit.start, hit.end, hit.specificity)
-        });
+        let same = spans.get(&hit.start) == Some(&(hit.end, hit.specificity));
+        let before = spans.range(..=hit.start).next_back();
+        let after = spans.range(hit.start..).next();
+        let overlaps = !same
+            && (before.is_some_and(|(_, &(end, _))| end > hit.start)
+                || after.is_some_and(|(&start, _)| start < hit.end));
         if !overlaps {
+            spans.insert(hit.start, (hit.end, hit.specificity));
             kept.push(hit);
         }
     }

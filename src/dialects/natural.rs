@@ -72,6 +72,9 @@ impl Scanner for Natural {
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
         let mut i = 0;
+        // Per tag name, the point after which its closing tag is known to be absent.
+        let mut unclosed: Vec<(&str, usize)> = Vec::new();
+        let mut tool_call_unclosed = usize::MAX;
         while let Some(off) = memchr::memchr(b'<', &s.as_bytes()[i..]) {
             let at = i + off;
             i = at + 1;
@@ -80,7 +83,8 @@ impl Scanner for Natural {
                 && attrs.starts_with(char::is_whitespace)
             {
                 if ctx.enabled(TOOL_CALL)
-                    && let Some(hit) = tool_call_tag(s, at, ctx)
+                    && at < tool_call_unclosed
+                    && let Some(hit) = tool_call_tag(s, at, ctx, &mut tool_call_unclosed)
                 {
                     i = hit.end;
                     out.push(with_line(hit, text));
@@ -93,7 +97,10 @@ impl Scanner for Natural {
             if !rest[name.len()..].starts_with('>') || !ctx.enabled(TAG) {
                 continue;
             }
-            if let Some(hit) = name_tag(s, at, name, ctx) {
+            if unclosed.iter().any(|&(n, after)| n == name && at >= after) {
+                continue;
+            }
+            if let Some(hit) = name_tag(s, at, name, ctx, &mut unclosed) {
                 i = hit.end;
                 out.push(with_line(hit, text));
             }
@@ -107,7 +114,13 @@ fn with_line(mut hit: Hit, text: &Text) -> Hit {
 }
 
 /// `<Name>` … `</Name>` with a fenced JSON body.
-fn name_tag(s: &str, at: usize, name: &str, ctx: &ScanContext) -> Option<Hit> {
+fn name_tag<'s>(
+    s: &'s str,
+    at: usize,
+    name: &'s str,
+    ctx: &ScanContext,
+    unclosed: &mut Vec<(&'s str, usize)>,
+) -> Option<Hit> {
     let declared = if ctx.tools.is_empty() {
         if NOT_TOOLS.contains(&name.to_ascii_lowercase().as_str()) {
             return None;
@@ -117,8 +130,17 @@ fn name_tag(s: &str, at: usize, name: &str, ctx: &ScanContext) -> Option<Hit> {
         ctx.declared(name)?.to_owned()
     };
     let body_start = at + name.len() + 2;
+    // A call's body starts with its fence (or, for a declared tool, its JSON): checked
+    // before looking for the closing tag, so unclosed tags (`<br>`) cost nothing.
+    let head = s[body_start..].trim_start();
+    if !(head.starts_with("```") || (!ctx.tools.is_empty() && head.starts_with(['{', '[']))) {
+        return None;
+    }
     let close = format!("</{name}>");
-    let body_len = memmem::find(&s.as_bytes()[body_start..], close.as_bytes())?;
+    let Some(body_len) = memmem::find(&s.as_bytes()[body_start..], close.as_bytes()) else {
+        unclosed.push((name, at));
+        return None;
+    };
     let body = &s[body_start..body_start + body_len];
     let end = body_start + body_len + close.len();
     let json = match scan::first_fence(body) {
@@ -139,7 +161,7 @@ fn name_tag(s: &str, at: usize, name: &str, ctx: &ScanContext) -> Option<Hit> {
 }
 
 /// `<tool_call name="Name">` … `</tool_call>`, fenced JSON first, else bare JSON.
-fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext) -> Option<Hit> {
+fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usize) -> Option<Hit> {
     let tag_end = at + s[at..].find('>')?;
     let attrs = &s[at + "<tool_call".len()..tag_end];
     let name = scan::attribute(attrs, "name")?;
@@ -152,7 +174,10 @@ fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext) -> Option<Hit> {
         ctx.declared(name)?
     };
     let body_start = tag_end + 1;
-    let body_len = memmem::find(&s.as_bytes()[body_start..], b"</tool_call>")?;
+    let Some(body_len) = memmem::find(&s.as_bytes()[body_start..], b"</tool_call>") else {
+        *unclosed_after = at;
+        return None;
+    };
     let body = &s[body_start..body_start + body_len];
     let end = body_start + body_len + "</tool_call>".len();
     let json = match scan::first_fence(body) {
@@ -205,6 +230,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         NATURAL.scan(&t, &ctx, &mut out);

@@ -133,6 +133,7 @@ mod tests {
             line: 1,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         PYTHONIC.scan(&t, &ctx, &mut out);

@@ -91,6 +91,7 @@ mod tests {
             line: 10,
             reasoning: false,
             raw: true,
+            newlines: Default::default(),
         };
         let mut out = Vec::new();
         SWE_AGENT_COMMAND.scan(&t, &ctx, &mut out);

@@ -398,6 +398,13 @@ impl Scanner for Wil {
             return;
         }
         let s = text.text.as_str();
+        let named = ctx.explicitly(NAME);
+        // Most text holds no WIL at all: skip it with two fast searches.
+        static NEEDLES: OnceLock<[memchr::memmem::Finder<'static>; 2]> = OnceLock::new();
+        let needles = NEEDLES.get_or_init(|| ["WIL", "wil"].map(memchr::memmem::Finder::new));
+        if !named && needles.iter().all(|n| n.find(s.as_bytes()).is_none()) {
+            return;
+        }
         let mut regions = Vec::new();
         let mut from = 0;
         while let Some(begin) = scan::find_ci(s, "BEGIN WIL", from) {
@@ -406,7 +413,7 @@ impl Scanner for Wil {
             regions.push((body, end));
             from = end;
         }
-        if regions.is_empty() && ctx.explicitly(NAME) {
+        if regions.is_empty() && named {
             regions.push((0, s.len()));
         }
         for (start, end) in regions {
@@ -522,7 +529,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text { text: "close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4".into(), line: 1, reasoning: false, raw: true };
+        let t = Text { text: "close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4".into(), line: 1, reasoning: false, raw: true, newlines: Default::default() };
         let mut out = Vec::new();
         WIL.scan(&t, &ctx, &mut out);
         let ids: Vec<&Value> = out.iter().map(|h| &h.call.arguments["id"]).collect();

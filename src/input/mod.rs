@@ -73,16 +73,21 @@ impl<'a, 's> Reader<'a, 's> {
                     );
                     return Ok(());
                 }
-                let text = self.utf8(&bytes, 1);
-                let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                let mut text = match String::from_utf8(bytes) {
+                    Ok(text) => text,
+                    Err(e) => self.utf8(e.as_bytes(), 1).into_owned(),
+                };
+                if text.starts_with('\u{feff}') {
+                    text.drain(..'\u{feff}'.len_utf8());
+                }
                 match framing {
-                    Framing::Json => self.document(text, 1)?,
-                    Framing::Yaml => self.yaml(text)?,
+                    Framing::Json => self.document(&text, 1)?,
+                    Framing::Yaml => self.yaml(&text)?,
                     _ => {
-                        if cassette::looks_like_cassette(text) {
-                            self.yaml(text)?
+                        if cassette::looks_like_cassette(&text) {
+                            self.yaml(&text)?
                         } else {
-                            self.interp.feed_text(text, 1);
+                            self.interp.feed_owned_text(text, 1);
                         }
                     }
                 }

@@ -146,6 +146,17 @@ impl Interpreter {
         self.submit(turn, None);
     }
 
+    /// Like [`Interpreter::feed_text`], without copying a large text.
+    pub fn feed_owned_text(&mut self, text: String, line: u64) {
+        self.end_stream();
+        if self.history {
+            return;
+        }
+        let mut turn = Turn::new(Role::Assistant, line);
+        turn.push_raw_text(text, line);
+        self.submit(turn, None);
+    }
+
     /// `data: [DONE]`: the current stream is complete.
     pub fn stream_done(&mut self) {
         if let Some(stream) = &mut self.stream {
