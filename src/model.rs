@@ -163,10 +163,46 @@ pub struct Text {
     /// decoded from a JSON string sits on the lines of the string instead.
     pub raw: bool,
     /// Offsets of the text's line breaks, found once when a line is first asked for.
-    pub newlines: OnceLock<Vec<usize>>,
+    newlines: OnceLock<Vec<usize>>,
+    /// Offsets of every `<`, `[` and `{`, found in one pass and shared by the scanners.
+    openers: OnceLock<Openers>,
+}
+
+/// Where the bytes that can open a call sit in a text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Openers {
+    pub angle: Vec<usize>,
+    pub square: Vec<usize>,
+    pub curly: Vec<usize>,
 }
 
 impl Text {
+    pub fn new(text: impl Into<String>, line: u64, reasoning: bool, raw: bool) -> Text {
+        Text {
+            text: text.into(),
+            line,
+            reasoning,
+            raw,
+            newlines: OnceLock::new(),
+            openers: OnceLock::new(),
+        }
+    }
+
+    /// The offsets of `<`, `[` and `{` in the text.
+    pub fn openers(&self) -> &Openers {
+        self.openers.get_or_init(|| {
+            let mut o = Openers::default();
+            for at in memchr::memchr3_iter(b'<', b'[', b'{', self.text.as_bytes()) {
+                match self.text.as_bytes()[at] {
+                    b'<' => o.angle.push(at),
+                    b'[' => o.square.push(at),
+                    _ => o.curly.push(at),
+                }
+            }
+            o
+        })
+    }
+
     /// The file line of a byte offset in the text.
     pub fn line_at(&self, offset: usize) -> u64 {
         if !self.raw {
@@ -220,13 +256,7 @@ impl Turn {
     pub fn push_text(&mut self, text: impl Into<String>, line: u64, reasoning: bool) {
         let text = text.into();
         if !text.trim().is_empty() {
-            self.texts.push(Text {
-                text,
-                line,
-                reasoning,
-                raw: false,
-                newlines: OnceLock::new(),
-            });
+            self.texts.push(Text::new(text, line, reasoning, false));
         }
     }
 
@@ -234,13 +264,7 @@ impl Turn {
     pub fn push_raw_text(&mut self, text: impl Into<String>, line: u64) {
         let text = text.into();
         if !text.trim().is_empty() {
-            self.texts.push(Text {
-                text,
-                line,
-                reasoning: false,
-                raw: true,
-                newlines: OnceLock::new(),
-            });
+            self.texts.push(Text::new(text, line, false, true));
         }
     }
 }

@@ -44,10 +44,11 @@ impl Scanner for AnthropicXml {
         let mut from = 0;
         // Past a point where no closing tag follows, none will: search once.
         let mut no_close_after = usize::MAX;
-        while let Some(open) = next_open(s, from) {
+        let angle = &text.openers().angle;
+        while let Some(open) = next_open(s, angle, from) {
             from = open.tag_end;
             let closed = if open.tag_end < no_close_after {
-                close_of(s, open.tag_end, open.prefix)
+                close_of(s, angle, open.tag_end, open.prefix)
             } else {
                 None
             };
@@ -58,7 +59,7 @@ impl Scanner for AnthropicXml {
                 Some((b, e)) => (b, e),
                 // Truncated: up to the next invoke, or the end of the text.
                 None => {
-                    let stop = next_open(s, open.tag_end).map_or(s.len(), |n| n.start);
+                    let stop = next_open(s, angle, open.tag_end).map_or(s.len(), |n| n.start);
                     (stop, stop)
                 }
             };
@@ -91,23 +92,25 @@ struct Open<'a> {
     attrs: &'a str,
 }
 
-/// The next `<invoke…>` or `<prefix:invoke…>` at or after `from`.
-fn next_open(s: &str, from: usize) -> Option<Open<'_>> {
-    let mut i = from;
-    while let Some(off) = memmem::find(&s.as_bytes()[i..], b"invoke") {
-        let at = i + off;
-        i = at + 6;
-        let after = &s[at + 6..];
+/// The next `<invoke…>` or `<prefix:invoke…>` at or after `from`, among the text's `<`.
+fn next_open<'s>(s: &'s str, angle: &[usize], from: usize) -> Option<Open<'s>> {
+    let first = angle.partition_point(|&p| p < from);
+    for &start in &angle[first..] {
+        let rest = &s[start + 1..];
+        let prefix = match scan::ident(rest) {
+            Some(id) if rest[id.len()..].starts_with(':') => &rest[..id.len() + 1],
+            _ => "",
+        };
+        let Some(after) = rest[prefix.len()..].strip_prefix("invoke") else {
+            continue;
+        };
         if !after.starts_with(['>', ' ', '\n', '\t', '\r']) {
             continue;
         }
-        let Some((start, prefix)) = tag_start(s, at) else {
-            continue;
-        };
         let close = after.find('>')?;
         return Some(Open {
             start,
-            tag_end: at + 6 + close + 1,
+            tag_end: start + 1 + prefix.len() + "invoke".len() + close + 1,
             prefix,
             attrs: &after[..close],
         });
@@ -115,27 +118,12 @@ fn next_open(s: &str, from: usize) -> Option<Open<'_>> {
     None
 }
 
-/// For a local name at `at`: the `<` before it and the namespace prefix (`antml:`).
-fn tag_start(s: &str, at: usize) -> Option<(usize, &str)> {
-    let before = &s[..at];
-    if before.ends_with('<') {
-        return Some((at - 1, ""));
-    }
-    let prefix_start = before.rfind('<')? + 1;
-    let prefix = &s[prefix_start..at];
-    let ok = prefix.ends_with(':')
-        && prefix[..prefix.len() - 1]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_');
-    ok.then_some((prefix_start - 1, prefix))
-}
-
 /// The closing `</invoke>` of a block: (end of body, end of tag).
-fn close_of(s: &str, from: usize, prefix: &str) -> Option<(usize, usize)> {
+fn close_of(s: &str, angle: &[usize], from: usize, prefix: &str) -> Option<(usize, usize)> {
     let close = format!("</{prefix}invoke>");
     let n = memmem::find(&s.as_bytes()[from..], close.as_bytes())?;
     // A later <invoke> before the close means this one was cut off.
-    if let Some(next) = next_open(s, from)
+    if let Some(next) = next_open(s, angle, from)
         && next.start < from + n
     {
         return None;
@@ -272,13 +260,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         ANTHROPIC_XML.scan(&t, &ctx, &mut out);
         out

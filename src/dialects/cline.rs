@@ -73,8 +73,10 @@ impl Scanner for Cline {
         }
         let s = text.text.as_str();
         let mut i = 0;
-        while let Some(off) = memchr::memchr(b'<', &s.as_bytes()[i..]) {
-            let at = i + off;
+        for &at in &text.openers().angle {
+            if at < i {
+                continue;
+            }
             i = at + 1;
             let Some(name) = scan::ident(&s[at + 1..]) else {
                 continue;
@@ -185,13 +187,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         CLINE.scan(&t, &ctx, &mut out);
         out

@@ -82,13 +82,45 @@ fn uicp_call_before(s: &str, start: usize) -> Option<(&'static str, usize)> {
         .map(|name| (name, before.len() - name.len()))
 }
 
-/// Every call shape has one of these keys: JSON without them (configs, examples, code)
-/// is passed over without being parsed.
+/// Every call shape has one of these words among its keys: JSON without them (configs,
+/// examples, code) is passed over without being parsed. A `name` alone is not enough:
+/// it needs its arguments beside it.
 fn may_hold_call(slice: &str) -> bool {
-    static KEYS: OnceLock<[memmem::Finder<'static>; 5]> = OnceLock::new();
-    let keys = KEYS
-        .get_or_init(|| ["name", "tool", "event", "function", "batch"].map(memmem::Finder::new));
-    keys.iter().any(|k| k.find(slice.as_bytes()).is_some())
+    static WORDS: OnceLock<[memmem::Finder<'static>; 9]> = OnceLock::new();
+    let [
+        tool,
+        event,
+        function,
+        batch,
+        name,
+        arguments,
+        parameters,
+        args,
+        input,
+    ] = WORDS.get_or_init(|| {
+        [
+            "tool",
+            "event",
+            "function",
+            "batch",
+            "name",
+            "argument",
+            "parameters",
+            "args",
+            "input",
+        ]
+        .map(memmem::Finder::new)
+    });
+    // Keys are quoted: code and number lists are rejected by one search.
+    if memchr::memchr2(b'"', b'\'', slice.as_bytes()).is_none() {
+        return false;
+    }
+    let has = |f: &memmem::Finder| f.find(slice.as_bytes()).is_some();
+    has(tool)
+        || has(event)
+        || has(function)
+        || has(batch)
+        || (has(name) && (has(arguments) || has(parameters) || has(args) || has(input)))
 }
 
 /// The calls of one JSON text: parsed with repairs (named in each call), or, with
@@ -132,13 +164,7 @@ mod tests {
             strict,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         JSON_TEXT.scan(&t, &ctx, &mut out);
         super::super::resolve(out)

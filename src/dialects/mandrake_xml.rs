@@ -37,8 +37,10 @@ impl Scanner for MandrakeXml {
         let s = text.text.as_str();
         let mut from = 0;
         let mut previous: Option<(Call, usize)> = None;
-        while let Some(off) = memmem::find(&s.as_bytes()[from..], OPEN.as_bytes()) {
-            let at = from + off;
+        for &at in &text.openers().angle {
+            if at < from || !s[at..].starts_with(OPEN) {
+                continue;
+            }
             let body_start = at + OPEN.len();
             if !s[body_start..].trim_start().starts_with("<server") {
                 from = body_start;
@@ -151,13 +153,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         MANDRAKE_XML.scan(&t, &ctx, &mut out);
         out

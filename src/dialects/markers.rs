@@ -86,8 +86,16 @@ impl Scanner for Markers {
         for open in opens {
             let mut from = 0;
             let mut no_close_after = usize::MAX;
-            while let Some(off) = memmem::find(&s.as_bytes()[from..], open.as_bytes()) {
-                let at = from + off;
+            let openers = text.openers();
+            let starts = if open.starts_with('<') {
+                &openers.angle
+            } else {
+                &openers.square
+            };
+            for &at in starts {
+                if at < from || !s[at..].starts_with(open) {
+                    continue;
+                }
                 from = at + open.len();
                 for row in ROWS
                     .iter()
@@ -230,13 +238,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         MARKERS.scan(&t, &ctx, &mut out);
         out

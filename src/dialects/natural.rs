@@ -75,8 +75,10 @@ impl Scanner for Natural {
         // Per tag name, the point after which its closing tag is known to be absent.
         let mut unclosed: Vec<(&str, usize)> = Vec::new();
         let mut tool_call_unclosed = usize::MAX;
-        while let Some(off) = memchr::memchr(b'<', &s.as_bytes()[i..]) {
-            let at = i + off;
+        for &at in &text.openers().angle {
+            if at < i {
+                continue;
+            }
             i = at + 1;
             let rest = &s[at + 1..];
             if let Some(attrs) = rest.strip_prefix("tool_call")
@@ -225,13 +227,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         NATURAL.scan(&t, &ctx, &mut out);
         out

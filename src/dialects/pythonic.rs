@@ -33,8 +33,10 @@ impl Scanner for Pythonic {
         }
         let s = text.text.as_str();
         let mut i = 0;
-        while let Some(off) = memchr::memchr(b'[', &s.as_bytes()[i..]) {
-            let at = i + off;
+        for &at in &text.openers().square {
+            if at < i {
+                continue;
+            }
             i = at + 1;
             if let Some((calls, end)) = call_list(s, at) {
                 for mut call in calls {
@@ -128,13 +130,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text {
-            text: text.into(),
-            line: 1,
-            reasoning: false,
-            raw: true,
-            newlines: Default::default(),
-        };
+        let t = Text::new(text.into(), 1, false, true);
         let mut out = Vec::new();
         PYTHONIC.scan(&t, &ctx, &mut out);
         out

@@ -529,7 +529,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text { text: "close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4".into(), line: 1, reasoning: false, raw: true, newlines: Default::default() };
+        let t = Text::new("close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4".into(), 1, false, true);
         let mut out = Vec::new();
         WIL.scan(&t, &ctx, &mut out);
         let ids: Vec<&Value> = out.iter().map(|h| &h.call.arguments["id"]).collect();
