@@ -260,7 +260,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text::new(text.into(), 1, false, true);
+        let t = Text::new(text, 1, false, true);
         let mut out = Vec::new();
         ANTHROPIC_XML.scan(&t, &ctx, &mut out);
         out

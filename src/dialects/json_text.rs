@@ -164,7 +164,7 @@ mod tests {
             strict,
             selected: None,
         };
-        let t = Text::new(text.into(), 1, false, true);
+        let t = Text::new(text, 1, false, true);
         let mut out = Vec::new();
         JSON_TEXT.scan(&t, &ctx, &mut out);
         super::super::resolve(out)

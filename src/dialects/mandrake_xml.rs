@@ -153,7 +153,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text::new(text.into(), 1, false, true);
+        let t = Text::new(text, 1, false, true);
         let mut out = Vec::new();
         MANDRAKE_XML.scan(&t, &ctx, &mut out);
         out

@@ -86,7 +86,7 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text::new(text.into(), 10, false, true);
+        let t = Text::new(text, 10, false, true);
         let mut out = Vec::new();
         SWE_AGENT_COMMAND.scan(&t, &ctx, &mut out);
         out.into_iter().map(|h| h.call).collect()

@@ -529,7 +529,12 @@ mod tests {
             strict: false,
             selected: None,
         };
-        let t = Text::new("close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4".into(), 1, false, true);
+        let t = Text::new(
+            "close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4",
+            1,
+            false,
+            true,
+        );
         let mut out = Vec::new();
         WIL.scan(&t, &ctx, &mut out);
         let ids: Vec<&Value> = out.iter().map(|h| &h.call.arguments["id"]).collect();
