@@ -284,6 +284,15 @@ impl<'o> Engine<'o> {
             };
             for hit in dialects::resolve(hits) {
                 let mut call = hit.call;
+                if self.options.strict && !call.repairs.is_empty() && call.is_valid() {
+                    // --strict: a call that needed any repair is reported as written.
+                    let needed = call.repairs.join(", ");
+                    call.repairs.clear();
+                    call.invalid_arguments(
+                        &text.text[hit.start..hit.end],
+                        &format!("needs a repair ({needed}), and --strict allows none"),
+                    );
+                }
                 call.in_reasoning = text.reasoning
                     || regions
                         .iter()

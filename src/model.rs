@@ -104,14 +104,20 @@ impl Call {
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(map)) => self.arguments = map,
             Ok(Value::Null) => {}
-            Ok(Value::String(inner)) if inner.trim_start().starts_with('{') => {
-                match serde_json::from_str::<Value>(&inner) {
-                    Ok(Value::Object(map)) => {
-                        self.arguments = map;
-                        self.repairs.push("double-encoded");
+            Ok(Value::String(mut inner)) => {
+                // Encoded more than once: decode until an object appears (a few times).
+                for _ in 0..4 {
+                    match serde_json::from_str::<Value>(&inner) {
+                        Ok(Value::Object(map)) => {
+                            self.arguments = map;
+                            self.repairs.push("double-encoded");
+                            return;
+                        }
+                        Ok(Value::String(next)) => inner = next,
+                        _ => break,
                     }
-                    _ => self.invalid_arguments(text, "arguments are a JSON string, not an object"),
                 }
+                self.invalid_arguments(text, "arguments are a JSON string, not an object");
             }
             Ok(other) => self.invalid_arguments(
                 text,
@@ -299,6 +305,10 @@ mod tests {
         let c = args(r#""{\"a\":1}""#);
         assert_eq!(c.arguments["a"], 1);
         assert_eq!(c.repairs, ["double-encoded"]);
+        let triple = serde_json::to_string(&serde_json::to_string(r#"{"b":2}"#).unwrap()).unwrap();
+        let c = args(&triple);
+        assert_eq!(c.arguments["b"], 2);
+        assert!(!args(r#""just text""#).is_valid());
     }
 
     #[test]

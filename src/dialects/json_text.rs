@@ -130,7 +130,8 @@ pub fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
         return Vec::new();
     }
     let Ok(parsed) = scan::parse_json(slice, false) else {
-        return Vec::new();
+        // Not JSON even with repairs, yet it names a call: report it, never drop it.
+        return unreadable_call(slice).into_iter().collect();
     };
     let mut calls = shapes::calls(&parsed.value, None);
     for call in &mut calls {
@@ -149,6 +150,31 @@ pub fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
         }
     }
     calls
+}
+
+/// A call whose JSON cannot be read: `{"name": "f", "arguments": …` with broken JSON
+/// after it. Named from its `name` (or `tool`) key, invalid, with its raw text.
+fn unreadable_call(slice: &str) -> Option<Call> {
+    let has_arguments = ["\"arguments\"", "\"parameters\"", "\"params\"", "\"input\""]
+        .iter()
+        .any(|k| slice.contains(k));
+    if !has_arguments {
+        return None;
+    }
+    let name = ["\"name\"", "\"tool\""].iter().find_map(|key| {
+        let after = &slice[slice.find(key)? + key.len()..];
+        let value = after
+            .trim_start()
+            .strip_prefix(':')?
+            .trim_start()
+            .strip_prefix('"')?;
+        let name = &value[..value.find('"')?];
+        scan::is_tool_name(name).then_some(name)
+    })?;
+    let mut call = Call::new(name, shapes::NAME_ARGUMENTS, 0);
+    let error = scan::parse_json(slice, true).err().unwrap_or_default();
+    call.invalid_arguments(slice, &format!("the call is not valid JSON: {error}"));
+    Some(call)
 }
 
 #[cfg(test)]
@@ -200,6 +226,23 @@ mod tests {
         let strict = scan_text(text, true);
         assert!(!strict[0].call.is_valid());
         assert_eq!(strict[0].call.arguments_raw.as_deref(), Some(text));
+    }
+
+    #[test]
+    fn a_call_that_cannot_be_read_is_still_reported() {
+        let text = "Calling {\"name\": \"deploy\", \"arguments\": {\"env\": \"prod\" \"force\": true}} now";
+        let hits = scan_text(text, false);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.name, "deploy");
+        assert!(!hits[0].call.is_valid());
+        assert!(
+            hits[0]
+                .call
+                .arguments_raw
+                .as_deref()
+                .unwrap()
+                .contains("\"force\": true")
+        );
     }
 
     #[test]
