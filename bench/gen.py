@@ -2,7 +2,9 @@
 """Deterministic benchmark inputs for toolsift (fixed seed, size in bytes).
 
     bench/gen.py prose SIZE > file    assistant prose with code blocks full of braces,
-                                      JSON configs, HTML and links, and no tool call
+                                      JSON configs, HTML, links and `<tool_call>` named in
+                                      prose (decoys in 30% of paragraphs), and no tool call
+    bench/gen.py plain SIZE > file    the same prose without decoys
 """
 import random
 import sys
@@ -17,22 +19,22 @@ DECOYS = [
 ]
 
 
-def prose(size, rng, out):
+def prose(size, rng, out, decoys=True):
     written = 0
     while written < size:
         para = " ".join(rng.choice(WORDS) for _ in range(60)) + ".\n\n"
-        if rng.random() < 0.3:
+        if decoys and rng.random() < 0.3:
             para += rng.choice(DECOYS)
         out.write(para)
         written += len(para.encode())
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("prose",):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("prose", "plain"):
         sys.exit(__doc__)
     size = int(sys.argv[2].rstrip("MmKk")) * (1_000_000 if sys.argv[2][-1] in "Mm" else 1_000 if sys.argv[2][-1] in "Kk" else 1)
     rng = random.Random(7)
-    prose(size, rng, sys.stdout)
+    prose(size, rng, sys.stdout, decoys=sys.argv[1] == "prose")
 
 
 if __name__ == "__main__":
