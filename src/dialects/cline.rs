@@ -177,20 +177,9 @@ fn block(s: &str, at: usize, name: &str, tool: &str) -> Option<(Call, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Role, Turn};
 
     fn scan_text(text: &str) -> Vec<Hit> {
-        let turn = Turn::new(Role::Assistant, 1);
-        let ctx = ScanContext {
-            turn: &turn,
-            tools: &[],
-            strict: false,
-            selected: None,
-        };
-        let t = Text::new(text, 1, false, true);
-        let mut out = Vec::new();
-        CLINE.scan(&t, &ctx, &mut out);
-        out
+        super::super::scan_for_test(&CLINE, text, &[], false)
     }
 
     #[test]

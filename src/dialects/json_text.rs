@@ -180,20 +180,9 @@ fn unreadable_call(slice: &str) -> Option<Call> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Role, Turn};
 
     pub fn scan_text(text: &str, strict: bool) -> Vec<Hit> {
-        let turn = Turn::new(Role::Assistant, 1);
-        let ctx = ScanContext {
-            turn: &turn,
-            tools: &[],
-            strict,
-            selected: None,
-        };
-        let t = Text::new(text, 1, false, true);
-        let mut out = Vec::new();
-        JSON_TEXT.scan(&t, &ctx, &mut out);
-        super::super::resolve(out)
+        super::super::resolve(super::super::scan_for_test(&JSON_TEXT, text, &[], strict))
     }
 
     #[test]

@@ -143,20 +143,9 @@ fn parse_block(body: &str, strict: bool) -> Option<Call> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Role, Turn};
 
     fn scan_text(text: &str) -> Vec<Hit> {
-        let turn = Turn::new(Role::Assistant, 1);
-        let ctx = ScanContext {
-            turn: &turn,
-            tools: &[],
-            strict: false,
-            selected: None,
-        };
-        let t = Text::new(text, 1, false, true);
-        let mut out = Vec::new();
-        MANDRAKE_XML.scan(&t, &ctx, &mut out);
-        out
+        super::super::scan_for_test(&MANDRAKE_XML, text, &[], false)
     }
 
     #[test]

@@ -189,6 +189,26 @@ pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
     kept
 }
 
+/// Runs one scanner over a text, as the engine does, for the dialects' own tests.
+#[cfg(test)]
+pub(crate) fn scan_for_test(
+    scanner: &dyn Scanner,
+    text: &str,
+    tools: &[String],
+    strict: bool,
+) -> Vec<Hit> {
+    let turn = Turn::new(crate::model::Role::Assistant, 1);
+    let ctx = ScanContext {
+        turn: &turn,
+        tools,
+        strict,
+        selected: None,
+    };
+    let mut out = Vec::new();
+    scanner.scan(&Text::new(text, 1, false, true), &ctx, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

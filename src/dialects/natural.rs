@@ -217,20 +217,9 @@ fn call_from_json(name: &str, dialect: &'static str, json: &str, strict: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Role, Turn};
 
     fn scan_with(text: &str, tools: &[String]) -> Vec<Hit> {
-        let turn = Turn::new(Role::Assistant, 1);
-        let ctx = ScanContext {
-            turn: &turn,
-            tools,
-            strict: false,
-            selected: None,
-        };
-        let t = Text::new(text, 1, false, true);
-        let mut out = Vec::new();
-        NATURAL.scan(&t, &ctx, &mut out);
-        out
+        super::super::scan_for_test(&NATURAL, text, tools, false)
     }
 
     #[test]

@@ -119,21 +119,10 @@ fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Role, Turn};
     use serde_json::json;
 
     fn scan_text(text: &str) -> Vec<Hit> {
-        let turn = Turn::new(Role::Assistant, 1);
-        let ctx = ScanContext {
-            turn: &turn,
-            tools: &[],
-            strict: false,
-            selected: None,
-        };
-        let t = Text::new(text, 1, false, true);
-        let mut out = Vec::new();
-        PYTHONIC.scan(&t, &ctx, &mut out);
-        out
+        super::super::scan_for_test(&PYTHONIC, text, &[], false)
     }
 
     #[test]
