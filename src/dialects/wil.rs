@@ -282,7 +282,9 @@ fn normalize(line: &str) -> String {
 fn without_skip_words(line: &str, op: &str) -> String {
     let mut line = line.to_owned();
     for lead in ["please ", "can you "] {
-        if line.len() >= lead.len() && line[..lead.len()].eq_ignore_ascii_case(lead) {
+        if line.len() >= lead.len()
+            && line.as_bytes()[..lead.len()].eq_ignore_ascii_case(lead.as_bytes())
+        {
             line = line[lead.len()..].to_owned();
         }
     }
@@ -517,6 +519,9 @@ mod tests {
         );
         assert!(parse_line("nop: missing title").is_none());
         assert!(parse_line("I think we should go").is_none());
+        // Multi-byte text where a courtesy word would end must not break slicing.
+        assert!(parse_line("can y\u{f6}u close").is_none());
+        assert!(parse_line("pleas\u{e9}").is_none());
     }
 
     #[test]
