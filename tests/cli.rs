@@ -523,3 +523,17 @@ fn adversarial_text_finishes() {
         assert!(out.status.success(), "{unit}");
     }
 }
+
+#[test]
+fn a_binary_cassette_body_is_named_not_silently_skipped() {
+    let cassette = "interactions:\n- request:\n    body: null\n  response:\n    body:\n      string: !!binary |\n        H4sIAAAAAAAAA6tWKkktLlGyUlAqS8wpTgUAjnKpJRAAAAA=\n";
+    toolsift()
+        .arg("extract")
+        .write_stdin(cassette)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "!!binary (base64) body not decoded",
+        ));
+}

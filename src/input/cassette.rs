@@ -14,6 +14,8 @@ pub struct Body {
     pub anchors: Vec<(usize, u64)>,
     /// For SSE text: the YAML line of each `data:` line of the body, in order.
     pub data_lines: Vec<u64>,
+    /// A `!!binary` body (base64, often gzip): not read.
+    pub binary: bool,
 }
 
 pub struct Interaction {
@@ -43,6 +45,8 @@ pub fn looks_like_cassette(text: &str) -> bool {
 /// A YAML node with the line it starts on.
 enum Node {
     Scalar(String, TScalarStyle, u64),
+    /// A `!!binary` scalar (base64), left undecoded.
+    Binary(u64),
     Seq(Vec<Node>, u64),
     Map(Vec<(String, Node)>, u64),
 }
@@ -50,7 +54,7 @@ enum Node {
 impl Node {
     fn line(&self) -> u64 {
         match self {
-            Node::Scalar(_, _, l) | Node::Seq(_, l) | Node::Map(_, l) => *l,
+            Node::Scalar(_, _, l) | Node::Binary(l) | Node::Seq(_, l) | Node::Map(_, l) => *l,
         }
     }
 
@@ -64,7 +68,7 @@ impl Node {
     /// Writes the node as JSON text, noting where each mapping and sequence starts.
     fn write_json(&self, out: &mut String, anchors: &mut Vec<(usize, u64)>) {
         match self {
-            Node::Scalar(..) => out.push_str(&self.to_json().to_string()),
+            Node::Scalar(..) | Node::Binary(_) => out.push_str(&self.to_json().to_string()),
             Node::Seq(items, line) => {
                 anchors.push((out.len(), *line));
                 out.push('[');
@@ -96,6 +100,7 @@ impl Node {
         match self {
             Node::Scalar(s, TScalarStyle::Plain, _) => plain_scalar(s),
             Node::Scalar(s, _, _) => Value::String(s.clone()),
+            Node::Binary(_) => Value::Null,
             Node::Seq(items, _) => Value::Array(items.iter().map(Node::to_json).collect()),
             Node::Map(entries, _) => {
                 let mut map = Map::new();
@@ -156,7 +161,7 @@ impl Builder {
                     })
                 }
             },
-            Some((Node::Scalar(..), _)) => {}
+            Some((Node::Scalar(..) | Node::Binary(_), _)) => {}
         }
     }
 }
@@ -165,6 +170,9 @@ impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         let line = mark.line() as u64;
         match ev {
+            Event::Scalar(_, _, _, Some(tag)) if tag.suffix == "binary" => {
+                self.push_value(Node::Binary(line));
+            }
             Event::Scalar(value, style, _, tag) => {
                 let style = if tag.is_some_and(|t| t.suffix == "str") {
                     TScalarStyle::DoubleQuoted
@@ -233,20 +241,31 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
             line: parsed.line(),
             anchors,
             data_lines: Vec::new(),
+            binary: false,
         });
     }
     let scalar = match side.get("body") {
         Some(s @ Node::Scalar(..)) => Some(s),
         Some(body @ Node::Map(..)) => body.get("string"),
+        Some(b @ Node::Binary(_)) => Some(b),
         _ => None,
     };
-    if let Some(Node::Scalar(s, _, line)) = scalar {
-        out.push(Body {
+    match scalar {
+        Some(Node::Scalar(s, _, line)) => out.push(Body {
             text: s.clone(),
             line: *line,
             anchors: Vec::new(),
             data_lines: data_lines(s, *line, source),
-        });
+            binary: false,
+        }),
+        Some(Node::Binary(line)) => out.push(Body {
+            text: String::new(),
+            line: *line,
+            anchors: Vec::new(),
+            data_lines: Vec::new(),
+            binary: true,
+        }),
+        _ => {}
     }
     out
 }
