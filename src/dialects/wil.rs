@@ -313,6 +313,11 @@ fn without_skip_words(line: &str, op: &str) -> String {
 
 /// Parses one WIL line into (operation, params).
 pub fn parse_line(line: &str) -> Option<(&'static str, Map<String, Value>)> {
+    // Every template starts with a verb: a line that starts with none of them (prose)
+    // is passed over before any template is tried. WIL lines are short.
+    if line.len() > MAX_LINE || !starts_with_verb(line) {
+        return None;
+    }
     let line = normalize(line);
     if line.is_empty() || line.to_ascii_lowercase().starts_with("nop:") {
         return None;
@@ -327,6 +332,36 @@ pub fn parse_line(line: &str) -> Option<(&'static str, Map<String, Value>)> {
         }
     }
     None
+}
+
+/// Longer lines are not WIL (the template matcher backtracks over a line's length).
+const MAX_LINE: usize = 4096;
+
+/// The first words of every template, and the courtesy words before them.
+fn first_words() -> &'static Vec<String> {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut words: Vec<String> = grammar()
+            .iter()
+            .flat_map(|(_, templates)| templates.iter())
+            .filter_map(|t| match t.tokens.first() {
+                Some(Token::Literal(lit)) => lit.split(' ').next().map(str::to_ascii_lowercase),
+                _ => None,
+            })
+            .chain(["please".to_owned(), "can".to_owned()])
+            .collect();
+        words.sort();
+        words.dedup();
+        words
+    })
+}
+
+fn starts_with_verb(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    word.len() <= 12
+        && first_words()
+            .binary_search(&word.to_ascii_lowercase())
+            .is_ok()
 }
 
 fn params(op: &str, slots: Vec<(String, String)>) -> Map<String, Value> {
