@@ -330,9 +330,24 @@ pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
             }
         }
     }
+    // OpenAI Harmony (gpt-oss): the `analysis` channel is reasoning, up to the end of
+    // its message.
+    let mut from = 0;
+    while let Some(start) = find_ci(text, HARMONY_ANALYSIS, from) {
+        let body = start + HARMONY_ANALYSIS.len();
+        let end = ["<|end|>", "<|start|>", "<|call|>", "<|return|>"]
+            .iter()
+            .filter_map(|m| memmem::find(&text.as_bytes()[body..], m.as_bytes()).map(|n| body + n))
+            .min()
+            .unwrap_or(text.len());
+        out.push((start, end));
+        from = end.max(body);
+    }
     out.sort_unstable();
     out
 }
+
+const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
 
 /// Whether a tool name is a plausible identifier (not a template placeholder such as
 /// `$TOOL_NAME` or prose).
@@ -433,6 +448,10 @@ mod tests {
     fn fences_and_reasoning() {
         let f = first_fence("x\n```json\n{\"a\":1}\n```\n").unwrap();
         assert_eq!((f.info, f.body), ("json", "{\"a\":1}\n"));
+        let h = "<|start|>assistant<|channel|>analysis<|message|>maybe {x}<|end|><|start|>assistant<|channel|>final<|message|>done";
+        let r = reasoning_regions(h);
+        assert_eq!(r.len(), 1);
+        assert!(h[r[0].0..r[0].1].contains("maybe {x}") && !h[r[0].0..r[0].1].contains("done"));
         let t = "a <think>plan {x}</think> b [THINK]more";
         let r = reasoning_regions(t);
         assert_eq!(r.len(), 2);
