@@ -117,7 +117,7 @@ impl Interpreter {
             if !self.gemini_partial_active() {
                 self.end_stream();
             }
-            if let Some(found) = self.container(&node, &obj, &ctx) {
+            if let Some(found) = self.container(&obj, &ctx) {
                 return found;
             }
             let found = self.walk_obj(&node, &obj, &ctx);
@@ -265,7 +265,7 @@ impl Interpreter {
 
     /// Whole-document formats whose copies need rules: notebooks, SWE-agent
     /// trajectories, Codex rollout lines, VCR-style recordings already unwrapped.
-    fn container(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) -> Option<bool> {
+    fn container(&mut self, obj: &Obj, ctx: &Ctx) -> Option<bool> {
         if let Some(cells) = obj.arr("cells")
             && (obj.has("nbformat") || obj.has("metadata"))
         {
@@ -288,7 +288,6 @@ impl Interpreter {
             self.codex_line(obj, ctx);
             return Some(true);
         }
-        let _ = node;
         None
     }
 
