@@ -45,7 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--with-text', '--with-text', [CompletionResultType]::ParameterName, 'Also emit the text around calls ("type":"text" records), in message order')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'No repairs: a call that would need one is reported invalid with its raw text')
             [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print counts per channel and dialect to stderr after the run')
-            [CompletionResult]::new('--line-buffered', '--line-buffered', [CompletionResultType]::ParameterName, 'Flush after every record (for `tail -f ... | toolsift extract`)')
+            [CompletionResult]::new('--line-buffered', '--line-buffered', [CompletionResultType]::ParameterName, 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -41,7 +41,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --with-text 'Also emit the text around calls ("type":"text" records), in message order'
             cand --strict 'No repairs: a call that would need one is reported invalid with its raw text'
             cand --stats 'Print counts per channel and dialect to stderr after the run'
-            cand --line-buffered 'Flush after every record (for `tail -f ... | toolsift extract`)'
+            cand --line-buffered 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal'
             cand -q 'Do not print warnings about malformed input (errors are still printed)'
             cand --quiet 'Do not print warnings about malformed input (errors are still printed)'
             cand -h 'Print help (see more with ''--help'')'

@@ -48,7 +48,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-resul
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-text -d 'Also emit the text around calls ("type":"text" records), in message order'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l stats -d 'Print counts per channel and dialect to stderr after the run'
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l line-buffered -d 'Flush after every record (for `tail -f ... | toolsift extract`)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l line-buffered -d 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l json -d 'Print one JSON object per dialect instead of a table'

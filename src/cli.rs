@@ -105,7 +105,8 @@ pub struct ExtractArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Flush after every record (for `tail -f ... | toolsift extract`).
+    /// Flush after every record (for `tail -f ... | toolsift extract`); the default when
+    /// standard output is a terminal.
     #[arg(long)]
     pub line_buffered: bool,
 

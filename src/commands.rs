@@ -94,7 +94,9 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         )),
         None => Box::new(BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
     };
-    let mut out = Output::new(sink, args.line_buffered);
+    // A person watching a terminal sees each record as it is found.
+    let interactive = args.output.is_none() && io::stdout().is_terminal();
+    let mut out = Output::new(sink, args.line_buffered || interactive);
     let mut engine = Engine::new(options, &mut out);
     let files = if args.files.is_empty() {
         vec!["-".into()]
