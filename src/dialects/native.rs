@@ -21,6 +21,7 @@ pub const BEDROCK: &str = "bedrock";
 pub const LANGCHAIN: &str = "langchain";
 pub const CODEX: &str = "codex";
 pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
+pub const GEMINI_CLI: &str = "gemini-cli";
 
 /// One row of `toolsift dialects` for the tool channel.
 pub struct NativeDialect {
@@ -84,6 +85,11 @@ pub const DIALECTS: &[NativeDialect] = &[
         name: GEMINI_STREAM,
         summary: "Gemini streamed function-call arguments (partialArgs by jsonPath)",
         example: r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x"}],"willContinue":true}}"#,
+    },
+    NativeDialect {
+        name: GEMINI_CLI,
+        summary: "Gemini CLI session files: toolCalls of gemini messages, results inside them",
+        example: r#"{"type":"gemini","content":"","toolCalls":[{"id":"c1","name":"read_file","args":{"path":"a"}}]}"#,
     },
     NativeDialect {
         name: BEDROCK,

@@ -485,6 +485,8 @@ impl Interpreter {
             .or_else(|| ctx.response.clone());
         let mut turn = Turn::new(role, line);
         turn.origin = ctx.origin;
+        // Results logged inside the message that made the calls follow its turn.
+        let mut pending_results: Vec<ToolResult> = Vec::new();
 
         if role == Role::Tool {
             self.tool_message(node, obj, ctx);
@@ -548,6 +550,32 @@ impl Interpreter {
                 }
             }
         }
+        // Gemini CLI: each entry of `toolCalls` is a call with its results inside.
+        for entry in obj.arr("toolCalls").unwrap_or_default() {
+            let Some(e) = entry.object() else { continue };
+            let Some(name) = e.str("name") else { continue };
+            let mut call = Call::new(name, native::GEMINI_CLI, ctx.lines.line(entry.offset()))
+                .with_id(e.str("id").map(Into::into));
+            call.set_arguments_value(e.get("args").map(|a| a.value()).unwrap_or_default());
+            let id = call.id.clone();
+            self.add_call(&mut turn, call);
+            for part in e.arr("result").unwrap_or_default() {
+                let Some(response) = part.object().and_then(|p| p.obj("functionResponse")) else {
+                    continue;
+                };
+                pending_results.push(ToolResult {
+                    id: response.str("id").map(Into::into).or_else(|| id.clone()),
+                    name: response.str("name").map(Into::into),
+                    content: response
+                        .get("response")
+                        .map(|r| r.value())
+                        .unwrap_or_default(),
+                    is_error: e.is("status", "error") || e.is("status", "cancelled"),
+                    dialect: native::GEMINI_CLI,
+                    line: ctx.lines.line(part.offset()),
+                });
+            }
+        }
         for entry in obj.arr("invalid_tool_calls").unwrap_or_default() {
             if let Some(e) = entry.object()
                 && let Some(mut call) = native::tool_calls_entry(&entry, &e, ctx.lines)
@@ -565,6 +593,9 @@ impl Interpreter {
             self.add_call(&mut turn, call);
         }
         self.submit(turn, key);
+        for result in pending_results {
+            self.result(result);
+        }
     }
 
     /// `role: "tool"` / `"function"` messages are results.
@@ -834,6 +865,10 @@ fn message_role(obj: &Obj) -> Option<Role> {
         if has_body {
             return Role::from_name(&role);
         }
+    }
+    // Gemini CLI sessions: `{"type": "gemini", "content", "toolCalls"}`.
+    if obj.is("type", "gemini") && (obj.has("content") || obj.has("toolCalls")) {
+        return Some(Role::Assistant);
     }
     // LangChain message dicts carry their role in `type`.
     if let Some(kind) = obj.str("type")
