@@ -98,6 +98,15 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     let interactive = args.output.is_none() && io::stdout().is_terminal();
     let mut out = Output::new(sink, args.line_buffered || interactive);
     let mut engine = Engine::new(options, &mut out);
+    // Plain text is scanned in windows unless its text is wanted back whole.
+    let window = if args.with_text {
+        0
+    } else {
+        std::env::var("TOOLSIFT_TEXT_WINDOW")
+            .ok()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(crate::input::TEXT_WINDOW)
+    };
     let files = if args.files.is_empty() {
         vec!["-".into()]
     } else {
@@ -129,7 +138,9 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         };
         engine.start_source(&name);
         let mut sink = |event| engine.event(event);
-        let result = Reader::new(&name, &diag, &mut sink).read(&mut *input, framing(args.input));
+        let result = Reader::new(&name, &diag, &mut sink)
+            .with_window(window)
+            .read(&mut *input, framing(args.input));
         match result {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e.into()),

@@ -3,7 +3,7 @@
 //! unless the turn has no other call (`--reasoning`). Records go out in input order.
 
 use crate::dialects::{self, Channel, Hit, ScanContext, Scanner};
-use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
+use crate::model::{Call, Event, Origin, Role, ToolResult, Turn, Window};
 use crate::output::{Output, Source};
 use crate::scan;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -36,11 +36,23 @@ pub struct Options {
 }
 
 /// A call chosen for a turn, with where it sat in the turn's text (for `--with-text`).
+#[derive(Clone)]
 struct Chosen {
     channel: Channel,
     call: Call,
     /// (text index, start, end) for calls found in text.
     span: Option<(usize, usize, usize)>,
+}
+
+/// The calls found so far in a plain text read window by window.
+struct PendingText {
+    /// Per channel, in `--formats` order.
+    found: Vec<Vec<Chosen>>,
+    /// Offset up to which calls were taken.
+    done: usize,
+    /// Per channel, the end of the furthest call taken (it may reach into the next
+    /// window).
+    covered: Vec<usize>,
 }
 
 /// Counters for `--stats`, per channel and dialect.
@@ -64,6 +76,7 @@ pub struct Engine<'o> {
     calls: HashMap<String, (String, u64)>,
     notebook_calls: HashSet<String>,
     file: String,
+    window: Option<PendingText>,
     pub stats: Stats,
 }
 
@@ -77,6 +90,7 @@ impl<'o> Engine<'o> {
             calls: HashMap::new(),
             notebook_calls: HashSet::new(),
             file: String::new(),
+            window: None,
             stats: Stats::default(),
         }
     }
@@ -93,6 +107,7 @@ impl<'o> Engine<'o> {
         match event {
             Event::Turn(turn) => self.turn(turn),
             Event::Result(result) => self.result(result),
+            Event::Window(window) => self.window(window),
         }
     }
 
@@ -102,20 +117,40 @@ impl<'o> Engine<'o> {
         }
         let index = self.turns;
         self.turns += 1;
+        let found: Vec<Vec<Chosen>> = self
+            .options
+            .formats
+            .iter()
+            .map(|&channel| self.channel_calls(channel, &turn))
+            .collect();
+        let chosen = self.decide(found, turn.origin, index);
+        if self.options.with_text {
+            self.write_with_text(&turn, &chosen, index)
+        } else {
+            for c in &chosen {
+                self.write_call(c, index)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Applies the reasoning policy and channel fallback to the calls each channel found
+    /// in one turn (in `--formats` order), and counts what was chosen.
+    fn decide(&mut self, found: Vec<Vec<Chosen>>, origin: Origin, index: u64) -> Vec<Chosen> {
         self.stats.turns += 1;
         let mut chosen = match self.options.reasoning {
-            Reasoning::Include => self.select(&turn, true),
-            Reasoning::Exclude => self.select(&turn, false),
+            Reasoning::Include => self.select(&found, true),
+            Reasoning::Exclude => self.select(&found, false),
             Reasoning::Fallback => {
-                let outside = self.select(&turn, false);
+                let outside = self.select(&found, false);
                 if outside.iter().any(|c| c.call.is_valid()) {
                     outside
                 } else {
-                    self.select(&turn, true)
+                    self.select(&found, true)
                 }
             }
         };
-        if turn.origin == Origin::Notebook {
+        if origin == Origin::Notebook {
             let seen = &mut self.notebook_calls;
             chosen.retain(|c| {
                 c.channel == Channel::Tool
@@ -141,14 +176,61 @@ impl<'o> Engine<'o> {
                 self.calls.insert(id.clone(), (c.call.name.clone(), index));
             }
         }
-        if self.options.with_text {
-            self.write_with_text(&turn, &chosen, index)
-        } else {
-            for c in &chosen {
-                self.write_call(c, index)?;
-            }
-            Ok(())
+        chosen
+    }
+
+    /// One window of a plain text too large to hold at once (see `input`). Calls that
+    /// start before `keep_before` (an offset in the whole text) are kept, once; the last
+    /// window decides the turn as if the text had been read whole.
+    fn window(&mut self, w: Window) -> io::Result<()> {
+        if !self.options.roles.contains(&Role::Assistant) {
+            return Ok(());
         }
+        let pending = self.window.get_or_insert_with(|| PendingText {
+            found: vec![Vec::new(); self.options.formats.len()],
+            done: 0,
+            covered: vec![0; self.options.formats.len()],
+        });
+        let done = pending.done;
+        let mut turn = Turn::new(Role::Assistant, w.text.line);
+        turn.texts.push(w.text);
+        let found: Vec<Vec<Chosen>> = self
+            .options
+            .formats
+            .iter()
+            .map(|&channel| self.channel_calls(channel, &turn))
+            .collect();
+        let pending = self.window.as_mut().expect("created above");
+        for ((all, covered), calls) in pending
+            .found
+            .iter_mut()
+            .zip(pending.covered.iter_mut())
+            .zip(found)
+        {
+            let before = *covered;
+            for mut c in calls {
+                let (start, end) = c.span.map_or((0, 0), |s| (w.offset + s.1, w.offset + s.2));
+                // Taken once: from the window where it starts before the cut, and not
+                // again as a part of a call of its channel taken from the last window.
+                if start >= done.max(before) && (w.last || start < w.keep_before) {
+                    c.span = None;
+                    *covered = (*covered).max(end);
+                    all.push(c);
+                }
+            }
+        }
+        pending.done = w.keep_before;
+        if !w.last {
+            return Ok(());
+        }
+        let found = self.window.take().expect("created above").found;
+        let index = self.turns;
+        self.turns += 1;
+        let chosen = self.decide(found, Origin::Plain, index);
+        for c in &chosen {
+            self.write_call(c, index)?;
+        }
+        Ok(())
     }
 
     fn write_call(&mut self, c: &Chosen, turn: u64) -> io::Result<()> {
@@ -203,11 +285,12 @@ impl<'o> Engine<'o> {
     }
 
     /// The calls of one turn after channel fallback.
-    fn select(&self, turn: &Turn, with_reasoning: bool) -> Vec<Chosen> {
+    /// Channel fallback over the calls each channel found (in `--formats` order).
+    fn select(&self, found: &[Vec<Chosen>], with_reasoning: bool) -> Vec<Chosen> {
         let mut first_invalid: Option<Vec<Chosen>> = None;
         let mut all: Vec<Chosen> = Vec::new();
-        for &channel in &self.options.formats {
-            let mut calls = self.channel_calls(channel, turn);
+        for channel_calls in found {
+            let mut calls = channel_calls.clone();
             if !with_reasoning {
                 calls.retain(|c| !c.call.in_reasoning);
             }

@@ -280,6 +280,20 @@ impl Turn {
 pub enum Event {
     Turn(Turn),
     Result(ToolResult),
+    /// One window of a plain-text input too large to hold whole.
+    Window(Window),
+}
+
+/// A piece of one long plain text (one assistant turn), read window by window. Windows
+/// overlap, so a call near the end of one is seen whole in the next.
+#[derive(Debug)]
+pub struct Window {
+    pub text: Text,
+    /// Offset of this window in the whole text.
+    pub offset: usize,
+    /// Calls that start at or after this offset are left to the next window.
+    pub keep_before: usize,
+    pub last: bool,
 }
 
 #[cfg(test)]

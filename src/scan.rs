@@ -349,6 +349,19 @@ pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
 
 const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
 
+/// Regions whose opening tag gives meaning to what follows: reasoning, and WIL's
+/// `BEGIN WIL … END WIL`. A text read in windows is never cut inside one.
+pub fn context_regions(text: &str) -> Vec<(usize, usize)> {
+    let mut out = reasoning_regions(text);
+    let mut from = 0;
+    while let Some(start) = find_ci(text, "BEGIN WIL", from) {
+        let end = find_ci(text, "END WIL", start).map_or(text.len(), |e| e + "END WIL".len());
+        out.push((start, end));
+        from = end;
+    }
+    out
+}
+
 /// Whether a tool name is a plausible identifier (not a template placeholder such as
 /// `$TOOL_NAME` or prose).
 pub fn is_tool_name(name: &str) -> bool {

@@ -537,3 +537,64 @@ fn a_binary_cassette_body_is_named_not_silently_skipped() {
             "!!binary (base64) body not decoded",
         ));
 }
+
+/// Plain text with calls of several dialects scattered through prose and code.
+fn long_text_with_calls() -> String {
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str("Some prose about the build, with a code block:\n```rust\nfn f() { let v = vec![1, 2]; }\n```\n");
+        match i % 5 {
+            0 => text.push_str(&format!("<tool_call>\n{{\"name\": \"hermes{i}\", \"arguments\": {{\"n\": {i}}}}}\n</tool_call>\n")),
+            1 => text.push_str(&format!("Then {{\"name\": \"generic{i}\", \"arguments\": {{\"s\": \"a {{ b\"}}}}\n")),
+            2 => text.push_str(&format!("[TOOL_CALLS]mistral{i}[ARGS]{{\"x\": {i}}}\n")),
+            3 => text.push_str("A config {\"retries\": 3} is not a call.\n"),
+            _ => text.push_str(&format!("<think>\nmaybe {{\"name\": \"thought{i}\", \"arguments\": {{}}}}\n</think>\n")),
+        }
+    }
+    text
+}
+
+#[test]
+fn long_plain_text_is_scanned_in_windows_with_the_same_result() {
+    let text = long_text_with_calls();
+    let f = write_temp(text.as_bytes(), ".txt");
+    let whole = toolsift()
+        .args(["extract", "--input", "text"])
+        .arg(f.path())
+        .output()
+        .unwrap();
+    assert!(whole.status.success());
+    let recs = records(&whole.stdout);
+    assert_eq!(
+        recs.len(),
+        180,
+        "{}",
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    for window in ["4096", "2000", "65536"] {
+        let windowed = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "--input", "text"])
+            .arg(f.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&whole.stdout),
+            String::from_utf8_lossy(&windowed.stdout),
+            "window {window}"
+        );
+    }
+    // --with-text needs the text whole: windows are not used, output is the same.
+    let with_text = |env: Option<&str>| {
+        let mut cmd = toolsift();
+        if let Some(w) = env {
+            cmd.env("TOOLSIFT_TEXT_WINDOW", w);
+        }
+        cmd.args(["extract", "--with-text"])
+            .arg(f.path())
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert_eq!(with_text(None), with_text(Some("4096")));
+}

@@ -9,10 +9,10 @@ mod sse;
 
 use crate::diag::Diag;
 use crate::json::{LineIndex, Node};
-use crate::model::Event;
+use crate::model::{Event, Text, Window};
 use crate::transcript::Interpreter;
 use std::borrow::Cow;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 /// How a source is framed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +36,12 @@ pub struct Reader<'a, 's> {
     sink: &'a mut Sink<'s>,
     warned_utf8: bool,
     warned_depth: bool,
+    /// Plain text larger than this is scanned window by window (0: never).
+    window: usize,
 }
+
+/// The default window for plain text: memory stays near this, whatever the input size.
+pub const TEXT_WINDOW: usize = 4 << 20;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -49,7 +54,14 @@ impl<'a, 's> Reader<'a, 's> {
             sink,
             warned_utf8: false,
             warned_depth: false,
+            window: TEXT_WINDOW,
         }
+    }
+
+    /// Sets the plain-text window; 0 reads plain text whole (needed for `--with-text`).
+    pub fn with_window(mut self, window: usize) -> Self {
+        self.window = window;
+        self
     }
 
     /// Reads the whole source. Only errors of the sink (a closed pipe) and read errors
@@ -64,7 +76,19 @@ impl<'a, 's> Reader<'a, 's> {
             Framing::Jsonl => self.jsonl(&mut lines)?,
             Framing::Sse => self.sse(&mut lines)?,
             Framing::Auto | Framing::Text | Framing::Json | Framing::Yaml => {
-                let bytes = lines.read_rest()?;
+                let mut bytes = Vec::new();
+                if matches!(framing, Framing::Auto | Framing::Text) && self.window > 0 {
+                    let eof = lines.read_some(&mut bytes, self.window)?;
+                    let binary = memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some();
+                    let cassette = cassette::looks_like_cassette(&String::from_utf8_lossy(
+                        &bytes[..bytes.len().min(4096)],
+                    ));
+                    if !eof && !binary && !cassette {
+                        self.windowed_text(bytes, &mut lines)?;
+                        return self.pump();
+                    }
+                }
+                bytes.extend(lines.read_rest()?);
                 if let Some(offset) = memchr::memchr(0, &bytes[..bytes.len().min(8192)]) {
                     self.diag.warn(
                         self.name,
@@ -95,6 +119,83 @@ impl<'a, 's> Reader<'a, 's> {
         }
         self.interp.finish();
         self.pump()
+    }
+
+    /// Plain text too large to hold whole, in overlapping windows cut at line ends: a
+    /// call that starts in the last quarter of a window is left to the next one, which
+    /// holds it whole (calls longer than a quarter window may be cut).
+    fn windowed_text(&mut self, mut buf: Vec<u8>, lines: &mut Lines) -> io::Result<()> {
+        let size = self.window.max(2);
+        let overlap = size / 4;
+        let mut base = 0usize;
+        let mut line = 1u64;
+        let mut eof = false;
+        if buf.starts_with(BOM) {
+            buf.drain(..BOM.len());
+        }
+        loop {
+            if !eof && buf.len() < size {
+                let want = size - buf.len();
+                eof = lines.read_some(&mut buf, want)?;
+            }
+            let mut cut = if eof {
+                buf.len()
+            } else {
+                memchr::memrchr(b'\n', &buf).map_or(buf.len(), |n| n + 1)
+            };
+            if let Err(e) = std::str::from_utf8(&buf[..cut])
+                && e.error_len().is_none()
+                && !eof
+            {
+                // A line longer than the window: never cut inside a character.
+                cut = e.valid_up_to().max(1);
+            }
+            let text = match std::str::from_utf8(&buf[..cut]) {
+                Ok(t) => t.to_owned(),
+                Err(_) => {
+                    // Replace bad bytes in the buffer itself, so offsets stay the text's.
+                    let fixed = self.utf8(&buf[..cut], line).into_owned();
+                    let rest = buf.split_off(cut);
+                    buf = fixed.clone().into_bytes();
+                    cut = buf.len();
+                    buf.extend(rest);
+                    fixed
+                }
+            };
+            let last = eof && cut == buf.len();
+            let keep = if last {
+                cut
+            } else {
+                let from = cut.saturating_sub(overlap).max(cut / 2);
+                match memchr::memchr(b'\n', &buf[from..cut]) {
+                    Some(n) if from + n + 1 < cut => from + n + 1,
+                    _ => from.max(1),
+                }
+            };
+            // Never cut inside a region whose opening gives meaning to what follows:
+            // the next window starts at its opening instead.
+            let keep = if last {
+                keep
+            } else {
+                crate::scan::context_regions(&text)
+                    .iter()
+                    .find(|&&(a, b)| a < keep && keep < b && a > 0)
+                    .map_or(keep, |&(a, _)| a)
+            };
+            let window = Window {
+                text: Text::new(text, line, false, true),
+                offset: base,
+                keep_before: base + keep,
+                last,
+            };
+            (self.sink)(Event::Window(window))?;
+            if last {
+                return Ok(());
+            }
+            line += memchr::memchr_iter(b'\n', &buf[..keep]).count() as u64;
+            buf.drain(..keep);
+            base += keep;
+        }
     }
 
     fn pump(&mut self) -> io::Result<()> {
@@ -453,6 +554,21 @@ impl<'r> Lines<'r> {
                 return Ok(self.ahead.last().map(|(_, l)| l.as_slice()));
             }
         }
+    }
+
+    /// Appends up to `max` more bytes (look-ahead first) to `out`; true at the end of
+    /// the input.
+    fn read_some(&mut self, out: &mut Vec<u8>, max: usize) -> io::Result<bool> {
+        let start = out.len();
+        while self.ahead_pos < self.ahead.len() && out.len() - start < max {
+            out.extend_from_slice(&self.ahead[self.ahead_pos].1);
+            self.ahead_pos += 1;
+        }
+        let want = max.saturating_sub(out.len() - start);
+        if want > 0 {
+            (&mut *self.input).take(want as u64).read_to_end(out)?;
+        }
+        Ok(self.ahead_pos >= self.ahead.len() && self.input.fill_buf()?.is_empty())
     }
 
     /// Everything not yet read, including the look-ahead.
