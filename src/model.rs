@@ -172,6 +172,8 @@ pub struct Text {
     newlines: OnceLock<Vec<usize>>,
     /// Offsets of every `<`, `[` and `{`, found in one pass and shared by the scanners.
     openers: OnceLock<Openers>,
+    /// Whether `WIL` or `wil` occurs at all (WIL sentinels are searched only then).
+    wil: OnceLock<bool>,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -191,7 +193,16 @@ impl Text {
             raw,
             newlines: OnceLock::new(),
             openers: OnceLock::new(),
+            wil: OnceLock::new(),
         }
+    }
+
+    /// Whether the text holds `WIL` or `wil` anywhere, found once.
+    pub fn maybe_wil(&self) -> bool {
+        *self.wil.get_or_init(|| {
+            let b = self.text.as_bytes();
+            memchr::memmem::find(b, b"WIL").is_some() || memchr::memmem::find(b, b"wil").is_some()
+        })
     }
 
     /// The offsets of `<`, `[` and `{` in the text.

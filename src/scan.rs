@@ -351,8 +351,19 @@ const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
 
 /// Regions whose opening tag gives meaning to what follows: reasoning, and WIL's
 /// `BEGIN WIL … END WIL`. A text read in windows is never cut inside one.
-pub fn context_regions(text: &str) -> Vec<(usize, usize)> {
-    let mut out = reasoning_regions(text);
+pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
+    let openers = text.openers();
+    let text_wil = text.maybe_wil();
+    let text = text.text.as_str();
+    // Cheap checks first: most text holds no tag at all, and no WIL.
+    let mut out = if openers.angle.is_empty() && openers.square.is_empty() {
+        Vec::new()
+    } else {
+        reasoning_regions(text)
+    };
+    if !text_wil {
+        return out;
+    }
     let mut from = 0;
     while let Some(start) = find_ci(text, "BEGIN WIL", from) {
         let end = find_ci(text, "END WIL", start).map_or(text.len(), |e| e + "END WIL".len());

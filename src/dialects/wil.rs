@@ -436,10 +436,8 @@ impl Scanner for Wil {
         }
         let s = text.text.as_str();
         let named = ctx.explicitly(NAME);
-        // Most text holds no WIL at all: skip it with two fast searches.
-        static NEEDLES: OnceLock<[memchr::memmem::Finder<'static>; 2]> = OnceLock::new();
-        let needles = NEEDLES.get_or_init(|| ["WIL", "wil"].map(memchr::memmem::Finder::new));
-        if !named && needles.iter().all(|n| n.find(s.as_bytes()).is_none()) {
+        // Most text holds no WIL at all (two fast searches, shared with the reader).
+        if !named && !text.maybe_wil() {
             return;
         }
         let mut regions = Vec::new();

@@ -143,23 +143,23 @@ impl<'a, 's> Reader<'a, 's> {
             } else {
                 memchr::memrchr(b'\n', &buf).map_or(buf.len(), |n| n + 1)
             };
-            if let Err(e) = std::str::from_utf8(&buf[..cut])
-                && e.error_len().is_none()
-                && !eof
-            {
-                // A line longer than the window: never cut inside a character.
-                cut = e.valid_up_to().max(1);
-            }
-            let text = match std::str::from_utf8(&buf[..cut]) {
-                Ok(t) => t.to_owned(),
-                Err(_) => {
-                    // Replace bad bytes in the buffer itself, so offsets stay the text's.
-                    let fixed = self.utf8(&buf[..cut], line).into_owned();
-                    let rest = buf.split_off(cut);
-                    buf = fixed.clone().into_bytes();
-                    cut = buf.len();
-                    buf.extend(rest);
-                    fixed
+            let text = loop {
+                match std::str::from_utf8(&buf[..cut]) {
+                    Ok(t) => break t.to_owned(),
+                    // A line longer than the window: never cut inside a character.
+                    Err(e) if e.error_len().is_none() && !eof && e.valid_up_to() > 0 => {
+                        cut = e.valid_up_to();
+                    }
+                    Err(_) => {
+                        // Replace bad bytes in the buffer itself, so offsets stay the
+                        // text's.
+                        let fixed = self.utf8(&buf[..cut], line).into_owned();
+                        let rest = buf.split_off(cut);
+                        buf = fixed.clone().into_bytes();
+                        cut = buf.len();
+                        buf.extend(rest);
+                        break fixed;
+                    }
                 }
             };
             let last = eof && cut == buf.len();
@@ -174,6 +174,7 @@ impl<'a, 's> Reader<'a, 's> {
             };
             // Never cut inside a region whose opening gives meaning to what follows:
             // the next window starts at its opening instead.
+            let text = Text::new(text, line, false, true);
             let keep = if last {
                 keep
             } else {
@@ -183,7 +184,7 @@ impl<'a, 's> Reader<'a, 's> {
                     .map_or(keep, |&(a, _)| a)
             };
             let window = Window {
-                text: Text::new(text, line, false, true),
+                text,
                 offset: base,
                 keep_before: base + keep,
                 last,
