@@ -182,6 +182,8 @@ pub struct Openers {
     pub angle: Vec<usize>,
     pub square: Vec<usize>,
     pub curly: Vec<usize>,
+    /// `[` and `{` together, in order: where JSON values may start.
+    pub json: Vec<usize>,
 }
 
 impl Text {
@@ -214,6 +216,9 @@ impl Text {
                     b'<' => o.angle.push(at),
                     b'[' => o.square.push(at),
                     _ => o.curly.push(at),
+                }
+                if self.text.as_bytes()[at] != b'<' {
+                    o.json.push(at);
                 }
             }
             o

@@ -62,6 +62,12 @@ pub struct Found {
 /// and the opener itself is listed (to the end of the text, for repair) when it looks
 /// like the start of an object.
 pub fn json_values(text: &str) -> Vec<Found> {
+    json_values_at(text, None)
+}
+
+/// [`json_values`], with the offsets of every `{` and `[` when they are known already:
+/// the scan then jumps from one value to the next opener instead of searching for it.
+pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
     let bytes = text.as_bytes();
     // Positions of the open brackets, innermost last.
     let mut stack: Vec<usize> = Vec::new();
@@ -70,8 +76,12 @@ pub fn json_values(text: &str) -> Vec<Found> {
     let mut i = 0;
     while i < bytes.len() {
         if stack.is_empty() {
-            match memchr::memchr2(b'{', b'[', &bytes[i..]) {
-                Some(off) => i += off,
+            let next = match openers {
+                Some(at) => at.get(at.partition_point(|&p| p < i)).copied(),
+                None => memchr::memchr2(b'{', b'[', &bytes[i..]).map(|off| i + off),
+            };
+            match next {
+                Some(at) => i = at,
                 None => break,
             }
         }
@@ -386,11 +396,19 @@ pub fn is_tool_name(name: &str) -> bool {
 
 /// An identifier at the start of `s` (`[A-Za-z_][A-Za-z0-9_]*`), and its length.
 pub fn ident(s: &str) -> Option<&str> {
-    let end = s
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_alphanumeric() || c == '_') || (i == 0 && c.is_ascii_digit()))
-        .map_or(s.len(), |(i, _)| i);
-    (end > 0).then(|| &s[..end])
+    let b = s.as_bytes();
+    if !b
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    {
+        return None;
+    }
+    let end = b
+        .iter()
+        .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+        .unwrap_or(b.len());
+    // Every byte before `end` is ASCII, so `end` is a character boundary.
+    Some(&s[..end])
 }
 
 /// The value of attribute `name` in a tag's attribute text (`name="x"` or `name='x'`).

@@ -33,7 +33,7 @@ impl Scanner for JsonText {
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
-        let values = scan::json_values(s);
+        let values = scan::json_values_at(s, Some(&text.openers().json));
         for found in &values {
             let slice = &s[found.start..found.end];
             // UICP's call syntax: the object is the argument of emit_batch( / emit_plan(.
