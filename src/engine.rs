@@ -363,7 +363,8 @@ impl<'o> Engine<'o> {
             let regions = if text.reasoning {
                 Vec::new()
             } else {
-                scan::reasoning_regions(&text.text)
+                let openers = text.openers();
+                scan::reasoning_regions_at(&text.text, &openers.angle, &openers.square)
             };
             for hit in dialects::resolve(hits) {
                 let mut call = hit.call;

@@ -316,44 +316,72 @@ pub fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
     None
 }
 
-/// Regions of `text` that are the model's reasoning: `<think>…</think>` and
-/// `[THINK]…[/THINK]` (an unclosed opener runs to the end).
+/// Regions of `text` that are the model's reasoning: `<think>…</think>`,
+/// `<thinking>…</thinking>`, `[THINK]…[/THINK]` (an unclosed opener runs to the end) and
+/// the Harmony `analysis` channel.
 pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let angle: Vec<usize> = memchr::memchr_iter(b'<', bytes).collect();
+    let square: Vec<usize> = memchr::memchr_iter(b'[', bytes).collect();
+    reasoning_regions_at(text, &angle, &square)
+}
+
+/// [`reasoning_regions`], from the offsets of the text's `<` and `[`.
+pub fn reasoning_regions_at(text: &str, angle: &[usize], square: &[usize]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for (open, close) in [
-        ("<think>", "</think>"),
-        ("[THINK]", "[/THINK]"),
-        ("<thinking>", "</thinking>"),
-    ] {
-        let mut from = 0;
-        while let Some(start) = find_ci(text, open, from) {
-            let body = start + open.len();
-            match find_ci(text, close, body) {
-                Some(end) => {
-                    out.push((start, end + close.len()));
-                    from = end + close.len();
-                }
-                None => {
-                    out.push((start, text.len()));
-                    break;
-                }
+    let mut from = 0;
+    let (mut a, mut q) = (0, 0);
+    loop {
+        // The next `<` or `[`, in order.
+        let at = match (angle.get(a), square.get(q)) {
+            (Some(&x), Some(&y)) if x < y => {
+                a += 1;
+                x
             }
+            (Some(&x), None) => {
+                a += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                q += 1;
+                y
+            }
+            (None, None) => break,
+        };
+        if at < from {
+            continue;
+        }
+        let rest = &bytes[at..];
+        let starts =
+            |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+        let region = if let Some((open, close)) = [
+            ("<think>", "</think>"),
+            ("<thinking>", "</thinking>"),
+            ("[THINK]", "[/THINK]"),
+        ]
+        .into_iter()
+        .find(|(open, _)| starts(open))
+        {
+            let body = at + open.len();
+            Some(find_ci(text, close, body).map_or(text.len(), |end| end + close.len()))
+        } else if starts(HARMONY_ANALYSIS) {
+            let body = at + HARMONY_ANALYSIS.len();
+            Some(
+                ["<|end|>", "<|start|>", "<|call|>", "<|return|>"]
+                    .iter()
+                    .filter_map(|m| memmem::find(&bytes[body..], m.as_bytes()).map(|n| body + n))
+                    .min()
+                    .unwrap_or(text.len()),
+            )
+        } else {
+            None
+        };
+        if let Some(end) = region {
+            out.push((at, end));
+            from = end.max(at + 1);
         }
     }
-    // OpenAI Harmony (gpt-oss): the `analysis` channel is reasoning, up to the end of
-    // its message.
-    let mut from = 0;
-    while let Some(start) = find_ci(text, HARMONY_ANALYSIS, from) {
-        let body = start + HARMONY_ANALYSIS.len();
-        let end = ["<|end|>", "<|start|>", "<|call|>", "<|return|>"]
-            .iter()
-            .filter_map(|m| memmem::find(&text.as_bytes()[body..], m.as_bytes()).map(|n| body + n))
-            .min()
-            .unwrap_or(text.len());
-        out.push((start, end));
-        from = end.max(body);
-    }
-    out.sort_unstable();
     out
 }
 
@@ -366,11 +394,7 @@ pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
     let text_wil = text.maybe_wil();
     let text = text.text.as_str();
     // Cheap checks first: most text holds no tag at all, and no WIL.
-    let mut out = if openers.angle.is_empty() && openers.square.is_empty() {
-        Vec::new()
-    } else {
-        reasoning_regions(text)
-    };
+    let mut out = reasoning_regions_at(text, &openers.angle, &openers.square);
     if !text_wil {
         return out;
     }
