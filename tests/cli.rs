@@ -598,3 +598,25 @@ fn long_plain_text_is_scanned_in_windows_with_the_same_result() {
     };
     assert_eq!(with_text(None), with_text(Some("4096")));
 }
+
+#[test]
+fn windows_never_cut_inside_a_character() {
+    // One long line of two-byte characters, no line break: windows must cut between
+    // characters (no replacement characters, no warning).
+    let text = format!(
+        "{}{{\"name\": \"f\", \"arguments\": {{\"a\": \"ü\"}}}}{}",
+        "é".repeat(3000),
+        "é".repeat(3000)
+    );
+    for window in ["1000", "1001", "4096"] {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "--input", "text"])
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "window {window}");
+        assert_eq!(records(&out.stdout).len(), 1, "window {window}");
+    }
+}

@@ -138,38 +138,43 @@ impl<'a, 's> Reader<'a, 's> {
                 let want = size - buf.len();
                 eof = lines.read_some(&mut buf, want)?;
             }
-            let mut cut = if eof {
+            let cut = if eof {
                 buf.len()
             } else {
                 memchr::memrchr(b'\n', &buf).map_or(buf.len(), |n| n + 1)
             };
-            let text = loop {
-                match std::str::from_utf8(&buf[..cut]) {
-                    Ok(t) => break t.to_owned(),
-                    // A line longer than the window: never cut inside a character.
-                    Err(e) if e.error_len().is_none() && !eof && e.valid_up_to() > 0 => {
-                        cut = e.valid_up_to();
-                    }
-                    Err(_) => {
-                        // Replace bad bytes in the buffer itself, so offsets stay the
-                        // text's.
-                        let fixed = self.utf8(&buf[..cut], line).into_owned();
-                        let rest = buf.split_off(cut);
-                        buf = fixed.clone().into_bytes();
-                        cut = buf.len();
-                        buf.extend(rest);
-                        break fixed;
+            // The window's bytes become its text without a copy; what follows the cut
+            // waits in `rest`.
+            let mut rest = buf.split_off(cut);
+            let text = match String::from_utf8(std::mem::take(&mut buf)) {
+                Ok(t) => t,
+                Err(e) => {
+                    let error = e.utf8_error();
+                    let mut bytes = e.into_bytes();
+                    if error.error_len().is_none() && !eof && error.valid_up_to() > 0 {
+                        // A line longer than the window: never cut inside a character.
+                        let tail = bytes.split_off(error.valid_up_to());
+                        rest.splice(0..0, tail);
+                        String::from_utf8(bytes).unwrap_or_default()
+                    } else {
+                        // Bad bytes are replaced in the text; offsets are the text's.
+                        self.utf8(&bytes, line).into_owned()
                     }
                 }
             };
-            let last = eof && cut == buf.len();
+            let cut = text.len();
+            let last = eof && rest.is_empty();
             let keep = if last {
                 cut
             } else {
                 let from = cut.saturating_sub(overlap).max(cut / 2);
-                match memchr::memchr(b'\n', &buf[from..cut]) {
+                match memchr::memchr(b'\n', &text.as_bytes()[from..cut]) {
                     Some(n) if from + n + 1 < cut => from + n + 1,
-                    _ => from.max(1),
+                    // No line break: cut between two characters.
+                    _ => (1..=from.max(1))
+                        .rev()
+                        .find(|&k| text.is_char_boundary(k))
+                        .unwrap_or(cut),
                 }
             };
             // Never cut inside a region whose opening gives meaning to what follows:
@@ -183,6 +188,14 @@ impl<'a, 's> Reader<'a, 's> {
                     .find(|&&(a, b)| a < keep && keep < b && a > 0)
                     .map_or(keep, |&(a, _)| a)
             };
+            // The next window starts with the overlap, then what waited.
+            if !last {
+                let bytes = text.text.as_bytes();
+                buf = Vec::with_capacity(size);
+                buf.extend_from_slice(&bytes[keep..]);
+                buf.append(&mut rest);
+            }
+            let passed = memchr::memchr_iter(b'\n', &text.text.as_bytes()[..keep]).count() as u64;
             let window = Window {
                 text,
                 offset: base,
@@ -193,8 +206,7 @@ impl<'a, 's> Reader<'a, 's> {
             if last {
                 return Ok(());
             }
-            line += memchr::memchr_iter(b'\n', &buf[..keep]).count() as u64;
-            buf.drain(..keep);
+            line += passed;
             base += keep;
         }
     }
