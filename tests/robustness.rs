@@ -1,6 +1,6 @@
 //! Bad input never panics: every fixture, mutated many times with a fixed seed
 //! (bytes cut, inserted, flipped; markers and brackets spliced in), goes through the
-//! whole pipeline in every framing. A failure prints the seed and the case to replay.
+//! whole pipeline in every framing, plain text also in small windows. A failure prints the seed and the case to replay.
 
 use std::io::Cursor;
 use toolsift::diag::Diag;
@@ -76,7 +76,7 @@ fn mutate(data: &mut Vec<u8>, rng: &mut Rng) {
     }
 }
 
-fn run(input: &[u8], framing: Framing) {
+fn run(input: &[u8], framing: Framing, window: usize) {
     let options = Options {
         formats: Channel::ALL.to_vec(),
         all: true,
@@ -94,6 +94,7 @@ fn run(input: &[u8], framing: Framing) {
     engine.start_source("mutated");
     let mut sink = |event| engine.event(event);
     Reader::new("mutated", &diag, &mut sink)
+        .with_window(window)
         .read(&mut Cursor::new(input), framing)
         .unwrap();
 }
@@ -128,7 +129,9 @@ fn mutated_fixtures_never_panic() {
             let mut data = original.clone();
             mutate(&mut data, &mut rng);
             let framing = framings[case % framings.len()];
-            let result = std::panic::catch_unwind(|| run(&data, framing));
+            // Small windows make plain text go through the windowed reader too.
+            let window = [0, 64, 257, 4 << 20][case % 4];
+            let result = std::panic::catch_unwind(|| run(&data, framing, window));
             assert!(
                 result.is_ok(),
                 "{} case {case} ({framing:?}) panicked",
