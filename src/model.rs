@@ -181,7 +181,6 @@ pub struct Text {
 pub struct Openers {
     pub angle: Vec<usize>,
     pub square: Vec<usize>,
-    pub curly: Vec<usize>,
     /// `[` and `{` together, in order: where JSON values may start.
     pub json: Vec<usize>,
 }
@@ -211,14 +210,15 @@ impl Text {
     pub fn openers(&self) -> &Openers {
         self.openers.get_or_init(|| {
             let mut o = Openers::default();
-            for at in memchr::memchr3_iter(b'<', b'[', b'{', self.text.as_bytes()) {
-                match self.text.as_bytes()[at] {
+            let bytes = self.text.as_bytes();
+            for at in memchr::memchr3_iter(b'<', b'[', b'{', bytes) {
+                match bytes[at] {
                     b'<' => o.angle.push(at),
-                    b'[' => o.square.push(at),
-                    _ => o.curly.push(at),
-                }
-                if self.text.as_bytes()[at] != b'<' {
-                    o.json.push(at);
+                    b'[' => {
+                        o.square.push(at);
+                        o.json.push(at);
+                    }
+                    _ => o.json.push(at),
                 }
             }
             o
