@@ -54,6 +54,32 @@ pub struct Found {
     pub end: usize,
     /// It never closed: it runs to the end of the text.
     pub unclosed: bool,
+    /// For a top-level value: whether one of its double-quoted strings starts like a
+    /// call key (`"name"` with `"arguments"`, `"tool…"`, ...), seen during the walk.
+    /// `None` when not known.
+    pub call_keys: Option<bool>,
+}
+
+/// Call keys seen in the strings of one value.
+#[derive(Default, Clone, Copy)]
+struct Keys {
+    strong: bool,
+    name: bool,
+    args: bool,
+}
+
+impl Keys {
+    fn see(&mut self, s: &[u8]) {
+        let starts = |w: &[u8]| s.starts_with(w);
+        self.strong |=
+            starts(b"tool") || starts(b"event") || starts(b"function") || starts(b"batch");
+        self.name |= starts(b"name");
+        self.args |= starts(b"arg") || starts(b"param") || starts(b"input");
+    }
+
+    fn any(self) -> bool {
+        self.strong || (self.name && self.args)
+    }
 }
 
 /// Top-level JSON objects and arrays in text, in order, in one linear pass. A value
@@ -71,8 +97,10 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
     let bytes = text.as_bytes();
     // Positions of the open brackets, innermost last.
     let mut stack: Vec<usize> = Vec::new();
-    // Closed values with the opener they sat in (None at top level).
-    let mut closed: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    // Closed values with the opener they sat in (None at top level), and for top-level
+    // ones the call keys seen in them.
+    let mut closed: Vec<(usize, usize, Option<usize>, Option<bool>)> = Vec::new();
+    let mut keys = Keys::default();
     let mut i = 0;
     while i < bytes.len() {
         if stack.is_empty() {
@@ -88,16 +116,24 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
         match bytes[i] {
             b'"' if !stack.is_empty() => match string_end(bytes, i) {
                 Some(end) => {
+                    keys.see(&bytes[i + 1..end]);
                     i = end;
                     continue;
                 }
                 // An unterminated string: nothing after it can close.
                 None => break,
             },
-            b'{' | b'[' => stack.push(i),
+            b'{' | b'[' => {
+                if stack.is_empty() {
+                    keys = Keys::default();
+                }
+                stack.push(i);
+            }
             b'}' | b']' => {
                 if let Some(start) = stack.pop() {
-                    closed.push((start, i + 1, stack.last().copied()));
+                    let parent = stack.last().copied();
+                    let hint = parent.is_none().then(|| keys.any());
+                    closed.push((start, i + 1, parent, hint));
                 }
             }
             _ => {}
@@ -107,11 +143,12 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
     let unclosed: Vec<usize> = stack;
     let mut out: Vec<Found> = closed
         .into_iter()
-        .filter(|&(_, _, parent)| parent.is_none_or(|p| unclosed.binary_search(&p).is_ok()))
-        .map(|(start, end, _)| Found {
+        .filter(|&(_, _, parent, _)| parent.is_none_or(|p| unclosed.binary_search(&p).is_ok()))
+        .map(|(start, end, _, call_keys)| Found {
             start,
             end,
             unclosed: false,
+            call_keys,
         })
         .collect();
     // An unclosed value is worth a repair only when it starts like a call, and only the
@@ -128,6 +165,7 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
         start,
         end: text.len(),
         unclosed: true,
+        call_keys: None,
     }));
     out.sort_by_key(|f| f.start);
     out

@@ -59,7 +59,7 @@ impl Scanner for JsonText {
                 });
                 continue;
             }
-            for mut call in calls_in_json(slice, ctx.strict) {
+            for mut call in calls_in_json_hinted(slice, ctx.strict, found.call_keys) {
                 call.line = text.line_at(found.start);
                 out.push(Hit {
                     call,
@@ -126,7 +126,19 @@ fn may_hold_call(slice: &str) -> bool {
 /// The calls of one JSON text: parsed with repairs (named in each call), or, with
 /// `strict`, reported invalid when a repair would have been needed.
 pub fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
-    if !may_hold_call(slice) {
+    calls_in_json_hinted(slice, strict, None)
+}
+
+/// [`calls_in_json`], told by the scan whether the value's double-quoted strings hold a
+/// call key. Single-quoted (Python-literal) keys are not seen by the scan: a value with
+/// a `'` is checked again.
+pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) -> Vec<Call> {
+    let may = match call_keys {
+        Some(true) => true,
+        Some(false) => memchr::memchr(b'\'', slice.as_bytes()).is_some() && may_hold_call(slice),
+        None => may_hold_call(slice),
+    };
+    if !may {
         return Vec::new();
     }
     let Ok(parsed) = scan::parse_json(slice, false) else {
