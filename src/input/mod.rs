@@ -254,7 +254,7 @@ impl<'a, 's> Reader<'a, 's> {
         let Some(first) = lines.peek_nonblank()? else {
             return Ok(Framing::Text);
         };
-        let first = trim_ascii(strip_bom(first));
+        let first = strip_bom(first).trim_ascii();
         if starts_like_json(first) {
             // A value that ends on its first line starts JSON Lines; one that goes on is
             // a document (pretty-printed) and is read whole.
@@ -273,12 +273,12 @@ impl<'a, 's> Reader<'a, 's> {
 
     fn jsonl(&mut self, lines: &mut Lines) -> io::Result<()> {
         while let Some((number, raw)) = lines.next_line()? {
-            let raw = trim_ascii(strip_bom(raw));
+            let raw = strip_bom(raw).trim_ascii();
             if raw.is_empty() {
                 continue;
             }
-            let raw = raw.to_vec();
-            let text = self.utf8(&raw, number).into_owned();
+            // Borrowed from the line buffer: no copy unless bytes need replacing.
+            let text = self.utf8(raw, number);
             self.json_line(&text, number);
             self.pump()?;
         }
@@ -307,8 +307,8 @@ impl<'a, 's> Reader<'a, 's> {
     fn sse(&mut self, lines: &mut Lines) -> io::Result<()> {
         let mut events = sse::Events::default();
         while let Some((number, raw)) = lines.next_line()? {
-            let raw = trim_ascii_end(strip_bom(raw)).to_vec();
-            let text = self.utf8(&raw, number).into_owned();
+            let raw = strip_bom(raw).trim_ascii_end();
+            let text = self.utf8(raw, number);
             if let Some(event) = events.line(&text, number) {
                 self.sse_event(event);
                 self.pump()?;
@@ -510,14 +510,6 @@ fn strip_bom(line: &[u8]) -> &[u8] {
     line.strip_prefix(BOM).unwrap_or(line)
 }
 
-fn trim_ascii(b: &[u8]) -> &[u8] {
-    b.trim_ascii()
-}
-
-fn trim_ascii_end(b: &[u8]) -> &[u8] {
-    b.trim_ascii_end()
-}
-
 /// Lines of a reader, numbered, with one reused buffer and a look-ahead for detection.
 struct Lines<'r> {
     input: &'r mut dyn BufRead,
@@ -561,7 +553,7 @@ impl<'r> Lines<'r> {
                 return Ok(None);
             }
             self.number += 1;
-            let blank = trim_ascii(strip_bom(&line)).is_empty();
+            let blank = strip_bom(&line).trim_ascii().is_empty();
             self.ahead.push((self.number, line));
             if !blank {
                 return Ok(self.ahead.last().map(|(_, l)| l.as_slice()));
