@@ -36,7 +36,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--formats', '--formats', [CompletionResultType]::ParameterName, 'Channels to try per turn, in priority order')
             [CompletionResult]::new('--roles', '--roles', [CompletionResultType]::ParameterName, 'Message roles whose text is scanned for calls')
             [CompletionResult]::new('--dialects', '--dialects', [CompletionResultType]::ParameterName, 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL')
-            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema')
+            [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable')
             [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output')
@@ -53,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             break
         }
         'toolsift;dialects' {
+            [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Also list the dialects of these dialect files')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object per dialect instead of a table')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -55,12 +55,16 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__dialects)
-            opts="-h --json --help"
+            opts="-h --json --dialect-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dialect-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -69,7 +73,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -o -q -h --input --formats --all --with-results --roles --dialects --tools --reasoning --with-text --strict --stats --output --line-buffered --quiet --help"
+            opts="-f -o -q -h --input --formats --all --with-results --roles --dialects --tools --dialect-file --reasoning --with-text --strict --stats --output --line-buffered --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -96,6 +100,10 @@ _toolsift() {
                     return 0
                     ;;
                 --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

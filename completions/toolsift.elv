@@ -32,7 +32,8 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --formats 'Channels to try per turn, in priority order'
             cand --roles 'Message roles whose text is scanned for calls'
             cand --dialects 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL'
-            cand --tools 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name'
+            cand --tools 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema'
+            cand --dialect-file 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable'
             cand --reasoning 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call'
             cand -o 'Write records to FILE instead of standard output'
             cand --output 'Write records to FILE instead of standard output'
@@ -48,6 +49,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'toolsift;dialects'= {
+            cand --dialect-file 'Also list the dialects of these dialect files'
             cand --json 'Print one JSON object per dialect instead of a table'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -38,7 +38,8 @@ yaml\t'A VCR cassette (YAML with interactions)'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s f -l formats -d 'Channels to try per turn, in priority order' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l roles -d 'Message roles whose text is scanned for calls' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
@@ -51,6 +52,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l stats -d '
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l line-buffered -d 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l dialect-file -d 'Also list the dialects of these dialect files' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l json -d 'Print one JSON object per dialect instead of a table'
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -s h -l help -d 'Print help'
 complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "extract" -d 'Extract tool calls as JSON Lines'

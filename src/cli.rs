@@ -80,9 +80,15 @@ pub struct ExtractArgs {
     pub dialects: Option<Vec<String>>,
 
     /// Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema
-    /// map): tag-named text calls must use a declared name.
+    /// map): tag-named text calls must use a declared name, and raw-text values (XML
+    /// parameters) are typed by the schema.
     #[arg(long, value_name = "FILE")]
     pub tools: Vec<PathBuf>,
+
+    /// Extra dialects of the marker, XML-parameter and pythonic families, described in
+    /// a JSON file (see README, "Your own dialects"). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub dialect_file: Vec<PathBuf>,
 
     /// Calls found inside reasoning (<think>, thinking blocks): reported always,
     /// never, or only when the turn has no other call.
@@ -120,6 +126,10 @@ pub struct DialectsArgs {
     /// Print one JSON object per dialect instead of a table.
     #[arg(long)]
     pub json: bool,
+
+    /// Also list the dialects of these dialect files.
+    #[arg(long, value_name = "FILE")]
+    pub dialect_file: Vec<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

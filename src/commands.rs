@@ -50,7 +50,11 @@ fn options(args: &ExtractArgs) -> Result<Options> {
             }
         }
     }
-    let known: Vec<String> = dialects::all_rows().into_iter().map(|r| r.name).collect();
+    let registry = dialects::dialect_file::load(&args.dialect_file)?;
+    let known: Vec<String> = dialects::all_rows(registry)
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
     if let Some(selected) = &args.dialects {
         for name in selected {
             if !known.contains(name) {
@@ -60,7 +64,7 @@ fn options(args: &ExtractArgs) -> Result<Options> {
     }
     let mut tools = Vec::new();
     for path in &args.tools {
-        tools.extend(crate::tools::load(path)?.into_iter().map(|t| t.name));
+        tools.extend(crate::tools::load(path)?);
     }
     Ok(Options {
         formats,
@@ -70,6 +74,7 @@ fn options(args: &ExtractArgs) -> Result<Options> {
         roles,
         dialects: args.dialects.clone(),
         tools,
+        registry,
         strict: args.strict,
         reasoning: match args.reasoning {
             ReasoningMode::Include => Reasoning::Include,
@@ -179,11 +184,12 @@ fn io_reason(e: &io::Error) -> String {
 }
 
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {
+    let registry = dialects::dialect_file::load(&args.dialect_file)?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let rows = dialects::all_rows();
+    let rows = dialects::all_rows(registry);
     if args.json {
         for row in &rows {
-            let v = serde_json::json!({"name": row.name, "channel": row.channel.name(), "summary": row.summary, "example": row.example});
+            let v = serde_json::json!({"name": row.name, "channel": row.channel.name(), "models": row.models, "summary": row.summary, "example": row.example});
             writeln!(out, "{v}")?;
         }
     } else {
@@ -197,6 +203,9 @@ fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {
                 row.channel.name(),
                 row.summary
             )?;
+            if !row.models.is_empty() {
+                writeln!(out, "{:width$}           models: {}", "", row.models)?;
+            }
             writeln!(
                 out,
                 "{:width$}           e.g. {}",

@@ -29,8 +29,10 @@ pub struct Options {
     pub roles: Vec<Role>,
     /// `--dialects`: only these (all channels).
     pub dialects: Option<Vec<String>>,
-    /// Tool names from `--tools`.
-    pub tools: Vec<String>,
+    /// Tools from `--tools`.
+    pub tools: Vec<crate::tools::Tool>,
+    /// The dialect rows in force (built-in plus `--dialect-file`).
+    pub registry: &'static dialects::Registry,
     pub strict: bool,
     pub reasoning: Reasoning,
 }
@@ -347,6 +349,7 @@ impl<'o> Engine<'o> {
         let ctx = ScanContext {
             turn,
             tools: &self.options.tools,
+            registry: self.options.registry,
             strict: self.options.strict,
             selected: self.options.dialects.as_deref(),
         };
@@ -377,7 +380,8 @@ impl<'o> Engine<'o> {
                         &format!("needs a repair ({needed}), and --strict allows none"),
                     );
                 }
-                call.in_reasoning = text.reasoning
+                call.in_reasoning = call.in_reasoning
+                    || text.reasoning
                     || regions
                         .iter()
                         .any(|&(a, b)| hit.start >= a && hit.start < b);

@@ -15,6 +15,7 @@ pub mod pyliteral;
 pub mod scan;
 pub mod tools;
 pub mod transcript;
+pub mod typing;
 
 mod commands;
 

@@ -14,6 +14,17 @@ pub struct Tool {
     pub schema: Value,
 }
 
+impl Tool {
+    /// A tool known only by name (any arguments).
+    pub fn named(name: &str) -> Tool {
+        Tool {
+            name: name.to_owned(),
+            description: None,
+            schema: Value::Object(Map::new()),
+        }
+    }
+}
+
 const EXPECTED: &str = "expected an OpenAI tools array, Anthropic tools, an MCP tools/list result, Gemini functionDeclarations, or a {\"name\": schema} map";
 
 /// Reads a contracts file.

@@ -84,7 +84,8 @@ fn run(input: &[u8], framing: Framing, window: usize) {
         with_text: true,
         roles: vec![Role::Assistant, Role::User, Role::System, Role::Tool],
         dialects: None,
-        tools: vec!["get_weather".into()],
+        tools: vec![toolsift::tools::Tool::named("get_weather")],
+        registry: toolsift::dialects::Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
     };

@@ -22,7 +22,7 @@ impl Scanner for AnthropicXml {
         Channel::Text
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![
             DialectRow::new(
                 NAME,

@@ -58,7 +58,7 @@ impl Scanner for Cline {
         Channel::Text
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
             Channel::Text,

@@ -17,7 +17,7 @@ impl Scanner for JsonText {
         Channel::Json
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         let mut rows: Vec<DialectRow> = shapes::ROWS
             .iter()
             .map(|r| DialectRow::new(r.name, Channel::Json, r.summary, r.example))

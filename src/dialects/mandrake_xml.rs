@@ -21,7 +21,7 @@ impl Scanner for MandrakeXml {
         Channel::Text
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
             Channel::Text,

@@ -1,61 +1,391 @@
 //! Dialects that put JSON between markers: a family, so each dialect is a row of data
-//! (its markers and payload) read by one scanner.
+//! (its markers, how the name and arguments are laid out, the keys it uses) read by one
+//! scanner. Adding a model of this family is a row here or in a `--dialect-file`.
 
-use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner, shapes};
+use super::registry::absorb_wrappers;
+use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner, shapes};
 use crate::model::{Call, Text};
-use crate::scan;
+use crate::{pyliteral, scan};
 use memchr::memmem;
+use serde_json::Value;
 
 /// What follows the opening marker.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum Payload {
-    /// One or more JSON call objects or arrays, up to the closing marker (or, with no
-    /// closing marker, the one value that follows).
-    Json,
-    /// `NAME[CALL_ID]ID[ARGS]{json}`: the name, an optional id, then the arguments.
-    NameArgs {
-        args: &'static str,
-        id: Option<&'static str>,
+    /// Call objects in JSON, up to the closing marker (or, with no closing marker or
+    /// when it never comes, the one value that follows).
+    Json {
+        body: Body,
+        keys: Option<&'static Keys>,
     },
+    /// `[{"NAME": {arguments}}]`: the function name is the key (Apertus).
+    NameKeyed,
+    /// A head holding the name (and maybe an id), the `head_end` marker, then the JSON
+    /// arguments, maybe in a Markdown fence. An empty `head_end` means the head runs
+    /// up to the `{` (markers stripped).
+    Named {
+        head_end: &'static str,
+        id_marker: Option<&'static str>,
+        head: Head,
+    },
+    /// `NAME<open>{json}`: the open marker sits between the name and the arguments
+    /// (`get_weather[ARGS]{…}` once `[TOOL_CALLS]` was stripped).
+    NameBefore { id_marker: Option<&'static str> },
+}
+
+/// The JSON allowed after the marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// An object, an array of objects, or several objects.
+    Any,
+    /// An array of call objects.
+    Array,
+    /// Call objects one after another (one per line), no array.
+    Lines,
+    /// A Python literal (single quotes, `True`, `None`).
+    Python,
+}
+
+/// How the head of a [`Payload::Named`] call gives its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// The head is the name.
+    Name,
+    /// `functions.NAME:INDEX` (Kimi K2): the name inside, the whole head as the id.
+    Indexed,
+}
+
+/// The keys of a dialect's call objects, when they are not the usual ones
+/// (`name`/`arguments`/`parameters`/`id`, which are always understood).
+#[derive(Clone, Copy, Debug)]
+pub struct Keys {
+    pub name: &'static [&'static str],
+    pub arguments: &'static [&'static str],
+    pub id: &'static [&'static str],
 }
 
 /// One dialect of the family.
+#[derive(Debug)]
 pub struct MarkerRow {
     pub name: &'static str,
+    /// The models that write it, for `toolsift dialects` and the README.
+    pub models: &'static str,
     pub summary: &'static str,
     pub example: &'static str,
     pub open: &'static str,
     pub close: Option<&'static str>,
     pub payload: Payload,
+    /// Markers around a group of calls, taken into the call's span when adjacent.
+    pub wrappers: &'static [(&'static str, &'static str)],
+    /// The special tokens were stripped: found calls carry `stripped-markers` and lose
+    /// to a marked dialect over the same text.
+    pub stripped: bool,
 }
 
+const JSON: Payload = Payload::Json {
+    body: Body::Any,
+    keys: None,
+};
+
+const fn json(body: Body) -> Payload {
+    Payload::Json { body, keys: None }
+}
+
+const fn row(
+    name: &'static str,
+    models: &'static str,
+    summary: &'static str,
+    example: &'static str,
+    open: &'static str,
+    close: Option<&'static str>,
+    payload: Payload,
+) -> MarkerRow {
+    MarkerRow {
+        name,
+        models,
+        summary,
+        example,
+        open,
+        close,
+        payload,
+        wrappers: &[],
+        stripped: false,
+    }
+}
+
+const KIMI_SECTION: &[(&str, &str)] =
+    &[("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")];
+const DEEPSEEK_SECTION: &[(&str, &str)] = &[("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")];
+const COHERE_KEYS: Keys = Keys {
+    name: &["tool_name"],
+    arguments: &["parameters"],
+    id: &["tool_call_id"],
+};
+
 pub const ROWS: &[MarkerRow] = &[
-    MarkerRow {
-        name: "hermes",
-        summary: "Hermes / Qwen <tool_call>{json}</tool_call>, repeated for parallel calls; unclosed at the end counts",
-        example: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>",
-        open: "<tool_call>",
-        close: Some("</tool_call>"),
-        payload: Payload::Json,
-    },
-    MarkerRow {
-        name: "mistral",
-        summary: "Mistral [TOOL_CALLS] followed by a JSON array of calls",
-        example: "[TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}, \"id\": \"abc123xyz\"}]",
-        open: "[TOOL_CALLS]",
-        close: None,
-        payload: Payload::Json,
-    },
-    MarkerRow {
-        name: "mistral-v11",
-        summary: "Mistral v11+ [TOOL_CALLS]name[ARGS]{json}, with [CALL_ID]id in Small 3.2",
-        example: "[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{\"city\": \"Paris\"}",
-        open: "[TOOL_CALLS]",
-        close: None,
-        payload: Payload::NameArgs {
-            args: "[ARGS]",
-            id: Some("[CALL_ID]"),
+    row(
+        "hermes",
+        "Hermes 2 Pro/3, Qwen2.5/Qwen3, QwQ, SmolLM3, Granite 4, EXAONE, Falcon3",
+        "<tool_call>{json}</tool_call>, repeated for parallel calls; unclosed at the end counts",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>",
+        "<tool_call>",
+        Some("</tool_call>"),
+        JSON,
+    ),
+    row(
+        "mistral",
+        "Mistral 7B v0.3, Mistral Nemo, Mistral Large 2407",
+        "[TOOL_CALLS] followed by a JSON array of calls",
+        "[TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}, \"id\": \"abc123xyz\"}]",
+        "[TOOL_CALLS]",
+        None,
+        JSON,
+    ),
+    row(
+        "mistral-v11",
+        "Magistral, Devstral, Mistral Small 3.x, Ministral",
+        "[TOOL_CALLS]name[ARGS]{json}, with [CALL_ID]id in Small 3.2",
+        "[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{\"city\": \"Paris\"}",
+        "[TOOL_CALLS]",
+        None,
+        Payload::Named {
+            head_end: "[ARGS]",
+            id_marker: Some("[CALL_ID]"),
+            head: Head::Name,
         },
+    ),
+    MarkerRow {
+        stripped: true,
+        ..row(
+            "mistral-v11",
+            "",
+            "",
+            "",
+            "[ARGS]",
+            None,
+            Payload::NameBefore {
+                id_marker: Some("[CALL_ID]"),
+            },
+        )
+    },
+    row(
+        "llama3-python-tag",
+        "Llama 3.1/3.2/3.3 Instruct",
+        "<|python_tag|> followed by a {name, parameters} object, up to <|eom_id|> or <|eot_id|>",
+        "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}<|eom_id|>",
+        "<|python_tag|>",
+        None,
+        JSON,
+    ),
+    row(
+        "functools",
+        "FireFunction v2, Phi-4-mini",
+        "functools[...] followed by a JSON array of calls",
+        " functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]",
+        "functools",
+        None,
+        json(Body::Array),
+    ),
+    row(
+        "functionary-v3.1",
+        "Functionary v3.1 (Llama 3.1)",
+        "<function=name>{json}</function>",
+        "<function=get_weather>{\"city\": \"Paris\"}</function>",
+        "<function=",
+        Some("</function>"),
+        Payload::Named {
+            head_end: ">",
+            id_marker: None,
+            head: Head::Name,
+        },
+    ),
+    row(
+        "functionary-v3.2",
+        "Functionary v3.2",
+        ">>>name then the JSON arguments on the next line; >>>all starts plain text",
+        ">>>get_weather\n{\"city\": \"Paris\"}",
+        ">>>",
+        None,
+        Payload::Named {
+            head_end: "\n",
+            id_marker: None,
+            head: Head::Name,
+        },
+    ),
+    row(
+        "granite",
+        "Granite 3.0/3.1",
+        "<|tool_call|> followed by a JSON array of calls",
+        "<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]",
+        "<|tool_call|>",
+        None,
+        json(Body::Array),
+    ),
+    row(
+        "granite-20b-fc",
+        "Granite 20B function calling",
+        "<function_call> before each JSON call object",
+        "<function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}",
+        "<function_call>",
+        None,
+        json(Body::Lines),
+    ),
+    row(
+        "internlm",
+        "InternLM2 / 2.5 chat",
+        "<|action_start|><|plugin|> {name, parameters} <|action_end|>",
+        "<|action_start|><|plugin|>\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}<|action_end|>",
+        "<|action_start|><|plugin|>",
+        Some("<|action_end|>"),
+        JSON,
+    ),
+    row(
+        "jamba",
+        "AI21 Jamba 1.5, Hunyuan-A13B, Apriel 1.5",
+        "<tool_calls>[array of calls]</tool_calls>",
+        "<tool_calls>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]</tool_calls>",
+        "<tool_calls>",
+        Some("</tool_calls>"),
+        json(Body::Array),
+    ),
+    row(
+        "minimax-m1",
+        "MiniMax-M1, MiniMax-Text-01",
+        "<tool_calls> with one JSON call object per line </tool_calls>",
+        "<tool_calls>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_calls>",
+        "<tool_calls>",
+        Some("</tool_calls>"),
+        json(Body::Lines),
+    ),
+    row(
+        "nemotron",
+        "Nemotron Nano v2, Nemotron Deci",
+        "<TOOLCALL>[array of calls]</TOOLCALL>",
+        "<TOOLCALL>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]</TOOLCALL>",
+        "<TOOLCALL>",
+        Some("</TOOLCALL>"),
+        JSON,
+    ),
+    row(
+        "longcat",
+        "LongCat-Flash",
+        "<longcat_tool_call>{json}</longcat_tool_call>",
+        "<longcat_tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</longcat_tool_call>",
+        "<longcat_tool_call>",
+        Some("</longcat_tool_call>"),
+        JSON,
+    ),
+    row(
+        "apertus",
+        "Apertus",
+        "<|tools_prefix|>[{\"NAME\": {arguments}}]<|tools_suffix|>: the name is the key",
+        "<|tools_prefix|>[{\"get_weather\": {\"city\": \"Paris\"}}]<|tools_suffix|>",
+        "<|tools_prefix|>",
+        Some("<|tools_suffix|>"),
+        Payload::NameKeyed,
+    ),
+    row(
+        "gigachat",
+        "GigaChat 3",
+        "function call<|role_sep|> followed by a {name, arguments} object",
+        "function call<|role_sep|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}",
+        "function call<|role_sep|>",
+        None,
+        JSON,
+    ),
+    row(
+        "gigachat-3.1",
+        "GigaChat 3.1",
+        "<|function_call|> followed by a {name, arguments} object",
+        "<|function_call|>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}",
+        "<|function_call|>",
+        None,
+        JSON,
+    ),
+    row(
+        "command-r",
+        "Cohere Command R7B, Command A",
+        "<|START_ACTION|>[{tool_call_id, tool_name, parameters}]<|END_ACTION|>",
+        "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]<|END_ACTION|>",
+        "<|START_ACTION|>",
+        Some("<|END_ACTION|>"),
+        Payload::Json {
+            body: Body::Array,
+            keys: Some(&COHERE_KEYS),
+        },
+    ),
+    row(
+        "sarashina",
+        "SB Intuitions Sarashina",
+        "<|tool_calls|> followed by a Python-literal list of {name, arguments} dicts",
+        "<|tool_calls|>[{'name': 'get_weather', 'arguments': {'city': 'Paris'}}]",
+        "<|tool_calls|>",
+        None,
+        json(Body::Python),
+    ),
+    MarkerRow {
+        wrappers: KIMI_SECTION,
+        ..row(
+            "kimi-k2",
+            "Kimi K2, K2-Thinking",
+            "<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{json}<|tool_call_end|> in a tool-calls section",
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
+            "<|tool_call_begin|>",
+            Some("<|tool_call_end|>"),
+            Payload::Named {
+                head_end: "<|tool_call_argument_begin|>",
+                id_marker: None,
+                head: Head::Indexed,
+            },
+        )
+    },
+    MarkerRow {
+        stripped: true,
+        ..row(
+            "kimi-k2",
+            "",
+            "",
+            "",
+            "functions.",
+            None,
+            Payload::Named {
+                head_end: "",
+                id_marker: None,
+                head: Head::Indexed,
+            },
+        )
+    },
+    MarkerRow {
+        wrappers: DEEPSEEK_SECTION,
+        ..row(
+            "deepseek-r1",
+            "DeepSeek-R1, DeepSeek-V3-0324, R1 distills",
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME then ```json arguments```<｜tool▁call▁end｜>",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+            Some("<｜tool▁call▁end｜>"),
+            Payload::Named {
+                head_end: "\n",
+                id_marker: None,
+                head: Head::Name,
+            },
+        )
+    },
+    MarkerRow {
+        wrappers: DEEPSEEK_SECTION,
+        ..row(
+            "deepseek-v3.1",
+            "DeepSeek-V3.1, V3.2-Exp",
+            "<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "<｜tool▁call▁begin｜>",
+            Some("<｜tool▁call▁end｜>"),
+            Payload::Named {
+                head_end: "<｜tool▁sep｜>",
+                id_marker: None,
+                head: Head::Name,
+            },
+        )
     },
 ];
 
@@ -67,82 +397,99 @@ impl Scanner for Markers {
         Channel::Json
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
-        ROWS.iter()
-            .map(|r| DialectRow::new(r.name, Channel::Json, r.summary, r.example))
+    fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
+        registry
+            .markers
+            .iter()
+            .filter(|r| !r.stripped)
+            .map(|r| DialectRow::new(r.name, Channel::Json, r.summary, r.example).models(r.models))
             .collect()
     }
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        let registry = ctx.registry;
         let s = text.text.as_str();
-        // Each distinct opening marker is searched once; at each occurrence the rows
-        // that share it are tried in order.
-        let mut opens: Vec<&str> = Vec::new();
-        for row in ROWS.iter().filter(|r| ctx.enabled(r.name)) {
-            if !opens.contains(&row.open) {
-                opens.push(row.open);
-            }
+        let candidates = registry
+            .marker_opens
+            .candidates(text, |r| ctx.enabled(registry.markers[r].name));
+        if candidates.is_empty() {
+            return;
         }
-        for open in opens {
-            let mut from = 0;
-            let mut no_close_after = usize::MAX;
-            let openers = text.openers();
-            let starts = if open.starts_with('<') {
-                &openers.angle
-            } else {
-                &openers.square
-            };
-            for &at in starts {
-                if at < from || !s[at..].starts_with(open) {
-                    continue;
-                }
-                from = at + open.len();
-                for row in ROWS
-                    .iter()
-                    .filter(|r| r.open == open && ctx.enabled(r.name))
-                {
-                    let found = match row.payload {
-                        Payload::Json => json_payload(row, s, at, ctx.strict, &mut no_close_after),
-                        Payload::NameArgs { args, id } => {
-                            name_args_payload(row, s, at, args, id, ctx.strict)
-                        }
-                    };
-                    if let Some((calls, end)) = found {
-                        for mut call in calls {
-                            call.line = text.line_at(at);
-                            out.push(Hit {
-                                call,
-                                start: at,
-                                end,
-                                specificity: MARKED,
-                            });
-                        }
-                        from = end.max(from);
-                        break;
-                    }
-                }
+        let mut from = 0;
+        // Per row: once its close marker was not found after some point, it is not
+        // found after any later one, so many unclosed markers cost one search.
+        let mut no_close_after = vec![usize::MAX; registry.markers.len()];
+        for (at, r) in candidates {
+            if at < from {
+                continue;
             }
+            let row = registry.markers[r];
+            let found = match row.payload {
+                Payload::Json { body, keys } => {
+                    json_payload(row, s, at, body, keys, ctx.strict, &mut no_close_after[r])
+                }
+                Payload::NameKeyed => json_payload(
+                    row,
+                    s,
+                    at,
+                    Body::Array,
+                    None,
+                    ctx.strict,
+                    &mut no_close_after[r],
+                ),
+                Payload::Named {
+                    head_end,
+                    id_marker,
+                    head,
+                } => named_payload(row, s, at, head_end, id_marker, head, ctx.strict),
+                Payload::NameBefore { id_marker } => {
+                    name_before_payload(row, s, at, id_marker, ctx.strict)
+                }
+            };
+            let Some((calls, start, end)) = found else {
+                continue;
+            };
+            let (start, end) = absorb_wrappers(s, start, end, row.wrappers);
+            for mut call in calls {
+                call.line = text.line_at(start);
+                if row.stripped {
+                    call.repairs.insert(0, "stripped-markers");
+                }
+                out.push(Hit {
+                    call,
+                    start,
+                    end,
+                    specificity: if row.stripped { STRIPPED } else { MARKED },
+                });
+            }
+            from = end;
         }
     }
 }
 
-/// JSON right after `open`: up to the close marker, or, when the dialect has none or
-/// it never comes, the one JSON value that follows (marked when the close is missing).
-/// Nothing but JSON may follow the marker, so a marker named in prose costs nothing.
+/// JSON right after the open marker: up to the close marker, or, when the dialect has
+/// none or it never comes, the one value that follows (marked when the close is
+/// missing). Nothing but JSON may follow the marker, so a marker named in prose costs
+/// nothing.
 fn json_payload(
     row: &MarkerRow,
     s: &str,
     at: usize,
+    body_kind: Body,
+    keys: Option<&Keys>,
     strict: bool,
     no_close_after: &mut usize,
-) -> Option<(Vec<Call>, usize)> {
-    let after = at + row.open.len();
-    let start = after + (s[after..].len() - s[after..].trim_start().len());
-    if !s[start..].starts_with(['[', '{']) {
+) -> Option<(Vec<Call>, usize, usize)> {
+    let start = skip_ws(s, at + row.open.len());
+    let first = *s.as_bytes().get(start)?;
+    let allowed = match body_kind {
+        Body::Array => first == b'[',
+        Body::Lines => first == b'{',
+        Body::Any | Body::Python => first == b'[' || first == b'{',
+    };
+    if !allowed {
         return None;
     }
-    // Once a close marker was not found after some point, it is not found after any
-    // later one: many unclosed markers cost one search, not one each.
     let closed_at = row
         .close
         .filter(|_| start < *no_close_after)
@@ -158,19 +505,46 @@ fn json_payload(
         Some(pair) => pair,
         None => {
             // An unclosed block ends where the next one starts.
-            let limit = memmem::find(&s.as_bytes()[start..], row.open.as_bytes())
-                .map_or(s.len(), |n| start + n);
-            let end = scan::balanced_end(&s[..limit], start).unwrap_or(limit);
+            let limit = memmem::find(&s.as_bytes()[start + 1..], row.open.as_bytes())
+                .map_or(s.len(), |n| start + 1 + n);
+            let mut end = if body_kind == Body::Python {
+                pyliteral::parse_prefix(&s[start..limit]).map_or(limit, |(_, used)| start + used)
+            } else {
+                scan::balanced_end(&s[..limit], start).unwrap_or(limit)
+            };
+            if row.close.is_none() {
+                // More objects right after, alone or after `;` (Llama 3's parallel calls).
+                loop {
+                    let mut p = skip_ws(s, end).min(limit);
+                    if s[p..limit].starts_with(';') {
+                        p = skip_ws(s, p + 1).min(limit);
+                    }
+                    match s[p..limit]
+                        .starts_with('{')
+                        .then(|| scan::balanced_end(&s[..limit], p))
+                    {
+                        Some(Some(next)) => end = next,
+                        _ => break,
+                    }
+                }
+            }
             (end, end)
         }
     };
     let body = &s[start..body_end];
     let mut calls = Vec::new();
-    for found in scan::json_values(body) {
-        calls.extend(super::json_text::calls_in_json(
-            &body[found.start..found.end],
-            strict,
-        ));
+    if body_kind == Body::Python {
+        let (value, _) = pyliteral::parse_prefix(body)?;
+        calls = shapes::calls(&value, None);
+    } else {
+        for found in scan::json_values(body) {
+            let slice = &body[found.start..found.end];
+            match (&row.payload, keys) {
+                (Payload::NameKeyed, _) => calls.extend(name_keyed(slice, strict)),
+                (_, Some(keys)) => calls.extend(keyed(slice, keys, strict)),
+                _ => calls.extend(super::json_text::calls_in_json(slice, strict)),
+            }
+        }
     }
     if calls.is_empty() {
         return None;
@@ -181,34 +555,177 @@ fn json_payload(
             call.repairs.push("missing-close-tag");
         }
     }
-    Some((calls, end))
+    Some((calls, at, end))
 }
 
-/// `[TOOL_CALLS]name[CALL_ID]id[ARGS]{json}`.
-fn name_args_payload(
+/// Calls of a dialect with its own keys; the usual shapes when the keys are absent.
+fn keyed(slice: &str, keys: &Keys, strict: bool) -> Vec<Call> {
+    let Ok(parsed) = scan::parse_json(slice, strict) else {
+        return super::json_text::calls_in_json(slice, strict);
+    };
+    let items: Vec<&Value> = match &parsed.value {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    let mut calls = Vec::new();
+    for item in items {
+        let Some(o) = item.as_object() else {
+            return Vec::new();
+        };
+        let first = |names: &[&str]| names.iter().find_map(|k| o.get(*k));
+        let Some(name) = first(keys.name)
+            .and_then(Value::as_str)
+            .filter(|n| scan::is_tool_name(n))
+        else {
+            calls.extend(shapes::calls(item, None));
+            continue;
+        };
+        let id = first(keys.id).and_then(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+        let mut call = Call::new(name, "", 0).with_id(id);
+        shapes::set_args(&mut call, first(keys.arguments));
+        call.repairs.extend(parsed.repairs.iter().copied());
+        calls.push(call);
+    }
+    calls
+}
+
+/// `[{"NAME": {arguments}}, ...]`.
+fn name_keyed(slice: &str, strict: bool) -> Vec<Call> {
+    let Ok(parsed) = scan::parse_json(slice, strict) else {
+        return Vec::new();
+    };
+    let items: Vec<&Value> = match &parsed.value {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    let mut calls = Vec::new();
+    for item in items {
+        let Some(o) = item.as_object().filter(|o| o.len() == 1) else {
+            return Vec::new();
+        };
+        let (name, args) = o.iter().next().expect("one key");
+        if !scan::is_tool_name(name) {
+            return Vec::new();
+        }
+        let mut call = Call::new(name.as_str(), "", 0);
+        shapes::set_args(&mut call, Some(args));
+        call.repairs.extend(parsed.repairs.iter().copied());
+        calls.push(call);
+    }
+    calls
+}
+
+/// The longest a head (name and id) may be: a marker named in prose with no head end
+/// after it costs a short look, not a search to the end of the text.
+const MAX_HEAD: usize = 256;
+
+/// `OPEN head HEAD_END {json} CLOSE?`.
+fn named_payload(
     row: &MarkerRow,
     s: &str,
     at: usize,
-    args_marker: &str,
+    head_end: &str,
     id_marker: Option<&str>,
+    head_kind: Head,
     strict: bool,
-) -> Option<(Vec<Call>, usize)> {
+) -> Option<(Vec<Call>, usize, usize)> {
     let head_start = at + row.open.len();
-    let args_at = head_start + memmem::find(&s.as_bytes()[head_start..], args_marker.as_bytes())?;
-    let head = &s[head_start..args_at];
-    let (name, id) = match id_marker.and_then(|m| head.find(m).map(|i| (i, m))) {
-        Some((i, m)) => (
-            head[..i].trim(),
-            Some(head[i + m.len()..].trim().to_owned()),
-        ),
-        None => (head.trim(), None),
+    let window = &s.as_bytes()[head_start..(head_start + MAX_HEAD).min(s.len())];
+    let (head_stop, json_from) = if head_end.is_empty() {
+        let n = memchr::memchr(b'{', window)?;
+        (head_start + n, head_start + n)
+    } else {
+        let n = memmem::find(window, head_end.as_bytes())?;
+        (head_start + n, head_start + n + head_end.len())
     };
-    if !scan::is_tool_name(name) {
+    let head = &s[head_start..head_stop];
+    let (head, id) = match id_marker.and_then(|m| head.find(m).map(|i| (i, m))) {
+        Some((i, m)) => (&head[..i], Some(head[i + m.len()..].trim().to_owned())),
+        None => (head, None),
+    };
+    let head = head.trim();
+    let (name, id) = match head_kind {
+        Head::Name => (head, id),
+        Head::Indexed => {
+            let bare = head.strip_prefix("functions.").unwrap_or(head);
+            let (name, index) = bare.rsplit_once(':')?;
+            if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            (name, Some(format!("functions.{name}:{index}")))
+        }
+    };
+    if !scan::is_tool_name(name) || (row.name == "functionary-v3.2" && name == "all") {
         return None;
     }
-    let json_start = args_at + args_marker.len();
-    let lead = s[json_start..].len() - s[json_start..].trim_start().len();
-    let json_start = json_start + lead;
+    // The arguments, maybe in a ```json fence.
+    let mut json_start = skip_ws(s, json_from);
+    let fenced = s[json_start..].starts_with("```");
+    if fenced {
+        json_start = skip_ws(s, json_start + s[json_start..].find('\n')?);
+    }
+    if !s[json_start..].starts_with('{') {
+        return None;
+    }
+    let json_end = scan::balanced_end(s, json_start).unwrap_or(s.len());
+    let slice = &s[json_start..json_end];
+    let mut end = json_end;
+    if fenced && s[skip_ws(s, end)..].starts_with("```") {
+        end = skip_ws(s, end) + 3;
+    }
+    let mut call = Call::new(name, row.name, 0).with_id(id);
+    match scan::parse_json(slice, strict) {
+        Ok(parsed) => {
+            shapes::set_args(&mut call, Some(&parsed.value));
+            call.repairs.extend(parsed.repairs);
+        }
+        Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),
+    }
+    if let Some(close) = row.close {
+        let after = skip_ws(s, end);
+        if s[after..].starts_with(close) {
+            end = after + close.len();
+        } else {
+            call.repairs.push("missing-close-tag");
+        }
+    }
+    Some((vec![call], at, end))
+}
+
+/// `NAME[CALL_ID]ID<open>{json}`, read backwards from the open marker.
+fn name_before_payload(
+    row: &MarkerRow,
+    s: &str,
+    at: usize,
+    id_marker: Option<&str>,
+    strict: bool,
+) -> Option<(Vec<Call>, usize, usize)> {
+    let word_before = |end: usize| {
+        let start = s[..end]
+            .bytes()
+            .rposition(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+            .map_or(0, |p| p + 1);
+        (start < end).then_some(start)
+    };
+    let mut name_end = at;
+    let mut id = None;
+    let mut start = word_before(name_end)?;
+    if let Some(m) = id_marker
+        && s[..start].ends_with(m)
+    {
+        id = Some(s[start..at].to_owned());
+        name_end = start - m.len();
+        start = word_before(name_end)?;
+    }
+    let name = &s[start..name_end];
+    if !scan::is_tool_name(name) || name.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    let json_start = skip_ws(s, at + row.open.len());
     if !s[json_start..].starts_with('{') {
         return None;
     }
@@ -222,9 +739,16 @@ fn name_args_payload(
         }
         Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),
     }
-    Some((vec![call], end))
+    Some((vec![call], start, end))
 }
 
+fn skip_ws(s: &str, mut p: usize) -> usize {
+    let b = s.as_bytes();
+    while p < b.len() && b[p].is_ascii_whitespace() {
+        p += 1;
+    }
+    p
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,17 +5,24 @@
 
 pub mod anthropic_xml;
 pub mod cline;
+pub mod dialect_file;
+pub mod harmony;
 pub mod json_text;
+pub mod literal;
 pub mod mandrake_xml;
 pub mod markers;
 pub mod native;
 pub mod natural;
-pub mod pythonic;
+pub mod registry;
 pub mod shapes;
 pub mod swe_agent;
 pub mod wil;
+pub mod xml_params;
+
+pub use registry::Registry;
 
 use crate::model::{Call, Text, Turn};
+use crate::tools::Tool;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -71,14 +78,18 @@ pub struct Hit {
 
 /// Bare JSON, found anywhere.
 pub const GENERIC: u8 = 1;
+/// A marked syntax whose special tokens were stripped (`call:f{…}`, `f[ARGS]{…}`).
+pub const STRIPPED: u8 = 2;
 /// A syntax with its own markers or tags.
-pub const MARKED: u8 = 2;
+pub const MARKED: u8 = 3;
 
 /// What a scanner may look at besides the text itself.
 pub struct ScanContext<'t> {
     pub turn: &'t Turn,
-    /// Tool names declared with `--tools`.
-    pub tools: &'t [String],
+    /// Tools declared with `--tools`.
+    pub tools: &'t [Tool],
+    /// The dialect rows in force (built-in and `--dialect-file`).
+    pub registry: &'t Registry,
     /// `--strict`: no repairs; calls that need one are invalid.
     pub strict: bool,
     /// `--dialects`: when set, only these.
@@ -100,8 +111,16 @@ impl ScanContext<'_> {
     pub fn declared(&self, name: &str) -> Option<&str> {
         self.tools
             .iter()
-            .find(|t| t.eq_ignore_ascii_case(name))
-            .map(String::as_str)
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+            .map(|t| t.name.as_str())
+    }
+
+    /// The argument schema of a declared tool (its exact declared name).
+    pub fn schema(&self, name: &str) -> Option<&serde_json::Value> {
+        self.tools
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| &t.schema)
     }
 }
 
@@ -109,7 +128,7 @@ impl ScanContext<'_> {
 pub trait Scanner: Sync {
     fn channel(&self) -> Channel;
     /// The dialects this scanner reports, for `toolsift dialects` and `--dialects`.
-    fn rows(&self) -> Vec<DialectRow>;
+    fn rows(&self, registry: &Registry) -> Vec<DialectRow>;
     /// Appends the calls found in `text` to `out`, with their spans.
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>);
 }
@@ -118,12 +137,14 @@ pub trait Scanner: Sync {
 pub fn scanners() -> Vec<&'static dyn Scanner> {
     vec![
         &markers::MARKERS,
+        &harmony::HARMONY,
         &json_text::JSON_TEXT,
         &natural::NATURAL,
         &mandrake_xml::MANDRAKE_XML,
+        &xml_params::XML_PARAMS,
         &cline::CLINE,
         &anthropic_xml::ANTHROPIC_XML,
-        &pythonic::PYTHONIC,
+        &literal::LITERAL,
         &wil::WIL,
         &swe_agent::SWE_AGENT_COMMAND,
     ]
@@ -136,6 +157,8 @@ pub struct DialectRow {
     pub channel: Channel,
     pub summary: String,
     pub example: String,
+    /// The models that write it, when known.
+    pub models: String,
 }
 
 impl DialectRow {
@@ -145,17 +168,26 @@ impl DialectRow {
             channel,
             summary: summary.into(),
             example: example.into(),
+            models: String::new(),
         }
+    }
+
+    pub fn models(mut self, models: &str) -> DialectRow {
+        self.models = models.into();
+        self
     }
 }
 
 /// Every dialect toolsift knows, tool channel first.
-pub fn all_rows() -> Vec<DialectRow> {
+pub fn all_rows(registry: &Registry) -> Vec<DialectRow> {
     let mut rows: Vec<DialectRow> = native::DIALECTS
         .iter()
         .map(|d| DialectRow::new(d.name, Channel::Tool, d.summary, d.example))
         .collect();
-    let mut rest: Vec<DialectRow> = scanners().into_iter().flat_map(|s| s.rows()).collect();
+    let mut rest: Vec<DialectRow> = scanners()
+        .into_iter()
+        .flat_map(|s| s.rows(registry))
+        .collect();
     rest.sort_by_key(|r| r.channel);
     rows.extend(rest);
     rows
@@ -198,9 +230,11 @@ pub(crate) fn scan_for_test(
     strict: bool,
 ) -> Vec<Hit> {
     let turn = Turn::new(crate::model::Role::Assistant, 1);
+    let tools: Vec<Tool> = tools.iter().map(|n| Tool::named(n)).collect();
     let ctx = ScanContext {
         turn: &turn,
-        tools,
+        tools: &tools,
+        registry: Registry::builtin(),
         strict,
         selected: None,
     };
@@ -223,7 +257,7 @@ mod tests {
 
     #[test]
     fn dialect_names_are_unique() {
-        let rows = all_rows();
+        let rows = all_rows(Registry::builtin());
         let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         names.sort();
         let before = names.len();

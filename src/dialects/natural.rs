@@ -52,7 +52,7 @@ impl Scanner for Natural {
         Channel::Text
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![
             DialectRow::new(
                 TAG,

@@ -14,6 +14,7 @@ pub const LLAMA3_JSON: &str = "llama3-json";
 pub const OPENAI_JSON: &str = "openai-json";
 pub const LLAMACPP_GENERIC: &str = "llamacpp-generic";
 pub const UICP_BATCH: &str = "uicp-batch";
+pub const XLAM: &str = "xlam";
 
 /// One row of `toolsift dialects` for the shapes read here.
 pub struct ShapeRow {
@@ -47,6 +48,11 @@ pub const ROWS: &[ShapeRow] = &[
         name: NAME_ARGUMENTS,
         summary: "Generic {name, arguments} objects, alone, in arrays or run together",
         example: r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
+    },
+    ShapeRow {
+        name: XLAM,
+        summary: "xLAM: a bare JSON array of {name, arguments} calls",
+        example: r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "arguments": {}}]"#,
     },
     ShapeRow {
         name: LLAMA3_JSON,
@@ -84,6 +90,14 @@ pub fn calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
                     return Vec::new();
                 }
                 all.extend(found);
+            }
+            // A bare array of {name, arguments} calls is xLAM's format.
+            if marker.is_none() {
+                for call in &mut all {
+                    if call.dialect == NAME_ARGUMENTS {
+                        call.dialect = XLAM;
+                    }
+                }
             }
             out = all;
         }

@@ -21,7 +21,7 @@ impl Scanner for SweAgentCommand {
         Channel::Text
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
             Channel::Text,
@@ -83,6 +83,7 @@ mod tests {
         let ctx = ScanContext {
             turn: &turn,
             tools: &[],
+            registry: super::super::Registry::builtin(),
             strict: false,
             selected: None,
         };

@@ -421,7 +421,7 @@ impl Scanner for Wil {
         Channel::Text
     }
 
-    fn rows(&self) -> Vec<DialectRow> {
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
             Channel::Text,
@@ -564,6 +564,7 @@ mod tests {
         let ctx = ScanContext {
             turn: &turn,
             tools: &[],
+            registry: super::super::Registry::builtin(),
             strict: false,
             selected: None,
         };

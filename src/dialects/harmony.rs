@@ -1,0 +1,161 @@
+//! OpenAI Harmony (gpt-oss): a message addressed to a tool. The header names the
+//! recipient (`to=functions.NAME`) before or after the channel, may carry a
+//! `<|constrain|>json` (with or without a space before it), and the arguments follow
+//! `<|message|>` up to `<|call|>`. A call on the `analysis` channel is reasoning.
+
+use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
+use crate::model::{Call, Text};
+use crate::scan;
+use memchr::memmem;
+
+pub const NAME: &str = "harmony";
+const MESSAGE: &str = "<|message|>";
+/// Tokens that end a message body.
+const ENDS: [&str; 4] = ["<|call|>", "<|end|>", "<|return|>", "<|start|>"];
+/// How far back from `<|message|>` a header may start.
+const MAX_HEADER: usize = 512;
+
+pub struct Harmony;
+pub static HARMONY: Harmony = Harmony;
+
+impl Scanner for Harmony {
+    fn channel(&self) -> Channel {
+        Channel::Json
+    }
+
+    fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
+        vec![DialectRow::new(
+            NAME,
+            Channel::Json,
+            "OpenAI Harmony: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{json}<|call|> (recipient before or after the channel; analysis-channel calls are reasoning)",
+            "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        )
+        .models("gpt-oss-20b, gpt-oss-120b")]
+    }
+
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        if !ctx.enabled(NAME) {
+            return;
+        }
+        let s = text.text.as_str();
+        let openers = text.openers();
+        let mut from = 0;
+        for &at in &openers.angle {
+            if at < from || !s[at..].starts_with(MESSAGE) {
+                continue;
+            }
+            let Some(hit) = message(s, from, at, ctx.strict) else {
+                continue;
+            };
+            from = hit.end;
+            let mut hit = hit;
+            hit.call.line = text.line_at(hit.start);
+            out.push(hit);
+        }
+    }
+}
+
+/// The call whose `<|message|>` is at `msg`, if its header names a recipient.
+fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
+    let mut lo = msg.saturating_sub(MAX_HEADER).max(from);
+    while !s.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let window = &s[lo..msg];
+    // The header starts at the last `<|start|>`, else at the last `<|channel|>`, after
+    // the end of any earlier message.
+    let after_prev = ENDS[..3]
+        .iter()
+        .filter_map(|e| window.rfind(e).map(|i| i + e.len()))
+        .max()
+        .unwrap_or(0);
+    let header_at = window[after_prev..]
+        .rfind("<|start|>")
+        .or_else(|| window[after_prev..].find("<|channel|>"))
+        .map(|i| after_prev + i)
+        .or_else(|| {
+            window
+                .rfind("to=")
+                .map(|i| window[..i].rfind(char::is_whitespace).map_or(0, |w| w + 1))
+        })?;
+    let header = &window[header_at..];
+    let to = header.find("to=")?;
+    let recipient = &header[to + 3..];
+    let recipient = &recipient[..recipient
+        .find(|c: char| c.is_whitespace() || c == '<')
+        .unwrap_or(recipient.len())];
+    let name = recipient.strip_prefix("functions.").unwrap_or(recipient);
+    if !scan::is_tool_name(name) {
+        return None;
+    }
+    let channel = header.find("<|channel|>").map(|c| {
+        let rest = &header[c + "<|channel|>".len()..];
+        &rest[..rest
+            .find(|c: char| c.is_whitespace() || c == '<')
+            .unwrap_or(rest.len())]
+    });
+    let body_start = msg + MESSAGE.len();
+    let (body_end, end) = ENDS
+        .iter()
+        .filter_map(|e| {
+            memmem::find(&s.as_bytes()[body_start..], e.as_bytes()).map(|n| {
+                let at = body_start + n;
+                // `<|call|>` belongs to the call; a following header does not.
+                (at, if *e == "<|start|>" { at } else { at + e.len() })
+            })
+        })
+        .min()
+        .unwrap_or((s.len(), s.len()));
+    let body = s[body_start..body_end].trim();
+    let mut call = Call::new(name, NAME, 0);
+    call.in_reasoning = channel == Some("analysis");
+    match scan::parse_json(body, strict) {
+        Ok(parsed) => {
+            super::shapes::set_args(&mut call, Some(&parsed.value));
+            call.repairs.extend(parsed.repairs);
+        }
+        Err(e) => call.invalid_arguments(body, &format!("arguments are not valid JSON: {e}")),
+    }
+    Some(Hit {
+        call,
+        start: lo + header_at,
+        end,
+        specificity: MARKED,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan_text(text: &str) -> Vec<Hit> {
+        super::super::scan_for_test(&HARMONY, text, &[], false)
+    }
+
+    #[test]
+    fn recipient_before_or_after_the_channel() {
+        let hits = scan_text(
+            "<|start|>assistant<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|><|start|>assistant to=functions.get_time<|channel|>commentary<|constrain|>json<|message|>{}<|call|>",
+        );
+        let names: Vec<&str> = hits.iter().map(|h| h.call.name.as_str()).collect();
+        assert_eq!(names, ["get_weather", "get_time"]);
+        assert_eq!(hits[0].call.arguments["city"], "Paris");
+        assert!(hits.iter().all(|h| !h.call.in_reasoning));
+    }
+
+    #[test]
+    fn analysis_channel_calls_are_reasoning() {
+        let hits = scan_text(
+            "<|channel|>analysis to=functions.lookup <|constrain|>json<|message|>{\"q\": \"x\"}<|call|>",
+        );
+        assert_eq!(hits.len(), 1);
+        assert!(hits[0].call.in_reasoning);
+    }
+
+    #[test]
+    fn messages_without_recipient_are_not_calls() {
+        assert!(
+            scan_text("<|start|>assistant<|channel|>final<|message|>{\"a\": 1}<|end|>").is_empty()
+        );
+    }
+}

@@ -1,0 +1,503 @@
+//! Calls written as code: pythonic lists (`[get_weather(city="Paris", days=3), f()]`,
+//! keyword arguments, Python literals), one call per line, a single `tool.call(...)`,
+//! and Gemma's `call:NAME{key:<|"|>text<|"|>,n:3}` literals. A family of rows: markers
+//! around the calls and the syntax inside. Requiring keyword arguments and a whole list
+//! of calls keeps prose such as `[see(docs)]` out.
+
+use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner};
+use crate::model::{Call, Text};
+use crate::{pyliteral, scan};
+use memchr::memmem;
+use serde_json::{Map, Number, Value};
+
+/// The calls' syntax inside the markers.
+#[derive(Clone, Copy, Debug)]
+pub enum Syntax {
+    /// `[f(a=1), g()]`.
+    List,
+    /// `f(a=1)` calls one after another, separated by line breaks or commas.
+    Lines,
+    /// One `name.METHOD(a=1)` call (Llama 3.1 built-in tools use `.call`).
+    Single { method: &'static str },
+    /// `call:NAME{key:value,...}` whose strings sit between `delim` (Gemma); an empty
+    /// delimiter accepts any known one, or bare text (special tokens stripped).
+    Braced { delim: &'static str },
+}
+
+/// One dialect of the family.
+#[derive(Debug)]
+pub struct LiteralRow {
+    pub name: &'static str,
+    pub models: &'static str,
+    pub summary: &'static str,
+    pub example: &'static str,
+    /// `[` for a bare list (the marker is the list itself).
+    pub open: &'static str,
+    pub close: Option<&'static str>,
+    pub syntax: Syntax,
+    pub stripped: bool,
+}
+
+/// Gemma's string delimiters, tried when a stripped call shows one.
+const GEMMA_DELIMS: &[&str] = &["<|\"|>", "<escape>"];
+
+pub const ROWS: &[LiteralRow] = &[
+    LiteralRow {
+        name: "pythonic",
+        models: "Llama 3.2 (pythonic template), Llama 4, ToolACE, Ultravox",
+        summary: "Pythonic call lists with keyword arguments",
+        example: "[get_weather(city='Paris', days=3), get_time()]",
+        open: "[",
+        close: None,
+        syntax: Syntax::List,
+        stripped: false,
+    },
+    LiteralRow {
+        name: "llama4-pythonic",
+        models: "Llama 4 Scout/Maverick",
+        summary: "<|python_start|>[pythonic calls]<|python_end|>",
+        example: "<|python_start|>[get_weather(city='Paris')]<|python_end|>",
+        open: "<|python_start|>",
+        close: Some("<|python_end|>"),
+        syntax: Syntax::List,
+        stripped: false,
+    },
+    LiteralRow {
+        name: "lfm2",
+        models: "Liquid LFM2, LFM2.5",
+        summary: "<|tool_call_start|>[pythonic calls]<|tool_call_end|>",
+        example: "<|tool_call_start|>[get_weather(location=\"Paris\")]<|tool_call_end|>",
+        open: "<|tool_call_start|>",
+        close: Some("<|tool_call_end|>"),
+        syntax: Syntax::List,
+        stripped: false,
+    },
+    LiteralRow {
+        name: "olmo3",
+        models: "Olmo 3",
+        summary: "<function_calls> with one pythonic call per line </function_calls>",
+        example: "<function_calls>get_weather(city=\"Paris\")\nget_time(zone=\"UTC\")</function_calls>",
+        open: "<function_calls>",
+        close: Some("</function_calls>"),
+        syntax: Syntax::Lines,
+        stripped: false,
+    },
+    LiteralRow {
+        name: "llama3-builtin",
+        models: "Llama 3.1/3.3 built-in tools (brave_search, wolfram_alpha)",
+        summary: "<|python_tag|>TOOL.call(key=value), up to <|eom_id|>",
+        example: "<|python_tag|>brave_search.call(query=\"weather in Paris\")<|eom_id|>",
+        open: "<|python_tag|>",
+        close: Some("<|eom_id|>"),
+        syntax: Syntax::Single { method: ".call" },
+        stripped: false,
+    },
+    LiteralRow {
+        name: "functiongemma",
+        models: "FunctionGemma 270M",
+        summary: "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
+        example: "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
+        open: "<start_function_call>",
+        close: Some("<end_function_call>"),
+        syntax: Syntax::Braced { delim: "<escape>" },
+        stripped: false,
+    },
+    LiteralRow {
+        name: "gemma4",
+        models: "Gemma 4",
+        summary: "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
+        example: "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>",
+        open: "<|tool_call>",
+        close: Some("<tool_call|>"),
+        syntax: Syntax::Braced { delim: "<|\"|>" },
+        stripped: false,
+    },
+    LiteralRow {
+        name: "gemma4",
+        models: "",
+        summary: "",
+        example: "",
+        open: "call:",
+        close: None,
+        syntax: Syntax::Braced { delim: "" },
+        stripped: true,
+    },
+];
+
+pub struct Literal;
+pub static LITERAL: Literal = Literal;
+
+impl Scanner for Literal {
+    fn channel(&self) -> Channel {
+        Channel::Text
+    }
+
+    fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
+        registry
+            .literals
+            .iter()
+            .filter(|r| !r.stripped)
+            .map(|r| DialectRow::new(r.name, Channel::Text, r.summary, r.example).models(r.models))
+            .collect()
+    }
+
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        let registry = ctx.registry;
+        let candidates = registry
+            .literal_opens
+            .candidates(text, |r| ctx.enabled(registry.literals[r].name));
+        let s = text.text.as_str();
+        let mut from = 0;
+        for (at, r) in candidates {
+            if at < from {
+                continue;
+            }
+            let row = registry.literals[r];
+            let Some((calls, end)) = row_calls(row, s, at) else {
+                continue;
+            };
+            for mut call in calls {
+                call.line = text.line_at(at);
+                if row.stripped {
+                    call.repairs.insert(0, "stripped-markers");
+                }
+                out.push(Hit {
+                    call,
+                    start: at,
+                    end,
+                    specificity: if row.stripped { STRIPPED } else { MARKED },
+                });
+            }
+            from = end;
+        }
+    }
+}
+
+/// The calls of one row at `at`, and where they end (after the close marker).
+fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
+    let body = if row.open == "[" {
+        at
+    } else {
+        at + row.open.len()
+    };
+    let p = skip_ws(s, body);
+    let (mut calls, end) = match row.syntax {
+        Syntax::List => {
+            if !s[p..].starts_with('[') {
+                return None;
+            }
+            call_list(s, p)?
+        }
+        Syntax::Lines => call_lines(s, p)?,
+        Syntax::Single { method } => {
+            let (mut call, end) = one_call(s, p)?;
+            call.name = call.name.strip_suffix(method)?.to_owned();
+            (vec![call], end)
+        }
+        Syntax::Braced { delim } => braced_call(s, p, delim, row.stripped)?,
+    };
+    for call in &mut calls {
+        call.dialect = row.name;
+    }
+    let mut end = end;
+    if let Some(close) = row.close {
+        let after = skip_ws(s, end);
+        if s[after..].starts_with(close) {
+            end = after + close.len();
+        } else if row.name != "llama3-builtin" {
+            for call in &mut calls {
+                call.repairs.push("missing-close-tag");
+            }
+        }
+    }
+    Some((calls, end))
+}
+
+fn skip_ws(s: &str, mut p: usize) -> usize {
+    while p < s.len() && s.as_bytes()[p].is_ascii_whitespace() {
+        p += 1;
+    }
+    p
+}
+
+/// `[call, call, ...]` starting at `at`.
+fn call_list(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
+    let mut p = skip_ws(s, at + 1);
+    let mut calls = Vec::new();
+    loop {
+        let (call, next) = one_call(s, p)?;
+        calls.push(call);
+        p = skip_ws(s, next);
+        match s.as_bytes().get(p)? {
+            b',' => p = skip_ws(s, p + 1),
+            b']' => return Some((calls, p + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// Calls one after another (line breaks or commas between), at least one.
+fn call_lines(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
+    let mut calls = Vec::new();
+    let (call, mut end) = one_call(s, at)?;
+    calls.push(call);
+    loop {
+        let mut p = skip_ws(s, end);
+        if s[p..].starts_with(',') {
+            p = skip_ws(s, p + 1);
+        }
+        match one_call(s, p) {
+            Some((call, next)) => {
+                calls.push(call);
+                end = next;
+            }
+            None => return Some((calls, end)),
+        }
+    }
+}
+
+/// `name(key=value, ...)` at `p`; the name may be dotted.
+fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
+    let mut end = p;
+    loop {
+        let part = scan::ident(&s[end..])?;
+        end += part.len();
+        if s[end..].starts_with('.') {
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    let name = &s[p..end];
+    if !s[end..].starts_with('(') {
+        return None;
+    }
+    let mut call = Call::new(name, "", 0);
+    let mut q = skip_ws(s, end + 1);
+    loop {
+        if s[q..].starts_with(')') {
+            return Some((call, q + 1));
+        }
+        let key = scan::ident(&s[q..])?;
+        q = skip_ws(s, q + key.len());
+        if !s[q..].starts_with('=') {
+            return None;
+        }
+        q = skip_ws(s, q + 1);
+        let (value, used) = pyliteral::parse_prefix(&s[q..])?;
+        call.arguments.insert(key.to_owned(), value);
+        q = skip_ws(s, q + used);
+        if s[q..].starts_with(',') {
+            q = skip_ws(s, q + 1);
+        } else if !s[q..].starts_with(')') {
+            return None;
+        }
+    }
+}
+
+/// `call:NAME{...}` at `p` (the `call:` may be absent right after a marker).
+fn braced_call(s: &str, p: usize, delim: &str, stripped: bool) -> Option<(Vec<Call>, usize)> {
+    let name_at = if stripped {
+        p
+    } else {
+        p + s[p..].strip_prefix("call:").map_or(0, |_| "call:".len())
+    };
+    let name_len = s[name_at..]
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))
+        .unwrap_or(s.len() - name_at);
+    let name = &s[name_at..name_at + name_len];
+    if !scan::is_tool_name(name) || !s[name_at + name_len..].starts_with('{') {
+        return None;
+    }
+    let delims: Vec<&str> = if delim.is_empty() {
+        GEMMA_DELIMS.to_vec()
+    } else {
+        vec![delim]
+    };
+    let mut parser = Braced {
+        s,
+        i: name_at + name_len,
+        delims: &delims,
+        bare: stripped,
+        depth: 0,
+    };
+    let Value::Object(arguments) = parser.object()? else {
+        return None;
+    };
+    let mut call = Call::new(name, "", 0);
+    call.arguments = arguments;
+    Some((vec![call], parser.i))
+}
+
+/// Gemma's literal: `{key:value,...}` with unquoted keys, strings between a delimiter
+/// token, bare numbers, booleans and null, nested objects and lists.
+struct Braced<'a> {
+    s: &'a str,
+    i: usize,
+    delims: &'a [&'a str],
+    /// Strings may be bare text (their delimiters were stripped).
+    bare: bool,
+    depth: usize,
+}
+
+impl Braced<'_> {
+    fn ws(&mut self) {
+        self.i = skip_ws(self.s, self.i);
+    }
+
+    fn object(&mut self) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return None;
+        }
+        self.i += 1; // `{`
+        let mut map = Map::new();
+        loop {
+            self.ws();
+            if self.s[self.i..].starts_with('}') {
+                self.i += 1;
+                self.depth -= 1;
+                return Some(Value::Object(map));
+            }
+            let key = if let Some(k) = self.delimited() {
+                k
+            } else {
+                let len = self.s[self.i..]
+                    .bytes()
+                    .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'"')))
+                    .unwrap_or(0);
+                if len == 0 {
+                    return None;
+                }
+                let k = self.s[self.i..self.i + len].trim_matches('"').to_owned();
+                self.i += len;
+                k
+            };
+            self.ws();
+            if !self.s[self.i..].starts_with(':') {
+                return None;
+            }
+            self.i += 1;
+            let value = self.value(b'}')?;
+            map.insert(key, value);
+            self.ws();
+            if self.s[self.i..].starts_with(',') {
+                self.i += 1;
+            } else if !self.s[self.i..].starts_with('}') {
+                return None;
+            }
+        }
+    }
+
+    fn list(&mut self) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return None;
+        }
+        self.i += 1; // `[`
+        let mut items = Vec::new();
+        loop {
+            self.ws();
+            if self.s[self.i..].starts_with(']') {
+                self.i += 1;
+                self.depth -= 1;
+                return Some(Value::Array(items));
+            }
+            items.push(self.value(b']')?);
+            self.ws();
+            if self.s[self.i..].starts_with(',') {
+                self.i += 1;
+            } else if !self.s[self.i..].starts_with(']') {
+                return None;
+            }
+        }
+    }
+
+    /// A string between delimiters at the cursor.
+    fn delimited(&mut self) -> Option<String> {
+        let rest = &self.s[self.i..];
+        let delim = self.delims.iter().find(|d| rest.starts_with(**d))?;
+        let body = &rest[delim.len()..];
+        let len = memmem::find(body.as_bytes(), delim.as_bytes())?;
+        self.i += delim.len() + len + delim.len();
+        Some(body[..len].to_owned())
+    }
+
+    fn value(&mut self, closer: u8) -> Option<Value> {
+        self.ws();
+        let rest = &self.s[self.i..];
+        if let Some(text) = self.delimited() {
+            return Some(Value::String(text));
+        }
+        match rest.as_bytes().first()? {
+            b'{' => return self.object(),
+            b'[' => return self.list(),
+            b'"' => {
+                let (v, used) = pyliteral::parse_prefix(rest)?;
+                self.i += used;
+                return Some(v);
+            }
+            _ => {}
+        }
+        // A bare word: number, boolean, null, or (markers stripped) text.
+        let len = rest
+            .bytes()
+            .position(|b| b == b',' || b == closer || b == b'}')
+            .unwrap_or(rest.len());
+        let word = rest[..len].trim();
+        let value = match word {
+            "true" | "True" => Value::Bool(true),
+            "false" | "False" => Value::Bool(false),
+            "null" | "None" => Value::Null,
+            _ => {
+                if let Ok(i) = word.parse::<i64>() {
+                    Value::from(i)
+                } else if let Some(n) = word.parse::<f64>().ok().and_then(Number::from_f64) {
+                    Value::Number(n)
+                } else if self.bare && !word.is_empty() {
+                    Value::String(word.to_owned())
+                } else {
+                    return None;
+                }
+            }
+        };
+        self.i += len;
+        Some(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scan_text(text: &str) -> Vec<Hit> {
+        super::super::scan_for_test(&LITERAL, text, &[], false)
+    }
+
+    #[test]
+    fn python_literals() {
+        let hits = scan_text(
+            "Sure: [get_weather(city=\"Paris\", days=3), book(opts={'a': [1, None], \"b\": True}), f()]",
+        );
+        let names: Vec<&str> = hits.iter().map(|h| h.call.name.as_str()).collect();
+        assert_eq!(names, ["get_weather", "book", "f"]);
+        assert_eq!(
+            serde_json::Value::Object(hits[1].call.arguments.clone()),
+            json!({"opts": {"a": [1, null], "b": true}})
+        );
+    }
+
+    #[test]
+    fn prose_is_not_pythonic() {
+        for t in [
+            "see [the docs](http://x)",
+            "[see(docs)]",
+            "[f(a=1) and more]",
+            "array[i](x=1)",
+        ] {
+            assert!(scan_text(t).is_empty(), "{t}");
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The dialect rows in force for a run: the built-in rows of each family, plus any read
+//! from `--dialect-file`, with an index of their opening markers so that one pass over
+//! the text's `<` and `[` finds every candidate of every row.
+
+use super::{literal, markers, xml_params};
+use memchr::memmem;
+use std::sync::OnceLock;
+
+/// The rows of the data-driven families.
+pub struct Registry {
+    pub markers: Vec<&'static markers::MarkerRow>,
+    pub params: Vec<&'static xml_params::ParamRow>,
+    pub literals: Vec<&'static literal::LiteralRow>,
+    pub marker_opens: OpenIndex,
+    pub param_opens: OpenIndex,
+    /// What each entry of `param_opens` is: (marker, row, wrapper index or the call).
+    pub param_entries: Vec<(&'static str, usize, Option<usize>)>,
+    pub literal_opens: OpenIndex,
+}
+
+impl Registry {
+    /// The built-in rows only.
+    pub fn builtin() -> &'static Registry {
+        static BUILTIN: OnceLock<Registry> = OnceLock::new();
+        BUILTIN.get_or_init(|| Registry::new(Vec::new(), Vec::new(), Vec::new()))
+    }
+
+    /// The built-in rows followed by user rows (which are tried after the built-in ones
+    /// at the same position, and lose to them on the same span).
+    pub fn new(
+        user_markers: Vec<&'static markers::MarkerRow>,
+        user_params: Vec<&'static xml_params::ParamRow>,
+        user_literals: Vec<&'static literal::LiteralRow>,
+    ) -> Registry {
+        let mut markers: Vec<_> = markers::ROWS.iter().collect();
+        markers.extend(user_markers);
+        let mut params: Vec<_> = xml_params::ROWS.iter().collect();
+        params.extend(user_params);
+        let mut literals: Vec<_> = literal::ROWS.iter().collect();
+        literals.extend(user_literals);
+        let param_entries = xml_params::opens(&params);
+        Registry {
+            marker_opens: OpenIndex::new(markers.iter().map(|r| r.open)),
+            param_opens: OpenIndex::new(param_entries.iter().map(|e| e.0)),
+            param_entries,
+            literal_opens: OpenIndex::new(literals.iter().map(|r| r.open)),
+            markers,
+            params,
+            literals,
+        }
+    }
+}
+
+/// Where each row's opening marker can start, keyed so that a `<` or `[` in the text is
+/// matched against only the rows whose marker has the same next byte.
+pub struct OpenIndex {
+    opens: Vec<&'static str>,
+    /// Rows whose marker holds a `<` (or `[`), by the byte after it; the offset of that
+    /// `<` inside the marker.
+    angle: Vec<Vec<(u16, u16)>>,
+    square: Vec<Vec<(u16, u16)>>,
+    /// Rows whose marker is exactly `[` (any byte may follow).
+    square_alone: Vec<u16>,
+    /// Rows whose marker holds neither: searched with memmem.
+    other: Vec<u16>,
+}
+
+impl OpenIndex {
+    pub fn new(opens: impl Iterator<Item = &'static str>) -> OpenIndex {
+        let opens: Vec<&'static str> = opens.collect();
+        let mut index = OpenIndex {
+            angle: vec![Vec::new(); 256],
+            square: vec![Vec::new(); 256],
+            square_alone: Vec::new(),
+            other: Vec::new(),
+            opens: Vec::new(),
+        };
+        for (row, open) in opens.iter().enumerate() {
+            let row = row as u16;
+            let bytes = open.as_bytes();
+            match bytes.iter().position(|&b| b == b'<' || b == b'[') {
+                Some(k) if k + 1 < bytes.len() => {
+                    let table = if bytes[k] == b'<' {
+                        &mut index.angle
+                    } else {
+                        &mut index.square
+                    };
+                    table[bytes[k + 1] as usize].push((row, k as u16));
+                }
+                Some(_) if *open == "[" => index.square_alone.push(row),
+                _ => index.other.push(row),
+            }
+        }
+        index.opens = opens;
+        index
+    }
+
+    /// Every (start, row) where an enabled row's opening marker occurs in `text`, in text
+    /// order (rows in registry order at one start).
+    pub fn candidates(
+        &self,
+        text: &crate::model::Text,
+        enabled: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, usize)> {
+        let s = text.text.as_bytes();
+        let openers = text.openers();
+        let mut out = Vec::new();
+        let mut look = |positions: &[usize], table: &[Vec<(u16, u16)>]| {
+            for &at in positions {
+                let Some(&next) = s.get(at + 1) else {
+                    continue;
+                };
+                for &(row, k) in &table[next as usize] {
+                    let (row, k) = (row as usize, k as usize);
+                    if at >= k
+                        && s[at - k..].starts_with(self.opens[row].as_bytes())
+                        && enabled(row)
+                    {
+                        out.push((at - k, row));
+                    }
+                }
+            }
+        };
+        if self.angle.iter().any(|v| !v.is_empty()) {
+            look(&openers.angle, &self.angle);
+        }
+        if self.square.iter().any(|v| !v.is_empty()) {
+            look(&openers.square, &self.square);
+        }
+        for &row in &self.square_alone {
+            if enabled(row as usize) {
+                out.extend(openers.square.iter().map(|&at| (at, row as usize)));
+            }
+        }
+        for &row in &self.other {
+            let row = row as usize;
+            if self.opens[row].is_empty() || !enabled(row) {
+                continue;
+            }
+            out.extend(memmem::find_iter(s, self.opens[row].as_bytes()).map(|at| (at, row)));
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Widens a span over markers that wrap a group of calls (`<|tool_calls_section_begin|>`
+/// … `<|tool_calls_section_end|>`) when only whitespace separates them from it, so the
+/// markers are not left behind as text.
+pub fn absorb_wrappers(
+    s: &str,
+    mut start: usize,
+    mut end: usize,
+    wrappers: &[(&str, &str)],
+) -> (usize, usize) {
+    loop {
+        let before = s[..start].trim_end();
+        let after_ws = s[end..].len() - s[end..].trim_start().len();
+        let after = &s[end + after_ws..];
+        let mut moved = false;
+        for (open, close) in wrappers {
+            if !open.is_empty() && before.ends_with(open) {
+                start = before.len() - open.len();
+                moved = true;
+            }
+            if !close.is_empty() && after.starts_with(close) {
+                end = end + after_ws + close.len();
+                moved = true;
+            }
+        }
+        if !moved {
+            return (start, end);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Text;
+
+    #[test]
+    fn candidates_in_text_order() {
+        let index =
+            OpenIndex::new(["<tool_call>", "[TOOL_CALLS]", ">>>", "fn call<|x|>", "["].into_iter());
+        let text = Text::new(
+            "a [TOOL_CALLS] <tool_call> >>>f fn call<|x|> <tool",
+            1,
+            false,
+            true,
+        );
+        let found = index.candidates(&text, |_| true);
+        assert_eq!(
+            found,
+            [(2, 1), (2, 4), (15, 0), (27, 2), (32, 3)],
+            "{found:?}"
+        );
+        assert!(index.candidates(&text, |row| row == 0).len() == 1);
+    }
+
+    #[test]
+    fn wrappers_are_taken_in_when_adjacent() {
+        let s = "x <S> <c>1</c> </S> y";
+        let w = [("<S>", "</S>")];
+        let (a, b) = absorb_wrappers(s, 6, 14, &w);
+        assert_eq!(&s[a..b], "<S> <c>1</c> </S>");
+        let (a, b) = absorb_wrappers("<S> z <c></c>", 6, 13, &w);
+        assert_eq!((a, b), (6, 13));
+    }
+}

@@ -1,0 +1,416 @@
+//! Dialects that write each argument between XML-style tags, as raw text with no
+//! escaping (`<function=f><parameter=p>…</parameter></function>`, `<invoke name="f">
+//! <parameter name="p">…`, `<arg_key>k</arg_key><arg_value>v</arg_value>`): a family of
+//! rows that say where the name and each key sit. Values are raw text: a closing tag
+//! inside a value is resolved by the well-formed-remainder rule, values are typed by the
+//! `--tools` schema when there is one, and otherwise stay strings unless they are JSON
+//! objects or arrays.
+
+use super::registry::absorb_wrappers;
+use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
+use crate::model::{Call, Text};
+use crate::scan;
+use memchr::memmem;
+use serde_json::Value;
+
+/// Literal text around one captured piece: `before` CAPTURE `after`. An empty `after`
+/// ends the capture at the end of the line or the next `<`. An `after` that ends in
+/// `>` also allows attributes before that `>` (`name="x" string="true">`).
+#[derive(Clone, Copy, Debug)]
+pub struct Tpl {
+    pub before: &'static str,
+    pub after: &'static str,
+}
+
+/// One dialect of the family.
+#[derive(Debug)]
+pub struct ParamRow {
+    pub name: &'static str,
+    pub models: &'static str,
+    pub summary: &'static str,
+    pub example: &'static str,
+    /// Containers of one or more calls (`<tool_call>`, `<minimax:tool_call>`); any of them.
+    pub wrappers: &'static [(&'static str, &'static str)],
+    /// A call counts only inside one of the wrappers (their markers are what tell this
+    /// dialect from another with the same call syntax).
+    pub wrapper_required: bool,
+    /// Markers around the wrappers, taken into the span when adjacent.
+    pub outer: &'static [(&'static str, &'static str)],
+    pub call_open: Tpl,
+    pub call_close: &'static str,
+    pub param_open: Tpl,
+    /// Between the key and the value (`<arg_value>`), or empty.
+    pub value_open: &'static str,
+    pub param_close: &'static str,
+    /// A parameter attribute that says whether the value is a string (`string="true"`)
+    /// or JSON (`"false"`).
+    pub string_attr: Option<&'static str>,
+}
+
+const fn tpl(before: &'static str, after: &'static str) -> Tpl {
+    Tpl { before, after }
+}
+
+pub const ROWS: &[ParamRow] = &[
+    ParamRow {
+        name: "seed-oss",
+        models: "ByteDance Seed-OSS",
+        summary: "<seed:tool_call><function=f><parameter=p>raw</parameter></function></seed:tool_call>",
+        example: "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</seed:tool_call>",
+        wrappers: &[("<seed:tool_call>", "</seed:tool_call>")],
+        wrapper_required: true,
+        outer: &[],
+        call_open: tpl("<function=", ">"),
+        call_close: "</function>",
+        param_open: tpl("<parameter=", ">"),
+        value_open: "",
+        param_close: "</parameter>",
+        string_attr: None,
+    },
+    ParamRow {
+        name: "qwen3-coder",
+        models: "Qwen3-Coder, Qwen3.5+, Nemotron-3 Nano/Super, Step-3.5",
+        summary: "<tool_call><function=f><parameter=p>raw</parameter></function></tool_call> (newlines optional)",
+        example: "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+        wrappers: &[("<tool_call>", "</tool_call>")],
+        wrapper_required: false,
+        outer: &[],
+        call_open: tpl("<function=", ">"),
+        call_close: "</function>",
+        param_open: tpl("<parameter=", ">"),
+        value_open: "",
+        param_close: "</parameter>",
+        string_attr: None,
+    },
+    ParamRow {
+        name: "glm",
+        models: "GLM-4.5, GLM-4.6, GLM-4.7, GLM-5, Poolside Laguna",
+        summary: "<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call> (4.5 with newlines, 4.7 without)",
+        example: "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
+        wrappers: &[],
+        wrapper_required: false,
+        outer: &[],
+        call_open: tpl("<tool_call>", ""),
+        call_close: "</tool_call>",
+        param_open: tpl("<arg_key>", "</arg_key>"),
+        value_open: "<arg_value>",
+        param_close: "</arg_value>",
+        string_attr: None,
+    },
+    ParamRow {
+        name: "minimax-m2",
+        models: "MiniMax-M2, M2.1, M2.5",
+        summary: "<minimax:tool_call><invoke name=\"f\"><parameter name=\"p\">raw</parameter></invoke></minimax:tool_call>",
+        example: "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>",
+        wrappers: &[("<minimax:tool_call>", "</minimax:tool_call>")],
+        wrapper_required: true,
+        outer: &[],
+        call_open: tpl("<invoke name=\"", "\">"),
+        call_close: "</invoke>",
+        param_open: tpl("<parameter name=\"", "\">"),
+        value_open: "",
+        param_close: "</parameter>",
+        string_attr: None,
+    },
+    ParamRow {
+        name: "step3",
+        models: "StepFun Step-3",
+        summary: "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\"><steptml:parameter name=\"p\">raw</steptml:parameter></steptml:invoke><｜tool_call_end｜>",
+        example: "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\">\n<steptml:parameter name=\"city\">Paris</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+        wrappers: &[(
+            "<｜tool_call_begin｜>function<｜tool_sep｜>",
+            "<｜tool_call_end｜>",
+        )],
+        wrapper_required: false,
+        outer: &[("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>")],
+        call_open: tpl("<steptml:invoke name=\"", "\">"),
+        call_close: "</steptml:invoke>",
+        param_open: tpl("<steptml:parameter name=\"", "\">"),
+        value_open: "",
+        param_close: "</steptml:parameter>",
+        string_attr: None,
+    },
+    ParamRow {
+        name: "deepseek-dsml",
+        models: "DeepSeek-V3.2 (function_calls), DeepSeek-V4 (tool_calls)",
+        summary: "<｜DSML｜invoke name=\"f\"> with <｜DSML｜parameter name=\"p\" string=\"true|false\"> children",
+        example: "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        wrappers: &[
+            ("<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
+            ("<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>"),
+        ],
+        wrapper_required: false,
+        outer: &[],
+        call_open: tpl("<｜DSML｜invoke name=\"", "\">"),
+        call_close: "</｜DSML｜invoke>",
+        param_open: tpl("<｜DSML｜parameter name=\"", "\">"),
+        value_open: "",
+        param_close: "</｜DSML｜parameter>",
+        string_attr: Some("string"),
+    },
+];
+
+/// The markers the index searches for, per row: each wrapper's open, then the call's.
+pub fn opens(rows: &[&'static ParamRow]) -> Vec<(&'static str, usize, Option<usize>)> {
+    let mut out = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (w, (open, _)) in row.wrappers.iter().enumerate() {
+            out.push((*open, r, Some(w)));
+        }
+        out.push((row.call_open.before, r, None));
+    }
+    out
+}
+
+pub struct XmlParams;
+pub static XML_PARAMS: XmlParams = XmlParams;
+
+impl Scanner for XmlParams {
+    fn channel(&self) -> Channel {
+        Channel::Text
+    }
+
+    fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
+        registry
+            .params
+            .iter()
+            .map(|r| DialectRow::new(r.name, Channel::Text, r.summary, r.example).models(r.models))
+            .collect()
+    }
+
+    fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        let registry = ctx.registry;
+        let entries = &registry.param_entries;
+        let candidates = registry
+            .param_opens
+            .candidates(text, |e| ctx.enabled(registry.params[entries[e].1].name));
+        let s = text.text.as_str();
+        let mut from = 0;
+        for (at, e) in candidates {
+            if at < from {
+                continue;
+            }
+            let (_, r, wrapper) = entries[e];
+            let row = registry.params[r];
+            let found = match wrapper {
+                Some(w) => wrapped_calls(row, s, at, row.wrappers[w], ctx),
+                None if row.wrapper_required => None,
+                None => one_call(row, s, at, ctx).map(|(call, end)| (vec![call], end)),
+            };
+            let Some((calls, end)) = found else {
+                continue;
+            };
+            let (start, end) = absorb_wrappers(s, at, end, row.outer);
+            for mut call in calls {
+                call.line = text.line_at(start);
+                out.push(Hit {
+                    call,
+                    start,
+                    end,
+                    specificity: MARKED,
+                });
+            }
+            from = end;
+        }
+    }
+}
+
+/// The calls inside one wrapper, and where the wrapper ends.
+fn wrapped_calls(
+    row: &ParamRow,
+    s: &str,
+    at: usize,
+    (open, close): (&str, &str),
+    ctx: &ScanContext,
+) -> Option<(Vec<Call>, usize)> {
+    let mut p = skip_ws(s, at + open.len());
+    let mut calls = Vec::new();
+    while s[p..].starts_with(row.call_open.before) {
+        let (call, end) = one_call(row, s, p, ctx)?;
+        calls.push(call);
+        p = skip_ws(s, end);
+    }
+    if calls.is_empty() {
+        return None;
+    }
+    if s[p..].starts_with(close) {
+        Some((calls, p + close.len()))
+    } else {
+        for call in &mut calls {
+            call.repairs.push("missing-close-tag");
+        }
+        Some((calls, p))
+    }
+}
+
+/// The longest a name or key may be.
+const MAX_HEAD: usize = 256;
+
+/// What `tpl` captures at `at` (which starts with `tpl.before`): the capture, the
+/// attributes after it, and where the tag ends.
+fn capture<'s>(tpl: &Tpl, s: &'s str, at: usize) -> Option<(&'s str, &'s str, usize)> {
+    let from = at + tpl.before.len();
+    let window = &s[from..floor_char(s, (from + MAX_HEAD).min(s.len()))];
+    if tpl.after.is_empty() {
+        let n = window.find(['\n', '<']).unwrap_or(window.len());
+        return Some((window[..n].trim(), "", from + n));
+    }
+    // The capture ends at the first character of `after`.
+    let n = window.find(tpl.after.chars().next()?)?;
+    let name = &window[..n];
+    if name.contains(['<', '>', '\n']) {
+        return None;
+    }
+    let rest = &window[n..];
+    if rest.starts_with(tpl.after) {
+        return Some((name, "", from + n + tpl.after.len()));
+    }
+    // Attributes before the `>`: `name="x" string="true">`.
+    let head = tpl.after.strip_suffix('>')?;
+    if head.is_empty() || !rest.starts_with(head) {
+        return None;
+    }
+    let rest = &rest[head.len()..];
+    let close = rest.find('>')?;
+    let attrs = &rest[..close];
+    if attrs.contains(['<', '\n']) {
+        return None;
+    }
+    Some((name, attrs, from + n + head.len() + close + 1))
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// One call at `at` (which starts with the call's opening text), and where it ends.
+fn one_call(row: &ParamRow, s: &str, at: usize, ctx: &ScanContext) -> Option<(Call, usize)> {
+    let (name, _, head_end) = capture(&row.call_open, s, at)?;
+    let name = name.trim();
+    if !scan::is_tool_name(name) {
+        return None;
+    }
+    let declared = ctx.declared(name);
+    let mut call = Call::new(declared.unwrap_or(name), row.name, 0);
+    let schema = declared.and_then(|n| ctx.schema(n));
+    let mut p = skip_ws(s, head_end);
+    while s[p..].starts_with(row.param_open.before) {
+        let Some((key, attrs, key_end)) = capture(&row.param_open, s, p) else {
+            break;
+        };
+        let key = key.trim().to_owned();
+        let mut value_start = key_end;
+        if !row.value_open.is_empty() {
+            let q = skip_ws(s, key_end);
+            if !s[q..].starts_with(row.value_open) {
+                break;
+            }
+            value_start = q + row.value_open.len();
+        }
+        let (value_end, next, ambiguous) = value_close(row, s, value_start);
+        if ambiguous {
+            push_once(&mut call.repairs, "ambiguous-delimiter");
+        }
+        if next == value_end {
+            push_once(&mut call.repairs, "missing-close-tag");
+        }
+        let raw = trim_one_break(&s[value_start..value_end]);
+        let as_string = row
+            .string_attr
+            .and_then(|a| scan::attribute(attrs, a))
+            .map(|v| v != "false");
+        let value = match as_string {
+            Some(true) => Value::String(raw.to_owned()),
+            Some(false) => serde_json::from_str(raw.trim()).unwrap_or_else(|_| raw.into()),
+            None => match schema.and_then(|sc| crate::typing::property(sc, &key)) {
+                Some(prop) => crate::typing::coerce(raw, prop),
+                None => object_or_string(raw),
+            },
+        };
+        call.arguments.insert(key, value);
+        p = skip_ws(s, next);
+    }
+    if s[p..].starts_with(row.call_close) {
+        Some((call, p + row.call_close.len()))
+    } else {
+        push_once(&mut call.repairs, "missing-close-tag");
+        Some((call, p))
+    }
+}
+
+fn push_once(repairs: &mut Vec<&'static str>, repair: &'static str) {
+    if !repairs.contains(&repair) {
+        repairs.push(repair);
+    }
+}
+
+/// Where a value ends: the first closing tag after which only another parameter, the
+/// end of the call, a wrapper's end, or nothing follows. A value may hold text that
+/// looks like its own closing tag (code that writes XML); when the first closing tag
+/// is not the chosen one the call is marked ambiguous. With no closing tag at all the
+/// value runs to the end of the call (or the text).
+/// Returns (value end, position after the close, ambiguous).
+fn value_close(row: &ParamRow, s: &str, from: usize) -> (usize, usize, bool) {
+    let close = row.param_close;
+    let mut first = None;
+    let mut search = from;
+    while let Some(off) = memmem::find(&s.as_bytes()[search..], close.as_bytes()) {
+        let at = search + off;
+        let rest = s[at + close.len()..].trim_start();
+        first.get_or_insert(at);
+        let well_formed = rest.is_empty()
+            || rest.starts_with(row.param_open.before)
+            || rest.starts_with(row.call_close)
+            || row
+                .wrappers
+                .iter()
+                .chain(row.outer)
+                .any(|(_, c)| rest.starts_with(c));
+        if well_formed {
+            return (at, at + close.len(), Some(at) != first);
+        }
+        search = at + close.len();
+    }
+    match first {
+        Some(at) => (at, at + close.len(), false),
+        None => {
+            let end = memmem::find(&s.as_bytes()[from..], row.call_close.as_bytes())
+                .map_or(s.len(), |n| from + n);
+            (end, end, false)
+        }
+    }
+}
+
+/// The value without the one line break the template puts after the opening tag and
+/// before the closing one.
+fn trim_one_break(v: &str) -> &str {
+    let v = v
+        .strip_prefix("\r\n")
+        .or_else(|| v.strip_prefix('\n'))
+        .unwrap_or(v);
+    v.strip_suffix("\r\n")
+        .or_else(|| v.strip_suffix('\n'))
+        .unwrap_or(v)
+}
+
+/// With no schema: a JSON object or array is read as JSON, anything else is a string.
+fn object_or_string(raw: &str) -> Value {
+    let t = raw.trim();
+    if t.starts_with(['{', '['])
+        && let Ok(v @ (Value::Object(_) | Value::Array(_))) = serde_json::from_str::<Value>(t)
+    {
+        return v;
+    }
+    Value::String(raw.to_owned())
+}
+
+fn skip_ws(s: &str, mut p: usize) -> usize {
+    let b = s.as_bytes();
+    while p < b.len() && b[p].is_ascii_whitespace() {
+        p += 1;
+    }
+    p
+}
