@@ -500,4 +500,35 @@ mod tests {
             assert!(scan_text(t).is_empty(), "{t}");
         }
     }
+
+    #[test]
+    fn gemma_literals() {
+        let hits = scan_text(
+            "<|tool_call>call:f{city:<|\"|>Rome, IT<|\"|>,days:3,opts:{metric:true,tags:[<|\"|>a<|\"|>,2.5]}}<tool_call|>",
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(
+            serde_json::Value::Object(hits[0].call.arguments.clone()),
+            json!({"city": "Rome, IT", "days": 3, "opts": {"metric": true, "tags": ["a", 2.5]}})
+        );
+        let hits = scan_text("thought\ncall:get_weather{city:Rome,days:3}");
+        assert_eq!(hits[0].call.repairs, ["stripped-markers"]);
+        assert_eq!(hits[0].call.arguments["city"], "Rome");
+    }
+
+    #[test]
+    fn lines_and_single_calls() {
+        let hits = scan_text("<function_calls>a(x=1)\nb(y='z')</function_calls>");
+        let names: Vec<(&str, &str)> = hits
+            .iter()
+            .map(|h| (h.call.name.as_str(), h.call.dialect))
+            .collect();
+        assert_eq!(names, [("a", "olmo3"), ("b", "olmo3")]);
+        let hits = scan_text("<|python_tag|>brave_search.call(query=\"x\")<|eom_id|>");
+        assert_eq!(
+            (hits[0].call.name.as_str(), hits[0].call.dialect),
+            ("brave_search", "llama3-builtin")
+        );
+        assert!(scan_text("<|python_tag|>print(x)").is_empty());
+    }
 }

@@ -182,7 +182,7 @@ pub const ROWS: &[MarkerRow] = &[
         "FireFunction v2, Phi-4-mini",
         "functools[...] followed by a JSON array of calls",
         " functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]",
-        "functools",
+        "functools[",
         None,
         json(Body::Array),
     ),
@@ -389,6 +389,14 @@ pub const ROWS: &[MarkerRow] = &[
     },
 ];
 
+impl MarkerRow {
+    /// Whether the marker is always followed by a name and the `{` of the arguments.
+    pub fn head_before_brace(&self) -> bool {
+        matches!(self.payload, Payload::Named { head_end, .. } if head_end.is_empty() || head_end == "\n")
+            && !self.open.contains(['<', '['])
+    }
+}
+
 pub struct Markers;
 pub static MARKERS: Markers = Markers;
 
@@ -480,7 +488,13 @@ fn json_payload(
     strict: bool,
     no_close_after: &mut usize,
 ) -> Option<(Vec<Call>, usize, usize)> {
-    let start = skip_ws(s, at + row.open.len());
+    // A marker may end with the payload's first bracket (`functools[`).
+    let after = at + row.open.len();
+    let start = if row.open.ends_with(['[', '{']) {
+        after - 1
+    } else {
+        skip_ws(s, after)
+    };
     let first = *s.as_bytes().get(start)?;
     let allowed = match body_kind {
         Body::Array => first == b'[',
@@ -786,5 +800,72 @@ mod tests {
             ("mistral-v11", Some("x1y2z3"))
         );
         assert_eq!(hits[1].call.name, "f");
+    }
+
+    #[test]
+    fn names_from_heads_and_sections_absorbed() {
+        let text = "x <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|> y";
+        let hits = super::super::resolve(scan_text(text));
+        assert_eq!(hits.len(), 1);
+        let c = &hits[0].call;
+        assert_eq!(
+            (c.name.as_str(), c.id.as_deref()),
+            ("get_weather", Some("functions.get_weather:0"))
+        );
+        assert_eq!(&text[hits[0].start..hits[0].end], &text[2..text.len() - 2]);
+    }
+
+    #[test]
+    fn stripped_markers_lose_to_marked_ones() {
+        let hits = super::super::resolve(scan_text("[TOOL_CALLS]f[ARGS]{\"a\": 1}"));
+        assert_eq!(hits.len(), 1);
+        assert!(hits[0].call.repairs.is_empty());
+        let hits = super::super::resolve(scan_text("ok. f[ARGS]{\"a\": 1}g[CALL_ID]x9[ARGS]{}"));
+        let got: Vec<(&str, Option<&str>, &[&str])> = hits
+            .iter()
+            .map(|h| {
+                (
+                    h.call.name.as_str(),
+                    h.call.id.as_deref(),
+                    h.call.repairs.as_slice(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("f", None, &["stripped-markers"][..]),
+                ("g", Some("x9"), &["stripped-markers"][..])
+            ]
+        );
+    }
+
+    #[test]
+    fn name_keyed_and_own_keys() {
+        let hits = scan_text("<|tools_prefix|>[{\"f\": {\"a\": 1}}, {\"g\": {}}]<|tools_suffix|>");
+        let names: Vec<&str> = hits.iter().map(|h| h.call.name.as_str()).collect();
+        assert_eq!(names, ["f", "g"]);
+        let hits = scan_text(
+            "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {\"a\": 1}}]<|END_ACTION|>",
+        );
+        assert_eq!(
+            (hits[0].call.dialect, hits[0].call.id.as_deref()),
+            ("command-r", Some("0"))
+        );
+        assert_eq!(hits[0].call.arguments["a"], 1);
+    }
+
+    #[test]
+    fn markers_named_in_prose_are_not_calls() {
+        for t in [
+            "use <tool_call> tags",
+            "the >>>all marker",
+            "functions.f:x{}",
+            "call functools to",
+            "[ARGS]{\"a\": 1}",
+            "<function=f> then prose",
+        ] {
+            assert!(scan_text(t).is_empty(), "{t}");
+        }
     }
 }

@@ -40,10 +40,15 @@ impl Registry {
         literals.extend(user_literals);
         let param_entries = xml_params::opens(&params);
         Registry {
-            marker_opens: OpenIndex::new(markers.iter().map(|r| r.open)),
+            marker_opens: OpenIndex::new(markers.iter().map(|r| r.open))
+                .names_before_brace(markers.iter().map(|r| r.head_before_brace())),
             param_opens: OpenIndex::new(param_entries.iter().map(|e| e.0)),
             param_entries,
-            literal_opens: OpenIndex::new(literals.iter().map(|r| r.open)),
+            literal_opens: OpenIndex::new(literals.iter().map(|r| r.open)).names_before_brace(
+                literals
+                    .iter()
+                    .map(|r| matches!(r.syntax, literal::Syntax::Braced { .. })),
+            ),
             markers,
             params,
             literals,
@@ -59,11 +64,18 @@ pub struct OpenIndex {
     /// `<` inside the marker.
     angle: Vec<Vec<(u16, u16)>>,
     square: Vec<Vec<(u16, u16)>>,
-    /// Rows whose marker is exactly `[` (any byte may follow).
-    square_alone: Vec<u16>,
+    /// Rows whose marker ends with its first `[` (`[`, `functools[`): any byte may
+    /// follow; the offset of that `[` inside the marker.
+    square_tail: Vec<(u16, u16)>,
     /// Rows whose marker holds neither: searched with memmem.
     other: Vec<u16>,
+    /// Rows of `other` whose marker is always followed by a name and a `{` (`call:NAME{`,
+    /// `>>>NAME\n{`): found from the text's `{`s instead of a search of every byte.
+    before_brace: Vec<u16>,
 }
+
+/// The longest name between such a marker and its `{`.
+const MAX_NAME: usize = 160;
 
 impl OpenIndex {
     pub fn new(opens: impl Iterator<Item = &'static str>) -> OpenIndex {
@@ -71,8 +83,9 @@ impl OpenIndex {
         let mut index = OpenIndex {
             angle: vec![Vec::new(); 256],
             square: vec![Vec::new(); 256],
-            square_alone: Vec::new(),
+            square_tail: Vec::new(),
             other: Vec::new(),
+            before_brace: Vec::new(),
             opens: Vec::new(),
         };
         for (row, open) in opens.iter().enumerate() {
@@ -87,12 +100,25 @@ impl OpenIndex {
                     };
                     table[bytes[k + 1] as usize].push((row, k as u16));
                 }
-                Some(_) if *open == "[" => index.square_alone.push(row),
+                Some(k) if bytes[k] == b'[' => index.square_tail.push((row, k as u16)),
                 _ => index.other.push(row),
             }
         }
         index.opens = opens;
         index
+    }
+
+    /// Marks the rows (by the flags, in row order) whose marker, when it holds no `<` or
+    /// `[`, always comes right before a name and a `{`.
+    pub fn names_before_brace(mut self, flags: impl Iterator<Item = bool>) -> OpenIndex {
+        for (row, flag) in flags.enumerate() {
+            let row = row as u16;
+            if flag && let Some(i) = self.other.iter().position(|&r| r == row) {
+                self.other.remove(i);
+                self.before_brace.push(row);
+            }
+        }
+        self
     }
 
     /// Every (start, row) where an enabled row's opening marker occurs in `text`, in text
@@ -127,10 +153,19 @@ impl OpenIndex {
         if self.square.iter().any(|v| !v.is_empty()) {
             look(&openers.square, &self.square);
         }
-        for &row in &self.square_alone {
-            if enabled(row as usize) {
-                out.extend(openers.square.iter().map(|&at| (at, row as usize)));
+        for &(row, k) in &self.square_tail {
+            let (row, k) = (row as usize, k as usize);
+            if !enabled(row) {
+                continue;
             }
+            let open = self.opens[row].as_bytes();
+            out.extend(
+                openers
+                    .square
+                    .iter()
+                    .filter(|&&at| at >= k && s[at - k..].starts_with(open))
+                    .map(|&at| (at - k, row)),
+            );
         }
         for &row in &self.other {
             let row = row as usize;
@@ -139,7 +174,45 @@ impl OpenIndex {
             }
             out.extend(memmem::find_iter(s, self.opens[row].as_bytes()).map(|at| (at, row)));
         }
+        let rows: Vec<usize> = self
+            .before_brace
+            .iter()
+            .map(|&r| r as usize)
+            .filter(|&r| enabled(r))
+            .collect();
+        if !rows.is_empty() {
+            for &at in &openers.json {
+                if s[at] != b'{' {
+                    continue;
+                }
+                // Back over white space, then over the name (with its `functions.`,
+                // `call:` or `:0` parts).
+                let mut p = at;
+                while p > 0 && at - p < 16 && s[p - 1].is_ascii_whitespace() {
+                    p -= 1;
+                }
+                let name_end = p;
+                while p > 0
+                    && name_end - p < MAX_NAME
+                    && (s[p - 1].is_ascii_alphanumeric() || b"_-.:".contains(&s[p - 1]))
+                {
+                    p -= 1;
+                }
+                if p == name_end {
+                    continue;
+                }
+                for &row in &rows {
+                    let open = self.opens[row].as_bytes();
+                    if s[p..name_end].starts_with(open) {
+                        out.push((p, row));
+                    } else if s[..p].ends_with(open) {
+                        out.push((p - open.len(), row));
+                    }
+                }
+            }
+        }
         out.sort_unstable();
+        out.dedup();
         out
     }
 }

@@ -237,7 +237,7 @@ fn wrapped_calls(
         Some((calls, p + close.len()))
     } else {
         for call in &mut calls {
-            call.repairs.push("missing-close-tag");
+            push_once(&mut call.repairs, "missing-close-tag");
         }
         Some((calls, p))
     }
@@ -413,4 +413,79 @@ fn skip_ws(s: &str, mut p: usize) -> usize {
         p += 1;
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scan_text(text: &str, tools: &[String]) -> Vec<Hit> {
+        super::super::resolve(super::super::scan_for_test(&XML_PARAMS, text, tools, false))
+    }
+
+    fn args(h: &Hit) -> Value {
+        Value::Object(h.call.arguments.clone())
+    }
+
+    #[test]
+    fn a_closing_tag_inside_a_value_is_resolved_by_what_follows() {
+        let text = "<tool_call>\n<function=write>\n<parameter=code>\nprint('</parameter>')\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>";
+        let hits = scan_text(text, &[]);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(
+            args(&hits[0]),
+            json!({"code": "print('</parameter>')", "n": "2"})
+        );
+        assert_eq!(hits[0].call.repairs, ["ambiguous-delimiter"]);
+        assert_eq!((hits[0].start, hits[0].end), (0, text.len()));
+    }
+
+    #[test]
+    fn wrappers_decide_the_dialect_and_hold_several_calls() {
+        let hits = scan_text(
+            "<seed:tool_call><function=a><parameter=x>1</parameter></function></seed:tool_call> <function=b></function>",
+            &[],
+        );
+        let got: Vec<(&str, &str)> = hits
+            .iter()
+            .map(|h| (h.call.name.as_str(), h.call.dialect))
+            .collect();
+        assert_eq!(got, [("a", "seed-oss"), ("b", "qwen3-coder")]);
+        let hits = scan_text(
+            "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"p\">v</parameter>\n</invoke>\n<invoke name=\"g\">\n</invoke>\n</minimax:tool_call>",
+            &[],
+        );
+        assert_eq!(hits.len(), 2);
+        assert_eq!((hits[0].start, hits[0].end), (hits[1].start, hits[1].end));
+    }
+
+    #[test]
+    fn glm_keys_and_values_and_typing() {
+        let hits = scan_text(
+            "<tool_call>calc<arg_key>n</arg_key><arg_value>3</arg_value><arg_key>opts</arg_key><arg_value>{\"a\": 1}</arg_value></tool_call>",
+            &[],
+        );
+        assert_eq!(args(&hits[0]), json!({"n": "3", "opts": {"a": 1}}));
+        assert!(scan_text("<tool_call>\n{\"name\": \"f\"}</tool_call>", &[]).is_empty());
+    }
+
+    #[test]
+    fn dsml_string_attribute_types_values() {
+        let hits = scan_text(
+            "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"s\" string=\"true\">3</｜DSML｜parameter><｜DSML｜parameter name=\"n\" string=\"false\">3</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>",
+            &[],
+        );
+        assert_eq!(args(&hits[0]), json!({"s": "3", "n": 3}));
+    }
+
+    #[test]
+    fn a_truncated_call_is_kept_and_marked() {
+        let hits = scan_text(
+            "<function=f><parameter=a>1</parameter><parameter=b>par",
+            &[],
+        );
+        assert_eq!(args(&hits[0]), json!({"a": "1", "b": "par"}));
+        assert_eq!(hits[0].call.repairs, ["missing-close-tag"]);
+    }
 }

@@ -1,0 +1,184 @@
+//! The streaming property (issue 4): however the input arrives — split into chunks at
+//! any UTF-8 boundary, read through small buffers, scanned as plain text in small
+//! overlapping windows — the calls found are the same as from one whole read.
+//! Model fixtures are split at every boundary; every other fixture at random ones.
+
+use std::cell::RefCell;
+use std::io::{self, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+use toolsift::diag::Diag;
+use toolsift::dialects::{Channel, Registry};
+use toolsift::engine::{Engine, Options, Reasoning};
+use toolsift::input::{Framing, Reader};
+use toolsift::model::Role;
+use toolsift::output::Output;
+
+/// Hands out the input one chunk at a time, as a pipe would.
+struct Chunked<'a> {
+    data: &'a [u8],
+    pos: usize,
+    cuts: Vec<usize>,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let next = self
+            .cuts
+            .iter()
+            .copied()
+            .find(|&c| c > self.pos)
+            .unwrap_or(self.data.len());
+        let n = (next - self.pos).min(buf.len());
+        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The call records of one run, without text records (whose pieces follow the window).
+fn calls(data: &[u8], cuts: Vec<usize>, buffer: usize, window: usize) -> Vec<String> {
+    calls_with(data, cuts, buffer, window, false)
+}
+
+fn calls_with(
+    data: &[u8],
+    cuts: Vec<usize>,
+    buffer: usize,
+    window: usize,
+    all: bool,
+) -> Vec<String> {
+    let options = Options {
+        formats: Channel::ALL.to_vec(),
+        all,
+        with_results: true,
+        with_text: false,
+        roles: vec![Role::Assistant],
+        dialects: None,
+        tools: Vec::new(),
+        registry: Registry::builtin(),
+        strict: false,
+        reasoning: Reasoning::Include,
+    };
+    let sink = Shared::default();
+    let mut out = Output::new(Box::new(sink.clone()), false);
+    let diag = Diag::new(true);
+    {
+        let mut engine = Engine::new(options, &mut out);
+        engine.start_source("input");
+        let mut events = |event| engine.event(event);
+        let mut input = BufReader::with_capacity(buffer, Chunked { data, pos: 0, cuts });
+        Reader::new("input", &diag, &mut events)
+            .with_window(window)
+            .read(&mut input, Framing::Auto)
+            .unwrap();
+    }
+    out.flush().unwrap();
+    let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
+    text.lines().map(str::to_owned).collect()
+}
+
+fn boundaries(data: &[u8]) -> Vec<usize> {
+    (1..data.len())
+        .filter(|&i| std::str::from_utf8(&data[i..]).is_ok() || (data[i] & 0xC0) != 0x80)
+        .collect()
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn model_fixtures_split_at_every_boundary_give_the_same_calls() {
+    for path in fixtures()
+        .iter()
+        .filter(|p| p.parent().unwrap().ends_with("models"))
+    {
+        let data = std::fs::read(path).unwrap();
+        let whole = calls(&data, Vec::new(), 1 << 16, 0);
+        assert!(!whole.is_empty(), "{}: no calls", path.display());
+        for cut in boundaries(&data) {
+            // Two chunks, through a tiny and a small read buffer.
+            for buffer in [7, 64] {
+                let got = calls(&data, vec![cut], buffer, 0);
+                assert_eq!(
+                    got,
+                    whole,
+                    "{} cut at byte {cut}, buffer {buffer}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Plain text read in windows: window edges fall everywhere in a text made of every
+/// model fixture (each call is shorter than the windows' overlap, as documented).
+#[test]
+fn window_edges_anywhere_give_the_same_calls() {
+    let mut text = Vec::new();
+    for path in fixtures()
+        .iter()
+        .filter(|p| p.parent().unwrap().ends_with("models"))
+    {
+        text.extend(std::fs::read(path).unwrap());
+        text.extend(b"\n");
+    }
+    let whole = calls_with(&text, Vec::new(), 1 << 16, 0, true);
+    assert!(whole.len() > 80, "{} calls", whole.len());
+    for window in (6000..6000 + 3 * 101).step_by(3) {
+        let got = calls_with(&text, Vec::new(), 4096, window, true);
+        assert_eq!(got, whole, "window {window}");
+    }
+}
+
+#[test]
+fn every_fixture_in_random_chunks_gives_the_same_calls() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for path in fixtures() {
+        let data = std::fs::read(&path).unwrap();
+        let whole = calls(&data, Vec::new(), 1 << 16, 0);
+        let cuts_at = boundaries(&data);
+        for round in 0..12 {
+            let mut cuts: Vec<usize> = (0..1 + next() % 24)
+                .filter_map(|_| cuts_at.get(next() as usize % cuts_at.len().max(1)).copied())
+                .collect();
+            cuts.sort_unstable();
+            let buffer = 1 + (next() % 200) as usize;
+            let got = calls(&data, cuts.clone(), buffer, 0);
+            assert_eq!(got, whole, "{} round {round} cuts {cuts:?}", path.display());
+        }
+    }
+}
