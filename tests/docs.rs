@@ -112,3 +112,18 @@ fn readme_first_commands_work() {
         .assert()
         .success();
 }
+
+#[test]
+fn readme_documents_every_dialect() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let out = toolsift().args(["dialects", "--json"]).output().unwrap();
+    let mut missing = Vec::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let name = row["name"].as_str().unwrap();
+        if !readme.contains(&format!("`{name}`")) {
+            missing.push(name.to_owned());
+        }
+    }
+    assert!(missing.is_empty(), "README does not mention: {missing:?}");
+}

@@ -52,6 +52,18 @@ const SPLICES: &[&[u8]] = &[
     b"emit_batch(",
     b"[f(a=",
     b"\"name\": \"f\", \"arguments\": {",
+    b"<function=f>",
+    b"<parameter=p>",
+    b"</parameter>",
+    b"<|tool_call_begin|>functions.f:0",
+    b"<\xef\xbd\x9cDSML\xef\xbd\x9cinvoke name=\"f\">",
+    b"<|channel|>commentary to=functions.f<|message|>",
+    b"call:f{a:",
+    b"<|\"|>",
+    b"[ARGS]",
+    b">>>f\n",
+    b"functools[",
+    b"<arg_key>",
 ];
 
 fn mutate(data: &mut Vec<u8>, rng: &mut Rng) {

@@ -20,7 +20,7 @@ impl Scanner for JsonText {
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         let mut rows: Vec<DialectRow> = shapes::ROWS
             .iter()
-            .map(|r| DialectRow::new(r.name, Channel::Json, r.summary, r.example))
+            .map(|r| DialectRow::new(r.name, Channel::Json, r.summary, r.example).models(r.models))
             .collect();
         rows.push(DialectRow::new(
             UICP_CALL,

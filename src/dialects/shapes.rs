@@ -19,6 +19,8 @@ pub const XLAM: &str = "xlam";
 /// One row of `toolsift dialects` for the shapes read here.
 pub struct ShapeRow {
     pub name: &'static str,
+    /// The models or systems that write it.
+    pub models: &'static str,
     pub summary: &'static str,
     pub example: &'static str,
 }
@@ -26,51 +28,61 @@ pub struct ShapeRow {
 pub const ROWS: &[ShapeRow] = &[
     ShapeRow {
         name: KSI,
+        models: "KSI agents",
         summary: "KSI tool use block",
         example: r#"{"type": "ksi_tool_use", "id": "ksiu_1", "name": "agent:status", "input": {"agent_id": "a1"}}"#,
     },
     ShapeRow {
         name: KSI_EVENT,
+        models: "KSI agents (legacy events)",
         summary: "KSI legacy event (name = event, arguments = data)",
         example: r#"{"event": "agent:status", "data": {"agent_id": "a1", "status": "ready"}}"#,
     },
     ShapeRow {
         name: IKIGAI,
+        models: "ikigai",
         summary: "ikigai {tool, params}, alone or in {reasoning, tool_calls: [...]}",
         example: r#"{"tool": "bash", "params": {"command": "ls"}}"#,
     },
     ShapeRow {
         name: MANDRAKE_JSON,
+        models: "Mandrake",
         summary: "Mandrake {name: server.method, arguments}, alone or in {tool_calls: [...]}; adds namespace",
         example: r#"{"name": "ripper.read_file", "arguments": {"path": "/tmp/a"}}"#,
     },
     ShapeRow {
         name: NAME_ARGUMENTS,
+        models: "generic; Ollama leaks bare objects run together",
         summary: "Generic {name, arguments} objects, alone, in arrays or run together",
         example: r#"{"name": "get_weather", "arguments": {"city": "Paris"}}"#,
     },
     ShapeRow {
         name: XLAM,
+        models: "Salesforce xLAM",
         summary: "xLAM: a bare JSON array of {name, arguments} calls",
         example: r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "arguments": {}}]"#,
     },
     ShapeRow {
         name: LLAMA3_JSON,
+        models: "Llama 3.x Instruct, Llama 4 (JSON mode)",
         summary: "Llama 3.x JSON tool calls ({name, parameters})",
         example: r#"{"name": "get_weather", "parameters": {"city": "Paris"}}"#,
     },
     ShapeRow {
         name: OPENAI_JSON,
+        models: "models imitating the OpenAI API in text",
         summary: "OpenAI-shaped calls written as text ({function: {name, arguments}} or {tool_calls: [...]})",
         example: r#"{"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}}]}"#,
     },
     ShapeRow {
         name: LLAMACPP_GENERIC,
+        models: "llama.cpp generic grammar (any model)",
         summary: "llama.cpp generic grammar output {tool_call: {name, arguments}}",
         example: r#"{"tool_call": {"name": "f", "arguments": {"a": 1}}}"#,
     },
     ShapeRow {
         name: UICP_BATCH,
+        models: "UICP actors",
         summary: "UICP {batch: [envelopes]} as emit_batch",
         example: r#"{"batch": [{"op": "window.create", "params": {"title": "Notes"}}]}"#,
     },
