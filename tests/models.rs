@@ -39,6 +39,7 @@ fn every_model_fixture_gives_the_expected_calls() {
     let mut entries: Vec<_> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     entries.sort();
     for path in entries {
