@@ -9,7 +9,6 @@ use super::xml_params::{ParamRow, Tpl};
 use super::{Registry, all_rows};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
-use std::path::Path;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -346,9 +345,4 @@ fn literal_row(entry: Entry, names: &mut Vec<String>) -> Result<&'static Literal
         syntax,
         stripped: false,
     })))
-}
-
-/// Loads dialect rows from a path, for tests and `toolsift dialects`.
-pub fn load_one(path: &Path) -> Result<&'static Registry> {
-    load(&[path.to_path_buf()])
 }
