@@ -26,6 +26,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('extract', 'extract', [CompletionResultType]::ParameterValue, 'Extract tool calls as JSON Lines')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Work with tool contracts')
             [CompletionResult]::new('dialects', 'dialects', [CompletionResultType]::ParameterValue, 'List the dialects toolsift recognizes, with their channel and an example')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -42,15 +44,65 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Report the calls of every enabled channel, not only the first that yields one')
-            [CompletionResult]::new('--with-results', '--with-results', [CompletionResultType]::ParameterName, 'Also emit tool results ("type":"result" records)')
-            [CompletionResult]::new('--with-text', '--with-text', [CompletionResultType]::ParameterName, 'Also emit the text around calls ("type":"text" records), in message order')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'No repairs: a call that would need one is reported invalid with its raw text')
-            [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print counts per channel and dialect to stderr after the run')
-            [CompletionResult]::new('--line-buffered', '--line-buffered', [CompletionResultType]::ParameterName, 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')
+            [CompletionResult]::new('--with-results', '--with-results', [CompletionResultType]::ParameterName, 'Also emit tool results ("type":"result" records)')
+            [CompletionResult]::new('--with-text', '--with-text', [CompletionResultType]::ParameterName, 'Also emit the text around calls ("type":"text" records), in message order')
+            [CompletionResult]::new('--stats', '--stats', [CompletionResultType]::ParameterName, 'Print counts per channel and dialect to stderr after the run')
+            [CompletionResult]::new('--line-buffered', '--line-buffered', [CompletionResultType]::ParameterName, 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'toolsift;check' {
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'How the input is framed; auto decides per source from its first bytes')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Channels to try per turn, in priority order')
+            [CompletionResult]::new('--formats', '--formats', [CompletionResultType]::ParameterName, 'Channels to try per turn, in priority order')
+            [CompletionResult]::new('--roles', '--roles', [CompletionResultType]::ParameterName, 'Message roles whose text is scanned for calls')
+            [CompletionResult]::new('--dialects', '--dialects', [CompletionResultType]::ParameterName, 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema')
+            [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable')
+            [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call')
+            [CompletionResult]::new('--expect', '--expect', [CompletionResultType]::ParameterName, 'Each file must call NAME at least once (repeatable)')
+            [CompletionResult]::new('--forbid', '--forbid', [CompletionResultType]::ParameterName, 'No file may call NAME (repeatable)')
+            [CompletionResult]::new('--max-calls', '--max-calls', [CompletionResultType]::ParameterName, 'No file may make more than N calls')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How findings are written')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to FILE instead of standard output')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report to FILE instead of standard output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Report the calls of every enabled channel, not only the first that yields one')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'No repairs: a call that would need one is reported invalid with its raw text')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')
+            [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Invalid calls are findings (the default)')
+            [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Invalid calls are counted but are not findings')
+            [CompletionResult]::new('--allow-unknown', '--allow-unknown', [CompletionResultType]::ParameterName, 'Calls to tools the contracts do not declare are not findings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'toolsift;tools' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'toolsift;tools;render' {
+            [CompletionResult]::new('--style', '--style', [CompletionResultType]::ParameterName, 'How the example call is written: <Name> + fenced JSON, a {"name", "arguments"} object, or the Mandrake XML block')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'toolsift;tools;help' {
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'toolsift;tools;help;render' {
+            break
+        }
+        'toolsift;tools;help;help' {
             break
         }
         'toolsift;dialects' {
@@ -62,11 +114,23 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
         }
         'toolsift;help' {
             [CompletionResult]::new('extract', 'extract', [CompletionResultType]::ParameterValue, 'Extract tool calls as JSON Lines')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Work with tool contracts')
             [CompletionResult]::new('dialects', 'dialects', [CompletionResultType]::ParameterValue, 'List the dialects toolsift recognizes, with their channel and an example')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'toolsift;help;extract' {
+            break
+        }
+        'toolsift;help;check' {
+            break
+        }
+        'toolsift;help;tools' {
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema')
+            break
+        }
+        'toolsift;help;tools;render' {
             break
         }
         'toolsift;help;dialects' {

@@ -16,6 +16,9 @@ _toolsift() {
             ",$1")
                 cmd="toolsift"
                 ;;
+            toolsift,check)
+                cmd="toolsift__subcmd__check"
+                ;;
             toolsift,dialects)
                 cmd="toolsift__subcmd__dialects"
                 ;;
@@ -24,6 +27,12 @@ _toolsift() {
                 ;;
             toolsift,help)
                 cmd="toolsift__subcmd__help"
+                ;;
+            toolsift,tools)
+                cmd="toolsift__subcmd__tools"
+                ;;
+            toolsift__subcmd__help,check)
+                cmd="toolsift__subcmd__help__subcmd__check"
                 ;;
             toolsift__subcmd__help,dialects)
                 cmd="toolsift__subcmd__help__subcmd__dialects"
@@ -34,6 +43,24 @@ _toolsift() {
             toolsift__subcmd__help,help)
                 cmd="toolsift__subcmd__help__subcmd__help"
                 ;;
+            toolsift__subcmd__help,tools)
+                cmd="toolsift__subcmd__help__subcmd__tools"
+                ;;
+            toolsift__subcmd__help__subcmd__tools,render)
+                cmd="toolsift__subcmd__help__subcmd__tools__subcmd__render"
+                ;;
+            toolsift__subcmd__tools,help)
+                cmd="toolsift__subcmd__tools__subcmd__help"
+                ;;
+            toolsift__subcmd__tools,render)
+                cmd="toolsift__subcmd__tools__subcmd__render"
+                ;;
+            toolsift__subcmd__tools__subcmd__help,help)
+                cmd="toolsift__subcmd__tools__subcmd__help__subcmd__help"
+                ;;
+            toolsift__subcmd__tools__subcmd__help,render)
+                cmd="toolsift__subcmd__tools__subcmd__help__subcmd__render"
+                ;;
             *)
                 ;;
         esac
@@ -41,12 +68,82 @@ _toolsift() {
 
     case "${cmd}" in
         toolsift)
-            opts="-h -V --help --version extract dialects help"
+            opts="-h -V --help --version extract check tools dialects help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__check)
+            opts="-f -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --format --output --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -W "auto text json jsonl sse yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --formats)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --roles)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reasoning)
+                    COMPREPLY=($(compgen -W "include exclude fallback" -- "${cur}"))
+                    return 0
+                    ;;
+                --expect)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forbid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json github junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -73,7 +170,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -o -q -h --input --formats --all --with-results --roles --dialects --tools --dialect-file --reasoning --with-text --strict --stats --output --line-buffered --quiet --help"
+            opts="-f -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --with-results --with-text --stats --output --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -127,8 +224,22 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__help)
-            opts="extract dialects help"
+            opts="extract check tools dialects help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -175,6 +286,108 @@ _toolsift() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__help__subcmd__tools)
+            opts="render"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__help__subcmd__tools__subcmd__render)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__tools)
+            opts="-h --help render help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__tools__subcmd__help)
+            opts="render help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__tools__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__tools__subcmd__help__subcmd__render)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__tools__subcmd__render)
+            opts="-h --style --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --style)
+                    COMPREPLY=($(compgen -W "natural json xml" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

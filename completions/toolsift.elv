@@ -23,6 +23,8 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand extract 'Extract tool calls as JSON Lines'
+            cand check 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
+            cand tools 'Work with tool contracts'
             cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -38,15 +40,59 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand -o 'Write records to FILE instead of standard output'
             cand --output 'Write records to FILE instead of standard output'
             cand --all 'Report the calls of every enabled channel, not only the first that yields one'
-            cand --with-results 'Also emit tool results ("type":"result" records)'
-            cand --with-text 'Also emit the text around calls ("type":"text" records), in message order'
             cand --strict 'No repairs: a call that would need one is reported invalid with its raw text'
-            cand --stats 'Print counts per channel and dialect to stderr after the run'
-            cand --line-buffered 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal'
             cand -q 'Do not print warnings about malformed input (errors are still printed)'
             cand --quiet 'Do not print warnings about malformed input (errors are still printed)'
+            cand --with-results 'Also emit tool results ("type":"result" records)'
+            cand --with-text 'Also emit the text around calls ("type":"text" records), in message order'
+            cand --stats 'Print counts per channel and dialect to stderr after the run'
+            cand --line-buffered 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'toolsift;check'= {
+            cand --input 'How the input is framed; auto decides per source from its first bytes'
+            cand -f 'Channels to try per turn, in priority order'
+            cand --formats 'Channels to try per turn, in priority order'
+            cand --roles 'Message roles whose text is scanned for calls'
+            cand --dialects 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL'
+            cand --tools 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema'
+            cand --dialect-file 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable'
+            cand --reasoning 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call'
+            cand --expect 'Each file must call NAME at least once (repeatable)'
+            cand --forbid 'No file may call NAME (repeatable)'
+            cand --max-calls 'No file may make more than N calls'
+            cand --format 'How findings are written'
+            cand -o 'Write the report to FILE instead of standard output'
+            cand --output 'Write the report to FILE instead of standard output'
+            cand --all 'Report the calls of every enabled channel, not only the first that yields one'
+            cand --strict 'No repairs: a call that would need one is reported invalid with its raw text'
+            cand -q 'Do not print warnings about malformed input (errors are still printed)'
+            cand --quiet 'Do not print warnings about malformed input (errors are still printed)'
+            cand --require-valid 'Invalid calls are findings (the default)'
+            cand --allow-invalid 'Invalid calls are counted but are not findings'
+            cand --allow-unknown 'Calls to tools the contracts do not declare are not findings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'toolsift;tools'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand render 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'toolsift;tools;render'= {
+            cand --style 'How the example call is written: <Name> + fenced JSON, a {"name", "arguments"} object, or the Mandrake XML block'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'toolsift;tools;help'= {
+            cand render 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'toolsift;tools;help;render'= {
+        }
+        &'toolsift;tools;help;help'= {
         }
         &'toolsift;dialects'= {
             cand --dialect-file 'Also list the dialects of these dialect files'
@@ -56,10 +102,19 @@ set edit:completion:arg-completer[toolsift] = {|@words|
         }
         &'toolsift;help'= {
             cand extract 'Extract tool calls as JSON Lines'
+            cand check 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
+            cand tools 'Work with tool contracts'
             cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolsift;help;extract'= {
+        }
+        &'toolsift;help;check'= {
+        }
+        &'toolsift;help;tools'= {
+            cand render 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
+        }
+        &'toolsift;help;tools;render'= {
         }
         &'toolsift;help;dialects'= {
         }

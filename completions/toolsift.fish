@@ -27,6 +27,8 @@ end
 complete -c toolsift -n "__fish_toolsift_needs_command" -s h -l help -d 'Print help'
 complete -c toolsift -n "__fish_toolsift_needs_command" -s V -l version -d 'Print version'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "extract" -d 'Extract tool calls as JSON Lines'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "tools" -d 'Work with tool contracts'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l input -d 'How the input is framed; auto decides per source from its first bytes' -r -f -a "auto\t'Decide from the first non-blank bytes'
@@ -45,16 +47,57 @@ exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-results -d 'Also emit tool results ("type":"result" records)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-text -d 'Also emit the text around calls ("type":"text" records), in message order'
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l stats -d 'Print counts per channel and dialect to stderr after the run'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l line-buffered -d 'Flush after every record (for `tail -f ... | toolsift extract`); the default when standard output is a terminal'
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l input -d 'How the input is framed; auto decides per source from its first bytes' -r -f -a "auto\t'Decide from the first non-blank bytes'
+text\t'Plain text: one assistant turn'
+json\t'One JSON document (object or array)'
+jsonl\t'One JSON value per line'
+sse\t'Server-Sent Events (data: lines)'
+yaml\t'A VCR cassette (YAML with interactions)'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s f -l formats -d 'Channels to try per turn, in priority order' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l roles -d 'Message roles whose text is scanned for calls' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
+exclude\t'Never report calls inside reasoning'
+fallback\t'Report them only when the turn has no call outside reasoning'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l expect -d 'Each file must call NAME at least once (repeatable)' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l forbid -d 'No file may call NAME (repeatable)' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l max-calls -d 'No file may make more than N calls' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l format -d 'How findings are written' -r -f -a "human\t'`FILE:LINE: tool NAME: PATH: message` lines and a summary'
+json\t'One JSON object per finding'
+github\t'GitHub Actions workflow annotations (`::error file=F,line=L::message`)'
+junit\t'A JUnit XML report: a test suite per file, a test case per call and assertion'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l require-valid -d 'Invalid calls are findings (the default)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-invalid -d 'Invalid calls are counted but are not findings'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-unknown -d 'Calls to tools the contracts do not declare are not findings'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -s h -l help -d 'Print help'
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen_subcommand_from render" -l style -d 'How the example call is written: <Name> + fenced JSON, a {"name", "arguments"} object, or the Mandrake XML block' -r -f -a "natural\t'`<Name>` + a fenced JSON block + `</Name>`'
+json\t'`{"name": ..., "arguments": ...}`'
+xml\t'`<tool_call>` with `<server>`, `<method>` and `<arguments>`'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen_subcommand_from render" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
+complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l dialect-file -d 'Also list the dialects of these dialect files' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l json -d 'Print one JSON object per dialect instead of a table'
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -s h -l help -d 'Print help'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract dialects help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "tools" -d 'Work with tool contracts'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and __fish_seen_subcommand_from tools" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'

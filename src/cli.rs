@@ -11,10 +11,21 @@ Examples:
   toolsift extract session.jsonl | jq -r .name | sort | uniq -c
   curl -sN ... | toolsift extract --input sse
   toolsift extract --with-results --roles assistant,user logs/*.jsonl -o calls.jsonl
+  toolsift check --tools tools.json --expect get_weather transcripts/*.jsonl
+  toolsift tools render tools.json
   toolsift dialects
 
-Exit status: 0 ok (also when no call is found), 1 findings (reserved for `check`),
+Exit status: 0 ok (also when no call is found), 1 findings (`check`),
 2 usage error or a file that could not be read.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  toolsift check --tools tools.json recorded/*.jsonl
+  toolsift check --tools tools.json --expect get_weather --forbid delete_file run.jsonl
+  toolsift check --tools tools.json --format github transcripts/   # in GitHub Actions
+  toolsift check --tools tools.json --format junit -o report.xml transcripts/*.jsonl
+
+Exit status: 0 clean, 1 findings, 2 usage error or a file that could not be read.";
 
 /// Sift tool calls out of LLM transcripts.
 ///
@@ -33,8 +44,98 @@ pub enum Command {
     /// Extract tool calls as JSON Lines.
     #[command(after_help = EXAMPLES)]
     Extract(ExtractArgs),
+    /// Check recorded transcripts against tool contracts and scenario assertions
+    /// (the CI gate): exit 1 on any finding.
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
+    /// Work with tool contracts.
+    #[command(subcommand)]
+    Tools(ToolsCommand),
     /// List the dialects toolsift recognizes, with their channel and an example.
     Dialects(DialectsArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ToolsCommand {
+    /// Render tool contracts as Markdown for a system prompt, with an example call
+    /// generated from each schema.
+    Render(RenderArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// Contract files (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// How the example call is written: <Name> + fenced JSON, a {"name", "arguments"}
+    /// object, or the Mandrake XML block.
+    #[arg(long, value_enum, default_value_t = RenderStyle::Natural, value_name = "STYLE")]
+    pub style: RenderStyle,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderStyle {
+    /// `<Name>` + a fenced JSON block + `</Name>`.
+    Natural,
+    /// `{"name": ..., "arguments": ...}`.
+    Json,
+    /// `<tool_call>` with `<server>`, `<method>` and `<arguments>`.
+    Xml,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Transcripts to check; none, or "-", reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub scan: ScanArgs,
+
+    /// Each file must call NAME at least once (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub expect: Vec<String>,
+
+    /// No file may call NAME (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub forbid: Vec<String>,
+
+    /// No file may make more than N calls.
+    #[arg(long, value_name = "N")]
+    pub max_calls: Option<u64>,
+
+    /// Invalid calls are findings (the default).
+    #[arg(long, overrides_with = "allow_invalid")]
+    pub require_valid: bool,
+
+    /// Invalid calls are counted but are not findings.
+    #[arg(long, overrides_with = "require_valid")]
+    pub allow_invalid: bool,
+
+    /// Calls to tools the contracts do not declare are not findings.
+    #[arg(long)]
+    pub allow_unknown: bool,
+
+    /// How findings are written.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human, value_name = "FORMAT")]
+    pub format: CheckFormat,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckFormat {
+    /// `FILE:LINE: tool NAME: PATH: message` lines and a summary.
+    Human,
+    /// One JSON object per finding.
+    Json,
+    /// GitHub Actions workflow annotations (`::error file=F,line=L::message`).
+    Github,
+    /// A JUnit XML report: a test suite per file, a test case per call and assertion.
+    Junit,
 }
 
 #[derive(Args, Debug)]
@@ -43,6 +144,34 @@ pub struct ExtractArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
+    #[command(flatten)]
+    pub scan: ScanArgs,
+
+    /// Also emit tool results ("type":"result" records).
+    #[arg(long)]
+    pub with_results: bool,
+
+    /// Also emit the text around calls ("type":"text" records), in message order.
+    #[arg(long)]
+    pub with_text: bool,
+
+    /// Print counts per channel and dialect to stderr after the run.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Write records to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Flush after every record (for `tail -f ... | toolsift extract`); the default when
+    /// standard output is a terminal.
+    #[arg(long)]
+    pub line_buffered: bool,
+}
+
+/// What to read and how: shared by `extract` and `check`.
+#[derive(Args, Debug)]
+pub struct ScanArgs {
     /// How the input is framed; auto decides per source from its first bytes.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto, value_name = "FORMAT")]
     pub input: InputFormat,
@@ -60,10 +189,6 @@ pub struct ExtractArgs {
     /// Report the calls of every enabled channel, not only the first that yields one.
     #[arg(long)]
     pub all: bool,
-
-    /// Also emit tool results ("type":"result" records).
-    #[arg(long)]
-    pub with_results: bool,
 
     /// Message roles whose text is scanned for calls.
     #[arg(
@@ -95,26 +220,9 @@ pub struct ExtractArgs {
     #[arg(long, value_enum, default_value_t = ReasoningMode::Fallback, value_name = "MODE")]
     pub reasoning: ReasoningMode,
 
-    /// Also emit the text around calls ("type":"text" records), in message order.
-    #[arg(long)]
-    pub with_text: bool,
-
     /// No repairs: a call that would need one is reported invalid with its raw text.
     #[arg(long)]
     pub strict: bool,
-
-    /// Print counts per channel and dialect to stderr after the run.
-    #[arg(long)]
-    pub stats: bool,
-
-    /// Write records to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// Flush after every record (for `tail -f ... | toolsift extract`); the default when
-    /// standard output is a terminal.
-    #[arg(long)]
-    pub line_buffered: bool,
 
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]

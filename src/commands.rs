@@ -1,7 +1,10 @@
 //! The subcommands: glue from parsed arguments to the pipeline.
 
 use crate::ExitCode;
-use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, InputFormat, ReasoningMode};
+use crate::cli::{
+    Cli, Command, DialectsArgs, ExtractArgs, InputFormat, ReasoningMode, ScanArgs, ToolsCommand,
+};
+use crate::contracts::Contracts;
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
 use crate::engine::{Engine, Options, Reasoning};
@@ -11,10 +14,13 @@ use crate::output::Output;
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
 
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Extract(args) => extract(args),
+        Command::Check(args) => crate::check::run(args),
+        Command::Tools(ToolsCommand::Render(args)) => crate::render::run(args),
         Command::Dialects(args) => list_dialects(args),
     }
 }
@@ -30,7 +36,8 @@ fn framing(input: InputFormat) -> Framing {
     }
 }
 
-fn options(args: &ExtractArgs) -> Result<Options> {
+/// The engine's options from the shared scan arguments.
+pub(crate) fn options(args: &ScanArgs, with_results: bool, with_text: bool) -> Result<Options> {
     let mut formats = Vec::new();
     for name in &args.formats {
         let channel: Channel = name
@@ -62,18 +69,14 @@ fn options(args: &ExtractArgs) -> Result<Options> {
             }
         }
     }
-    let mut tools = Vec::new();
-    for path in &args.tools {
-        tools.extend(crate::tools::load(path)?);
-    }
     Ok(Options {
         formats,
         all: args.all,
-        with_results: args.with_results,
-        with_text: args.with_text,
+        with_results,
+        with_text,
         roles,
         dialects: args.dialects.clone(),
-        tools,
+        contracts: Contracts::load(&args.tools)?,
         registry,
         strict: args.strict,
         reasoning: match args.reasoning {
@@ -84,15 +87,26 @@ fn options(args: &ExtractArgs) -> Result<Options> {
     })
 }
 
-fn extract(args: ExtractArgs) -> Result<ExitCode> {
-    let options = match options(&args) {
-        Ok(o) => o,
+/// The options, or the usage error already reported.
+pub(crate) fn options_or_report(
+    args: &ScanArgs,
+    with_results: bool,
+    with_text: bool,
+) -> Option<Options> {
+    match options(args, with_results, with_text) {
+        Ok(o) => Some(o),
         Err(e) => {
             Diag::default().error("usage", None, format!("{e:#}"));
-            return Ok(ExitCode::Error);
+            None
         }
+    }
+}
+
+fn extract(args: ExtractArgs) -> Result<ExitCode> {
+    let Some(options) = options_or_report(&args.scan, args.with_results, args.with_text) else {
+        return Ok(ExitCode::Error);
     };
-    let diag = Diag::new(args.quiet);
+    let diag = Diag::new(args.scan.quiet);
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(BufWriter::new(
             File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
@@ -101,58 +115,19 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     };
     // A person watching a terminal sees each record as it is found.
     let interactive = args.output.is_none() && io::stdout().is_terminal();
-    let mut out = Output::new(sink, args.line_buffered || interactive);
+    let validated = !options.contracts.is_empty();
+    let mut out = Output::new(sink, args.line_buffered || interactive).validated(validated);
     let mut engine = Engine::new(options, &mut out);
     // Plain text is scanned in windows unless its text is wanted back whole.
-    let window = if args.with_text {
-        0
-    } else {
-        std::env::var("TOOLSIFT_TEXT_WINDOW")
-            .ok()
-            .and_then(|w| w.parse().ok())
-            .unwrap_or(crate::input::TEXT_WINDOW)
-    };
-    let files = if args.files.is_empty() {
-        vec!["-".into()]
-    } else {
-        args.files.clone()
-    };
-    for path in &files {
-        let name = path.to_string_lossy().into_owned();
-        let mut input: Box<dyn io::BufRead> = if name == "-" {
-            if io::stdin().is_terminal() {
-                diag.warn(
-                    "-",
-                    None,
-                    "reading standard input from the terminal (end it with Ctrl-D; see --help)",
-                );
-            }
-            Box::new(BufReader::with_capacity(256 * 1024, io::stdin().lock()))
-        } else {
-            match File::open(path) {
-                Ok(f) if f.metadata().is_ok_and(|m| m.is_dir()) => {
-                    diag.error(&name, None, "is a directory");
-                    continue;
-                }
-                Ok(f) => Box::new(BufReader::with_capacity(256 * 1024, f)),
-                Err(e) => {
-                    diag.error(&name, None, io_reason(&e));
-                    continue;
-                }
-            }
-        };
-        engine.start_source(&name);
-        let mut sink = |event| engine.event(event);
-        let result = Reader::new(&name, &diag, &mut sink)
-            .with_window(window)
-            .read(&mut *input, framing(args.input));
-        match result {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e.into()),
-            Err(e) if is_write_error(&e) => return Err(e.into()),
-            Err(e) => diag.error(&name, None, io_reason(&e)),
-        }
-    }
+    let window = if args.with_text { 0 } else { text_window() };
+    read_sources(
+        &args.files,
+        &args.scan,
+        window,
+        &mut engine,
+        &diag,
+        |_, _| Ok(()),
+    )?;
     let stats = args.stats.then(|| engine.stats.report());
     drop(engine);
     out.flush()?;
@@ -166,6 +141,100 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     })
 }
 
+/// The plain-text window: 4 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
+pub(crate) fn text_window() -> usize {
+    std::env::var("TOOLSIFT_TEXT_WINDOW")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(crate::input::TEXT_WINDOW)
+}
+
+/// The files to read: each argument, a directory by its files (recursively, in path
+/// order, hidden ones skipped); none means standard input.
+fn expand(files: &[PathBuf], diag: &Diag) -> Vec<PathBuf> {
+    if files.is_empty() {
+        return vec!["-".into()];
+    }
+    let mut out = Vec::new();
+    for path in files {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            let mut stack = vec![path.clone()];
+            while let Some(dir) = stack.pop() {
+                let entries = match std::fs::read_dir(&dir) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        diag.error(&dir.to_string_lossy(), None, io_reason(&e));
+                        continue;
+                    }
+                };
+                for entry in entries.flatten() {
+                    let p = entry.path();
+                    if entry.file_name().to_string_lossy().starts_with('.') {
+                        continue;
+                    }
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else {
+                        found.push(p);
+                    }
+                }
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+/// Reads every source through the engine, in order. A file that cannot be read is
+/// reported and skipped; `done` runs after each source that was read.
+pub(crate) fn read_sources(
+    files: &[PathBuf],
+    scan: &ScanArgs,
+    window: usize,
+    engine: &mut Engine,
+    diag: &Diag,
+    mut done: impl FnMut(&str, &mut Engine) -> io::Result<()>,
+) -> Result<()> {
+    for path in expand(files, diag) {
+        let name = path.to_string_lossy().into_owned();
+        let mut input: Box<dyn io::BufRead> = if name == "-" {
+            if io::stdin().is_terminal() {
+                diag.warn(
+                    "-",
+                    None,
+                    "reading standard input from the terminal (end it with Ctrl-D; see --help)",
+                );
+            }
+            Box::new(BufReader::with_capacity(256 * 1024, io::stdin().lock()))
+        } else {
+            match File::open(&path) {
+                Ok(f) => Box::new(BufReader::with_capacity(256 * 1024, f)),
+                Err(e) => {
+                    diag.error(&name, None, io_reason(&e));
+                    continue;
+                }
+            }
+        };
+        engine.start_source(&name);
+        let mut sink = |event| engine.event(event);
+        let result = Reader::new(&name, diag, &mut sink)
+            .with_window(window)
+            .read(&mut *input, framing(scan.input));
+        match result {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e.into()),
+            Err(e) if is_write_error(&e) => return Err(e.into()),
+            Err(e) => diag.error(&name, None, io_reason(&e)),
+        }
+        done(&name, engine)?;
+    }
+    Ok(())
+}
+
 /// Read errors are reported per file; write errors end the run.
 fn is_write_error(e: &io::Error) -> bool {
     matches!(
@@ -175,7 +244,7 @@ fn is_write_error(e: &io::Error) -> bool {
 }
 
 /// The reason of an I/O error without the "(os error N)" suffix.
-fn io_reason(e: &io::Error) -> String {
+pub(crate) fn io_reason(e: &io::Error) -> String {
     let text = e.to_string();
     match text.find(" (os error") {
         Some(at) => text[..at].to_owned(),

@@ -29,8 +29,8 @@ pub struct Options {
     pub roles: Vec<Role>,
     /// `--dialects`: only these (all channels).
     pub dialects: Option<Vec<String>>,
-    /// Tools from `--tools`.
-    pub tools: Vec<crate::tools::Tool>,
+    /// Tool contracts from `--tools`: calls are validated against them.
+    pub contracts: crate::contracts::Contracts,
     /// The dialect rows in force (built-in plus `--dialect-file`).
     pub registry: &'static dialects::Registry,
     pub strict: bool,
@@ -95,6 +95,11 @@ impl<'o> Engine<'o> {
             window: None,
             stats: Stats::default(),
         }
+    }
+
+    /// Where records go (for `check`, which collects them).
+    pub fn output(&mut self) -> &mut Output {
+        self.out
     }
 
     /// Starts a new source: turn numbers and call pairing are per source.
@@ -327,6 +332,14 @@ impl<'o> Engine<'o> {
         }
     }
 
+    /// Checks a call against the tool contracts, if any: validation comes before
+    /// channel fallback, so a turn whose calls all break their contracts falls back.
+    fn validate(&self, call: &mut Call) {
+        if !self.options.contracts.is_empty() {
+            self.options.contracts.check(call);
+        }
+    }
+
     fn channel_calls(&self, channel: Channel, turn: &Turn) -> Vec<Chosen> {
         let enabled = |dialect: &str| {
             self.options
@@ -339,16 +352,20 @@ impl<'o> Engine<'o> {
                 .calls
                 .iter()
                 .filter(|c| enabled(c.dialect))
-                .map(|c| Chosen {
-                    channel,
-                    call: c.clone(),
-                    span: None,
+                .map(|c| {
+                    let mut call = c.clone();
+                    self.validate(&mut call);
+                    Chosen {
+                        channel,
+                        call,
+                        span: None,
+                    }
                 })
                 .collect();
         }
         let ctx = ScanContext {
             turn,
-            tools: &self.options.tools,
+            tools: self.options.contracts.tools(),
             registry: self.options.registry,
             strict: self.options.strict,
             selected: self.options.dialects.as_deref(),
@@ -385,6 +402,7 @@ impl<'o> Engine<'o> {
                     || regions
                         .iter()
                         .any(|&(a, b)| hit.start >= a && hit.start < b);
+                self.validate(&mut call);
                 out.push(Chosen {
                     channel,
                     call,

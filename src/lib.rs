@@ -4,6 +4,7 @@
 //! (`engine`, `dialects`) -> records (`output`).
 
 pub mod cli;
+pub mod contracts;
 pub mod diag;
 pub mod dialects;
 pub mod engine;
@@ -17,7 +18,9 @@ pub mod tools;
 pub mod transcript;
 pub mod typing;
 
+mod check;
 mod commands;
+mod render;
 
 use clap::Parser;
 use std::io;

@@ -50,8 +50,23 @@ pub struct Call {
     /// 1-based line where the call starts.
     pub line: u64,
     pub errors: Vec<String>,
+    /// The errors of schema validation, with their paths (also in `errors`).
+    pub schema_errors: Vec<SchemaError>,
+    /// `--tools` was given and declares no tool of this name.
+    pub unknown_tool: bool,
+    /// Argument values are raw text as written (XML parameters, pythonic and WIL
+    /// slots): `--tools` schemas may type them.
+    pub raw_strings: bool,
     pub repairs: Vec<&'static str>,
     pub in_reasoning: bool,
+}
+
+/// One problem schema validation found in a call's arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaError {
+    /// JSON pointer into the arguments (`/unit`), `/` for the arguments themselves.
+    pub path: String,
+    pub message: String,
 }
 
 impl Call {
@@ -65,6 +80,9 @@ impl Call {
             dialect,
             line,
             errors: Vec::new(),
+            schema_errors: Vec::new(),
+            unknown_tool: false,
+            raw_strings: false,
             repairs: Vec::new(),
             in_reasoning: false,
         }

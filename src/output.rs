@@ -4,7 +4,8 @@
 //! "valid"?,"errors"?,"repairs"?,"in_reasoning"?,"channel","dialect","source"}`.
 //! Result: `{"type":"result","id"?,"name"?,"content","is_error","channel","dialect","source"}`.
 //! Text (`--with-text`): `{"type":"text","text","in_reasoning"?,"source"}`.
-//! Optional keys are left out when they carry nothing (`valid` appears only as false).
+//! Optional keys are left out when they carry nothing (`valid` appears only as false,
+//! unless calls were checked against `--tools` contracts).
 
 use crate::model::{Call, ToolResult};
 use serde::Serialize;
@@ -68,18 +69,67 @@ struct TextRecord<'a> {
     source: Source<'a>,
 }
 
-/// The record stream: buffered, flushed per record when asked (for `tail -f`).
+/// The record stream: buffered, flushed per record when asked (for `tail -f`). For
+/// `check`, calls are collected instead of written.
 pub struct Output {
     out: Box<dyn Write>,
     line_buffered: bool,
+    /// Calls were validated against contracts: every call says whether it is valid.
+    validated: bool,
+    collected: Option<Vec<Collected>>,
+}
+
+/// A call as `check` sees it: where it was found, and the call.
+#[derive(Debug, Clone)]
+pub struct Collected {
+    pub line: u64,
+    pub turn: u64,
+    pub channel: String,
+    pub call: Call,
 }
 
 impl Output {
     pub fn new(out: Box<dyn Write>, line_buffered: bool) -> Output {
-        Output { out, line_buffered }
+        Output {
+            out,
+            line_buffered,
+            validated: false,
+            collected: None,
+        }
+    }
+
+    /// An output that keeps calls (and drops results and text) instead of writing them.
+    pub fn collecting() -> Output {
+        Output {
+            collected: Some(Vec::new()),
+            ..Output::new(Box::new(io::sink()), false)
+        }
+    }
+
+    /// Every call record carries `valid` (calls were checked against contracts).
+    pub fn validated(mut self, validated: bool) -> Output {
+        self.validated = validated;
+        self
+    }
+
+    /// The calls collected since the last take.
+    pub fn take_collected(&mut self) -> Vec<Collected> {
+        self.collected
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     pub fn call(&mut self, call: &Call, channel: &str, source: Source) -> io::Result<()> {
+        if let Some(collected) = &mut self.collected {
+            collected.push(Collected {
+                line: source.line,
+                turn: source.turn,
+                channel: channel.to_owned(),
+                call: call.clone(),
+            });
+            return Ok(());
+        }
         let record = CallRecord {
             kind: "call",
             name: &call.name,
@@ -87,7 +137,7 @@ impl Output {
             arguments_raw: call.arguments_raw.as_deref(),
             id: call.id.as_deref(),
             namespace: call.namespace.as_deref(),
-            valid: (!call.is_valid()).then_some(false),
+            valid: (self.validated || !call.is_valid()).then_some(call.is_valid()),
             errors: &call.errors,
             repairs: &call.repairs,
             in_reasoning: call.in_reasoning,

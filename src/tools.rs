@@ -12,6 +12,9 @@ pub struct Tool {
     pub description: Option<String>,
     /// The JSON Schema of its arguments (`{}` when none is given).
     pub schema: Value,
+    /// The schema of what it returns, when the contract says (MCP `outputSchema`,
+    /// Gemini `response`).
+    pub returns: Option<Value>,
 }
 
 impl Tool {
@@ -21,6 +24,7 @@ impl Tool {
             name: name.to_owned(),
             description: None,
             schema: Value::Object(Map::new()),
+            returns: None,
         }
     }
 }
@@ -31,8 +35,8 @@ const EXPECTED: &str = "expected an OpenAI tools array, Anthropic tools, an MCP 
 pub fn load(path: &Path) -> Result<Vec<Tool>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("{}: cannot read", path.display()))?;
-    let value: Value =
-        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let value: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not JSON ({EXPECTED})", path.display()))?;
     let tools = from_value(&value);
     if tools.is_empty() {
         bail!("{}: no tools found ({EXPECTED})", path.display());
@@ -71,7 +75,8 @@ pub fn from_value(value: &Value) -> Vec<Tool> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(Into::into),
-                    schema: schema.clone(),
+                    schema: normalized(schema.clone()),
+                    returns: None,
                 })
                 .collect()
         }
@@ -114,8 +119,39 @@ fn named(o: &Map<String, Value>) -> Option<Tool> {
     Some(Tool {
         name: name.to_owned(),
         description: o.get("description").and_then(Value::as_str).map(Into::into),
-        schema: schema.unwrap_or_else(|| Value::Object(Map::new())),
+        schema: normalized(schema.unwrap_or_else(|| Value::Object(Map::new()))),
+        returns: ["outputSchema", "output_schema", "response", "returns"]
+            .iter()
+            .find_map(|k| o.get(*k))
+            .cloned()
+            .map(normalized),
     })
+}
+
+/// Gemini writes OpenAPI types in capitals (`"OBJECT"`, `"STRING"`): JSON Schema's are
+/// lower case.
+fn normalized(mut schema: Value) -> Value {
+    fn walk(v: &mut Value, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::String(t)) = o.get_mut("type")
+                    && t.chars().all(|c| c.is_ascii_uppercase())
+                {
+                    *t = t.to_ascii_lowercase();
+                }
+                for (_, child) in o.iter_mut() {
+                    walk(child, depth + 1);
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, depth + 1)),
+            _ => {}
+        }
+    }
+    walk(&mut schema, 0);
+    schema
 }
 
 #[cfg(test)]

@@ -66,11 +66,29 @@ fn missing_file_is_reported_and_the_others_still_processed() {
         "toolsift: no/such.json: No such file or directory\n"
     );
     assert_eq!(names(&records(&out.stdout)), ["get_weather", "write_file"]);
-    toolsift()
-        .args(["extract", "fixtures"])
-        .assert()
-        .code(2)
-        .stderr("toolsift: fixtures: is a directory\n");
+}
+
+#[test]
+fn a_directory_is_read_file_by_file_in_path_order() {
+    let out = toolsift()
+        .args(["extract", "fixtures/mistral"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let files: Vec<String> = records(&out.stdout)
+        .iter()
+        .map(|r| match r {
+            Record::Call { source, .. } => source.file.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(!files.is_empty());
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert!(
+        files.iter().any(|f| f.ends_with("v11.txt")) && files.iter().any(|f| f.ends_with("v3.txt"))
+    );
 }
 
 #[test]

@@ -22,9 +22,9 @@ fn check(rel: &str, generated: Vec<u8>) {
     );
 }
 
-const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"\n.TP\n0\nSuccess, also when no call is found.\n.TP\n1\nFindings (reserved for \\fBtoolsift check\\fR).\n.TP\n2\nUsage error, or a file that could not be read (the other files are still processed).\n";
+const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"\n.TP\n0\nSuccess, also when no call is found.\n.TP\n1\nFindings of \\fBtoolsift check\\fR: an invalid call, an unknown tool, or a failed assertion.\n.TP\n2\nUsage error, or a file that could not be read (the other files are still processed).\n";
 
-const EXAMPLES: &str = ".SH EXAMPLES\n.TP\ntoolsift extract fixtures/openai\\-chat/parallel\\-tool\\-calls.json\nExtract the calls of an API response.\n.TP\ntoolsift extract session.jsonl | jq \\-r .name | sort | uniq \\-c\nCount the tools a Claude Code session called.\n.TP\ntoolsift extract \\-\\-with\\-results \\-\\-input sse < capture.sse\nReassemble a streamed response, with tool results.\n";
+const EXAMPLES: &str = ".SH EXAMPLES\n.TP\ntoolsift extract fixtures/openai\\-chat/parallel\\-tool\\-calls.json\nExtract the calls of an API response.\n.TP\ntoolsift extract session.jsonl | jq \\-r .name | sort | uniq \\-c\nCount the tools a Claude Code session called.\n.TP\ntoolsift extract \\-\\-with\\-results \\-\\-input sse < capture.sse\nReassemble a streamed response, with tool results.\n.TP\ntoolsift check \\-\\-tools tools.json \\-\\-expect get_weather transcripts/\nGate CI on recorded transcripts: exit 1 on any finding.\n.TP\ntoolsift tools render tools.json\nThe tool contracts as Markdown for a system prompt.\n";
 
 #[test]
 fn man_page_is_current() {
@@ -41,11 +41,19 @@ fn man_page_is_current() {
     out.extend_from_slice(EXAMPLES.as_bytes());
     man.render_version_section(&mut out).unwrap();
     check("man/toolsift.1", out);
-    for sub in cmd.get_subcommands() {
-        let name = format!("toolsift-{}", sub.get_name());
-        let sub = sub.clone().name(&*Box::leak(name.clone().into_boxed_str()));
+    // A page per subcommand, nested ones too (toolsift-tools-render).
+    let mut stack: Vec<(String, clap::Command)> = cmd
+        .get_subcommands()
+        .map(|s| (format!("toolsift-{}", s.get_name()), s.clone()))
+        .collect();
+    while let Some((name, sub)) = stack.pop() {
+        stack.extend(
+            sub.get_subcommands()
+                .map(|s| (format!("{name}-{}", s.get_name()), s.clone())),
+        );
+        let page = sub.name(&*Box::leak(name.clone().into_boxed_str()));
         let mut out = Vec::new();
-        clap_mangen::Man::new(sub).render(&mut out).unwrap();
+        clap_mangen::Man::new(page).render(&mut out).unwrap();
         check(&format!("man/{name}.1"), out);
     }
 }
@@ -75,6 +83,8 @@ fn help_texts() {
     for args in [
         vec!["--help"],
         vec!["extract", "--help"],
+        vec!["check", "--help"],
+        vec!["tools", "render", "--help"],
         vec!["dialects", "--help"],
     ] {
         let out = toolsift()

@@ -96,7 +96,10 @@ fn run(input: &[u8], framing: Framing, window: usize) {
         with_text: true,
         roles: vec![Role::Assistant, Role::User, Role::System, Role::Tool],
         dialects: None,
-        tools: vec![toolsift::tools::Tool::named("get_weather")],
+        contracts: toolsift::contracts::Contracts::from_tools(vec![toolsift::tools::Tool::named(
+            "get_weather",
+        )])
+        .unwrap(),
         registry: toolsift::dialects::Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,

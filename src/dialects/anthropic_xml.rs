@@ -64,9 +64,11 @@ impl Scanner for AnthropicXml {
                 }
             };
             let body = &s[open.tag_end..body_end];
+            // A declared tool's values stay raw text, for its schema to type.
+            let typed = |name: &str| ctx.schema(name).is_none();
             let parsed = match scan::attribute(open.attrs, "name") {
-                Some(name) if ctx.enabled(NAME) => parameters(name, body, open.prefix),
-                None if ctx.enabled(LEGACY) => legacy(body),
+                Some(name) if ctx.enabled(NAME) => parameters(name, body, open.prefix, typed(name)),
+                None if ctx.enabled(LEGACY) => legacy(body, typed),
                 _ => None,
             };
             let Some(mut call) = parsed else { continue };
@@ -132,11 +134,12 @@ fn close_of(s: &str, angle: &[usize], from: usize, prefix: &str) -> Option<(usiz
 }
 
 /// `<parameter name="p">value</parameter>` children.
-fn parameters(name: &str, body: &str, prefix: &str) -> Option<Call> {
+fn parameters(name: &str, body: &str, prefix: &str, typed: bool) -> Option<Call> {
     if !scan::is_tool_name(name) {
         return None;
     }
     let mut call = Call::new(name, NAME, 0);
+    call.raw_strings = !typed;
     let open = format!("<{prefix}parameter");
     let close = format!("</{prefix}parameter>");
     let mut p = 0;
@@ -153,7 +156,7 @@ fn parameters(name: &str, body: &str, prefix: &str) -> Option<Call> {
         let value_start = at + tag_len + 1;
         let (value_end, next, ambiguous) = value_close(body, value_start, &close, &open, prefix);
         let raw = trim_breaks(&body[value_start..value_end]);
-        let value = if attrs.contains("string=\"true\"") {
+        let value = if attrs.contains("string=\"true\"") || !typed {
             serde_json::Value::String(raw.to_owned())
         } else {
             scan::typed_value(raw)
@@ -197,7 +200,7 @@ fn value_close(
 }
 
 /// The 2023 form: `<tool_name>` and `<parameters>` with one element per parameter.
-fn legacy(body: &str) -> Option<Call> {
+fn legacy(body: &str, typed: impl Fn(&str) -> bool) -> Option<Call> {
     let name_start = body.find("<tool_name>")? + "<tool_name>".len();
     let name_len = body[name_start..].find("</tool_name>")?;
     let name = body[name_start..name_start + name_len].trim();
@@ -205,6 +208,8 @@ fn legacy(body: &str) -> Option<Call> {
         return None;
     }
     let mut call = Call::new(name, LEGACY, 0);
+    let typed = typed(name);
+    call.raw_strings = !typed;
     let Some(params_start) = body.find("<parameters>").map(|i| i + "<parameters>".len()) else {
         return Some(call);
     };
@@ -229,8 +234,14 @@ fn legacy(body: &str) -> Option<Call> {
             break;
         };
         let raw = trim_breaks(&params[value_start..value_start + len]);
-        call.arguments
-            .insert(param.to_owned(), scan::typed_value(raw));
+        call.arguments.insert(
+            param.to_owned(),
+            if typed {
+                scan::typed_value(raw)
+            } else {
+                raw.into()
+            },
+        );
         p = value_start + len + close.len();
     }
     Some(call)

@@ -119,6 +119,7 @@ fn block(s: &str, at: usize, name: &str, tool: &str) -> Option<(Call, usize)> {
     let block_end = s[p..].find(&close).map(|n| p + n);
     let limit = block_end.unwrap_or(s.len());
     let mut call = Call::new(tool, NAME, 0);
+    call.raw_strings = true;
     let mut params = 0;
     loop {
         let rest = &s[p..limit];

@@ -198,6 +198,7 @@ fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)>
     };
     for call in &mut calls {
         call.dialect = row.name;
+        call.raw_strings = true;
     }
     let mut end = end;
     if let Some(close) = row.close {

@@ -42,7 +42,8 @@ impl Scanner for MandrakeXml {
                 continue;
             }
             let body_start = at + OPEN.len();
-            if !s[body_start..].trim_start().starts_with("<server") {
+            let head = s[body_start..].trim_start();
+            if !head.starts_with("<server") && !head.starts_with("<method") {
                 from = body_start;
                 continue;
             }
@@ -111,17 +112,25 @@ fn arguments(body: &str) -> (&str, bool) {
 }
 
 fn parse_block(body: &str, strict: bool) -> Option<Call> {
+    // A tool without a server (rendered by `toolsift tools render --style xml` for a
+    // name with no `server.` part) is named by its method alone.
     let server = element(body, "server")
-        .or_else(|| element(body, "server_name"))?
-        .trim();
+        .or_else(|| element(body, "server_name"))
+        .map(str::trim);
     let method = element(body, "method")
         .or_else(|| element(body, "method_name"))?
         .trim();
-    if !scan::is_tool_name(server) || !scan::is_tool_name(method) {
+    if server.is_some_and(|s| !scan::is_tool_name(s)) || !scan::is_tool_name(method) {
         return None;
     }
-    let mut call = Call::new(format!("{server}.{method}"), NAME, 0);
-    call.namespace = Some(server.to_owned());
+    let mut call = match server {
+        Some(server) => {
+            let mut call = Call::new(format!("{server}.{method}"), NAME, 0);
+            call.namespace = Some(server.to_owned());
+            call
+        }
+        None => Call::new(method, NAME, 0),
+    };
     let (raw, ambiguous) = arguments(body);
     if raw.is_empty() {
         return Some(call);
@@ -168,5 +177,15 @@ mod tests {
         );
         assert_eq!(hits[0].call.name, "s.m");
         assert!(!hits[0].call.is_valid());
+        let hits = scan_text(
+            "<tool_call>\n<method>get_time</method>\n<arguments>\n{}\n</arguments>\n</tool_call>",
+        );
+        assert_eq!(
+            (
+                hits[0].call.name.as_str(),
+                hits[0].call.namespace.as_deref()
+            ),
+            ("get_time", None)
+        );
     }
 }

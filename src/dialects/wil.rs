@@ -458,6 +458,7 @@ impl Scanner for Wil {
                 at += line.len() + 1;
                 if let Some((op, params)) = parse_line(line) {
                     let mut call = Call::new(op, NAME, text.line_at(line_start));
+                    call.raw_strings = true;
                     call.arguments = params;
                     out.push(Hit {
                         call,

@@ -1,0 +1,470 @@
+//! `toolsift check`: the CI gate. Extraction with validation against the contracts,
+//! per-file scenario assertions, and a report in one of four formats. Exit 0 when
+//! clean, 1 on any finding, 2 on a usage error or a file that could not be read.
+
+use crate::ExitCode;
+use crate::cli::{CheckArgs, CheckFormat};
+use crate::commands::{options_or_report, read_sources, text_window};
+use crate::diag::Diag;
+use crate::engine::Engine;
+use crate::output::{Collected, Output};
+use anyhow::{Context, Result};
+use quick_xml::Writer;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+
+/// One problem found.
+#[derive(Serialize, Debug, Clone)]
+pub struct Finding {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `invalid`, `unknown-tool`, `expect`, `forbid` or `max-calls`.
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl Finding {
+    /// `FILE:LINE: tool NAME: PATH: message`, the parts that apply.
+    fn human(&self) -> String {
+        let mut s = self.file.clone();
+        if let Some(line) = self.line {
+            s += &format!(":{line}");
+        }
+        s += ": ";
+        s += &self.where_();
+        s + &self.message
+    }
+
+    /// `tool NAME: PATH: ` when known.
+    fn where_(&self) -> String {
+        let mut s = String::new();
+        if let Some(tool) = &self.tool {
+            s += &format!("tool {tool}: ");
+        }
+        if let Some(path) = &self.path {
+            s += &format!("{path}: ");
+        }
+        s
+    }
+}
+
+/// What one file held, for the report.
+struct FileReport {
+    file: String,
+    calls: Vec<Collected>,
+    findings: Vec<Finding>,
+    /// Assertions checked on this file, with their findings' indexes (for JUnit).
+    assertions: Vec<(String, Vec<usize>)>,
+}
+
+#[derive(Default)]
+struct Totals {
+    files: u64,
+    calls: u64,
+    invalid: u64,
+    unknown: u64,
+    failed_assertions: u64,
+}
+
+pub fn run(args: CheckArgs) -> Result<ExitCode> {
+    let Some(options) = options_or_report(&args.scan, false, false) else {
+        return Ok(ExitCode::Error);
+    };
+    let diag = Diag::new(args.scan.quiet);
+    let mut out = Output::collecting();
+    let mut engine = Engine::new(options, &mut out);
+    let require_valid = !args.allow_invalid;
+    let mut reports = Vec::new();
+    read_sources(
+        &args.files,
+        &args.scan,
+        text_window(),
+        &mut engine,
+        &diag,
+        |file, engine: &mut Engine| {
+            let calls = engine.output().take_collected();
+            reports.push(evaluate(file, calls, &args, require_valid));
+            Ok(())
+        },
+    )?;
+    drop(engine);
+    let mut totals = Totals::default();
+    for r in &reports {
+        totals.files += 1;
+        totals.calls += r.calls.len() as u64;
+        totals.unknown += r.calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
+        totals.invalid += r
+            .calls
+            .iter()
+            .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
+            .count() as u64;
+        totals.failed_assertions += r
+            .assertions
+            .iter()
+            .filter(|(_, failed)| !failed.is_empty())
+            .count() as u64;
+    }
+    let findings: usize = reports.iter().map(|r| r.findings.len()).sum();
+    let mut sink: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(BufWriter::new(
+            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        )),
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+    };
+    let summary = summary(&totals);
+    // Per file in line order, the file's own findings (assertions on the whole file)
+    // last.
+    let mut ordered: Vec<&Finding> = Vec::new();
+    for r in &reports {
+        let mut own: Vec<&Finding> = r.findings.iter().collect();
+        own.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
+        ordered.extend(own);
+    }
+    match args.format {
+        CheckFormat::Human => {
+            for f in &ordered {
+                writeln!(sink, "{}", f.human())?;
+            }
+            writeln!(sink, "{summary}")?;
+        }
+        CheckFormat::Json => {
+            for f in &ordered {
+                serde_json::to_writer(&mut sink, f)?;
+                writeln!(sink)?;
+            }
+        }
+        CheckFormat::Github => {
+            for f in &ordered {
+                writeln!(sink, "{}", github(f))?;
+            }
+        }
+        CheckFormat::Junit => junit(&mut sink, &reports, &totals)?,
+    }
+    sink.flush()?;
+    if args.format != CheckFormat::Human {
+        eprintln!("{summary}");
+    }
+    Ok(if diag.errored() {
+        ExitCode::Error
+    } else if findings > 0 {
+        ExitCode::Findings
+    } else {
+        ExitCode::Success
+    })
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `3 files, 41 calls, 2 invalid, 1 unknown tool` (and failed assertions, if any).
+fn summary(t: &Totals) -> String {
+    let mut s = format!(
+        "{}, {}, {} invalid, {}",
+        plural(t.files, "file", "files"),
+        plural(t.calls, "call", "calls"),
+        t.invalid,
+        plural(t.unknown, "unknown tool", "unknown tools"),
+    );
+    if t.failed_assertions > 0 {
+        s += &format!(
+            ", {}",
+            plural(t.failed_assertions, "failed assertion", "failed assertions")
+        );
+    }
+    s
+}
+
+/// The findings of one file: invalid calls, unknown tools, and the assertions.
+fn evaluate(
+    file: &str,
+    calls: Vec<Collected>,
+    args: &CheckArgs,
+    require_valid: bool,
+) -> FileReport {
+    let mut findings = Vec::new();
+    let at = |c: &Collected| (file.to_owned(), Some(c.line), Some(c.call.name.clone()));
+    for c in &calls {
+        let call = &c.call;
+        if call.is_valid() {
+            continue;
+        }
+        let report_invalid = require_valid;
+        let report_unknown = !args.allow_unknown;
+        let schema: BTreeSet<String> = call
+            .schema_errors
+            .iter()
+            .map(|e| format!("{}: {}", e.path, e.message))
+            .collect();
+        for e in &call.schema_errors {
+            if report_invalid {
+                let (file, line, tool) = at(c);
+                findings.push(Finding {
+                    file,
+                    line,
+                    tool,
+                    path: Some(e.path.clone()),
+                    kind: "invalid",
+                    message: e.message.clone(),
+                });
+            }
+        }
+        for e in call.errors.iter().filter(|e| !schema.contains(*e)) {
+            let unknown = call.unknown_tool && e.starts_with("unknown tool");
+            if (unknown && !report_unknown) || (!unknown && !report_invalid) {
+                continue;
+            }
+            let (file, line, tool) = at(c);
+            findings.push(Finding {
+                file,
+                line,
+                tool,
+                path: None,
+                kind: if unknown { "unknown-tool" } else { "invalid" },
+                message: e.clone(),
+            });
+        }
+    }
+    let mut assertions = Vec::new();
+    for name in &args.expect {
+        let mut failed = Vec::new();
+        if !calls.iter().any(|c| &c.call.name == name) {
+            failed.push(findings.len());
+            findings.push(Finding {
+                file: file.to_owned(),
+                line: None,
+                tool: None,
+                path: None,
+                kind: "expect",
+                message: format!("expected a call to {name}, found none"),
+            });
+        }
+        assertions.push((format!("expect {name}"), failed));
+    }
+    for name in &args.forbid {
+        let mut failed = Vec::new();
+        for c in calls.iter().filter(|c| &c.call.name == name) {
+            failed.push(findings.len());
+            let (file, line, tool) = at(c);
+            findings.push(Finding {
+                file,
+                line,
+                tool,
+                path: None,
+                kind: "forbid",
+                message: format!("{name} is forbidden (--forbid)"),
+            });
+        }
+        assertions.push((format!("forbid {name}"), failed));
+    }
+    if let Some(max) = args.max_calls {
+        let mut failed = Vec::new();
+        if calls.len() as u64 > max {
+            failed.push(findings.len());
+            findings.push(Finding {
+                file: file.to_owned(),
+                line: None,
+                tool: None,
+                path: None,
+                kind: "max-calls",
+                message: format!("{} calls, more than --max-calls {max}", calls.len()),
+            });
+        }
+        assertions.push((format!("max-calls {max}"), failed));
+    }
+    FileReport {
+        file: file.to_owned(),
+        calls,
+        findings,
+        assertions,
+    }
+}
+
+/// A GitHub Actions workflow command: `::error file=F,line=L::message`.
+fn github(f: &Finding) -> String {
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    let mut props = format!("file={}", prop(&f.file));
+    if let Some(line) = f.line {
+        props += &format!(",line={line}");
+    }
+    props += ",title=toolsift check";
+    format!("::error {props}::{}", data(&(f.where_() + &f.message)))
+}
+
+/// Text XML 1.0 can hold: control characters other than tab and line breaks become
+/// U+FFFD.
+fn xml_text(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
+            {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// A JUnit XML report: one test suite per file; a test case per call (failing when
+/// the call is a finding) and per assertion.
+fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::Result<()> {
+    let mut w = Writer::new_with_indent(sink, b' ', 2);
+    let tests: usize = reports
+        .iter()
+        .map(|r| r.calls.len() + r.assertions.len())
+        .sum();
+    let failures: usize = reports.iter().map(failing_cases).sum();
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    let mut root = BytesStart::new("testsuites");
+    root.push_attribute(("name", "toolsift check"));
+    root.push_attribute(("tests", tests.to_string().as_str()));
+    root.push_attribute(("failures", failures.to_string().as_str()));
+    root.push_attribute(("errors", "0"));
+    w.write_event(Event::Start(root))?;
+    for r in reports {
+        let file = xml_text(&r.file);
+        let mut suite = BytesStart::new("testsuite");
+        suite.push_attribute(("name", file.as_str()));
+        suite.push_attribute((
+            "tests",
+            (r.calls.len() + r.assertions.len()).to_string().as_str(),
+        ));
+        suite.push_attribute(("failures", failing_cases(r).to_string().as_str()));
+        suite.push_attribute(("errors", "0"));
+        w.write_event(Event::Start(suite))?;
+        for (i, c) in r.calls.iter().enumerate() {
+            let name = format!("#{} line {}: {}", i + 1, c.line, c.call.name);
+            let failed: Vec<&Finding> = r
+                .findings
+                .iter()
+                .filter(|f| {
+                    f.line == Some(c.line)
+                        && f.tool.as_deref() == Some(c.call.name.as_str())
+                        && matches!(f.kind, "invalid" | "unknown-tool")
+                })
+                .collect();
+            case(&mut w, &file, &name, Some(c.line), &failed)?;
+        }
+        for (name, failed) in &r.assertions {
+            let failed: Vec<&Finding> = failed.iter().map(|&i| &r.findings[i]).collect();
+            case(&mut w, &file, name, None, &failed)?;
+        }
+        w.write_event(Event::End(BytesEnd::new("testsuite")))?;
+    }
+    w.write_event(Event::End(BytesEnd::new("testsuites")))?;
+    let summary = format!("\n<!-- {} -->\n", summary(totals).replace("--", "- -"));
+    w.get_mut().write_all(summary.as_bytes())
+}
+
+fn failing_cases(r: &FileReport) -> usize {
+    let calls = r
+        .calls
+        .iter()
+        .filter(|c| {
+            r.findings.iter().any(|f| {
+                f.line == Some(c.line)
+                    && f.tool.as_deref() == Some(c.call.name.as_str())
+                    && matches!(f.kind, "invalid" | "unknown-tool")
+            })
+        })
+        .count();
+    calls + r.assertions.iter().filter(|(_, f)| !f.is_empty()).count()
+}
+
+fn case(
+    w: &mut Writer<&mut dyn Write>,
+    file: &str,
+    name: &str,
+    line: Option<u64>,
+    failed: &[&Finding],
+) -> io::Result<()> {
+    let name = xml_text(name);
+    let mut tag = BytesStart::new("testcase");
+    tag.push_attribute(("classname", file));
+    tag.push_attribute(("name", name.as_str()));
+    tag.push_attribute(("file", file));
+    if let Some(line) = line {
+        tag.push_attribute(("line", line.to_string().as_str()));
+    }
+    if failed.is_empty() {
+        return w.write_event(Event::Empty(tag));
+    }
+    w.write_event(Event::Start(tag))?;
+    let message = xml_text(&(failed[0].where_() + &failed[0].message));
+    let mut failure = BytesStart::new("failure");
+    failure.push_attribute(("type", failed[0].kind));
+    failure.push_attribute(("message", message.as_str()));
+    w.write_event(Event::Start(failure))?;
+    let body: Vec<String> = failed.iter().map(|f| f.human()).collect();
+    w.write_event(Event::Text(BytesText::new(&xml_text(&body.join("\n")))))?;
+    w.write_event(Event::End(BytesEnd::new("failure")))?;
+    w.write_event(Event::End(BytesEnd::new("testcase")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(message: &str) -> Finding {
+        Finding {
+            file: "a,b:c.jsonl".into(),
+            line: Some(3),
+            tool: Some("f".into()),
+            path: Some("/x".into()),
+            kind: "invalid",
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn human_and_github_lines() {
+        let f = finding("50% off\nnext");
+        assert_eq!(f.human(), "a,b:c.jsonl:3: tool f: /x: 50% off\nnext");
+        assert_eq!(
+            github(&f),
+            "::error file=a%2Cb%3Ac.jsonl,line=3,title=toolsift check::tool f: /x: 50%25 off%0Anext"
+        );
+    }
+
+    #[test]
+    fn summaries() {
+        let t = Totals {
+            files: 3,
+            calls: 41,
+            invalid: 2,
+            unknown: 1,
+            failed_assertions: 0,
+        };
+        assert_eq!(summary(&t), "3 files, 41 calls, 2 invalid, 1 unknown tool");
+        let t = Totals {
+            files: 1,
+            calls: 1,
+            invalid: 0,
+            unknown: 2,
+            failed_assertions: 1,
+        };
+        assert_eq!(
+            summary(&t),
+            "1 file, 1 call, 0 invalid, 2 unknown tools, 1 failed assertion"
+        );
+    }
+
+    #[test]
+    fn xml_text_drops_what_xml_cannot_hold() {
+        assert_eq!(xml_text("a\u{1}b\tc"), "a\u{FFFD}b\tc");
+    }
+}

@@ -1,0 +1,322 @@
+//! Tool contracts in force (`--tools`): each declared tool with its argument schema
+//! compiled once. A call is checked against its tool: an undeclared name is invalid
+//! (with the nearest declared name as a suggestion), arguments that break the schema
+//! are invalid with the instance path of each problem. Schemas are compiled without
+//! any network access: a remote `$ref` is an error at load, never a fetch.
+
+use crate::model::{Call, SchemaError};
+use crate::tools::{self, Tool};
+use anyhow::{Result, anyhow};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The declared tools and their compiled schemas.
+#[derive(Default)]
+pub struct Contracts {
+    tools: Vec<Tool>,
+    validators: Vec<jsonschema::Validator>,
+}
+
+impl Contracts {
+    /// Loads and compiles every contract file; a schema that does not compile is an
+    /// error naming the file and the tool.
+    pub fn load(paths: &[PathBuf]) -> Result<Contracts> {
+        let mut contracts = Contracts::default();
+        for path in paths {
+            for tool in tools::load(path)? {
+                let validator = compile(&tool.schema).map_err(|e| {
+                    anyhow!(
+                        "{}: tool {}: the schema does not compile: {e}",
+                        path.display(),
+                        tool.name
+                    )
+                })?;
+                if let Some(i) = contracts.tools.iter().position(|t| t.name == tool.name) {
+                    // A later file overrides an earlier declaration of the same tool.
+                    contracts.tools[i] = tool;
+                    contracts.validators[i] = validator;
+                } else {
+                    contracts.tools.push(tool);
+                    contracts.validators.push(validator);
+                }
+            }
+        }
+        Ok(contracts)
+    }
+
+    /// Contracts of tools already loaded (compiled here).
+    pub fn from_tools(tools: Vec<Tool>) -> Result<Contracts> {
+        let mut contracts = Contracts::default();
+        for tool in tools {
+            let validator = compile(&tool.schema)
+                .map_err(|e| anyhow!("tool {}: the schema does not compile: {e}", tool.name))?;
+            contracts.tools.push(tool);
+            contracts.validators.push(validator);
+        }
+        Ok(contracts)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The declared tool a call names: its exact name, or, for a call with a
+    /// namespace, the name without it (`ripper.read_file` for a `read_file` tool).
+    pub fn lookup(&self, call: &Call) -> Option<usize> {
+        if let Some(i) = self.tools.iter().position(|t| t.name == call.name) {
+            return Some(i);
+        }
+        let ns = call.namespace.as_deref()?;
+        let rest = call.name.strip_prefix(ns)?;
+        let bare = [".", "__", ":", "/"]
+            .iter()
+            .find_map(|sep| rest.strip_prefix(sep))?;
+        self.tools.iter().position(|t| t.name == bare)
+    }
+
+    /// Types raw-text values by the schema, then validates the call; a call already
+    /// invalid (unreadable arguments) only gets the unknown-tool check.
+    pub fn check(&self, call: &mut Call) {
+        let Some(i) = self.lookup(call) else {
+            call.unknown_tool = true;
+            let message = match suggest(&call.name, &self.tools) {
+                Some(near) => format!("unknown tool (did you mean \"{near}\"?)"),
+                None => "unknown tool".to_owned(),
+            };
+            call.errors.push(message);
+            return;
+        };
+        if call.raw_strings {
+            let schema = &self.tools[i].schema;
+            for (key, value) in call.arguments.iter_mut() {
+                if let (Value::String(raw), Some(prop)) =
+                    (&*value, crate::typing::property(schema, key))
+                {
+                    *value = crate::typing::coerce(raw, prop);
+                }
+            }
+        }
+        if !call.is_valid() {
+            return;
+        }
+        let instance = Value::Object(std::mem::take(&mut call.arguments));
+        for error in self.validators[i].iter_errors(&instance) {
+            let path = error.instance_path().as_str();
+            let path = if path.is_empty() { "/" } else { path }.to_owned();
+            let message = match error.kind() {
+                // The allowed values as one JSON array, as users write them.
+                jsonschema::error::ValidationErrorKind::Enum { options } => {
+                    format!("{} is not one of {options}", error.instance())
+                }
+                _ => error.to_string(),
+            };
+            call.errors.push(format!("{path}: {message}"));
+            call.schema_errors.push(SchemaError { path, message });
+        }
+        let Value::Object(arguments) = instance else {
+            unreachable!("built as an object above")
+        };
+        call.arguments = arguments;
+    }
+}
+
+fn compile(schema: &Value) -> std::result::Result<jsonschema::Validator, String> {
+    // An empty schema accepts any arguments.
+    let schema = if schema.as_object().is_some_and(|o| o.is_empty()) {
+        &Value::Bool(true)
+    } else {
+        schema
+    };
+    jsonschema::validator_for(schema).map_err(|e| e.to_string())
+}
+
+/// The declared name nearest to `name`: the same once case, `-`, `_`, `.` and spaces
+/// are ignored, or within a few edits.
+pub fn suggest<'a>(name: &str, tools: &'a [Tool]) -> Option<&'a str> {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = norm(name);
+    if let Some(t) = tools.iter().find(|t| norm(&t.name) == wanted) {
+        return Some(&t.name);
+    }
+    let near = tools
+        .iter()
+        .map(|t| (edit_distance(&wanted, &norm(&t.name)), &t.name))
+        .filter(|(d, t)| *d <= 2.max(t.chars().count() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, t)| t.as_str());
+    // Else a declared name inside the wanted one or around it (`get_current_weather`
+    // for `get_weather` is not near by edits, but one holds the other's parts).
+    near.or_else(|| {
+        tools
+            .iter()
+            .filter(|t| {
+                let n = norm(&t.name);
+                n.len() >= 4
+                    && (wanted.contains(&n) || n.contains(&wanted) || same_parts(name, &t.name))
+            })
+            .min_by_key(|t| t.name.len().abs_diff(name.len()))
+            .map(|t| t.name.as_str())
+    })
+}
+
+/// Whether every `_`/`-`/`.`-separated part of the shorter name is among the other's.
+fn same_parts(a: &str, b: &str) -> bool {
+    let parts = |s: &str| -> Vec<String> {
+        s.split(['_', '-', '.', ' '])
+            .filter(|p| !p.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (parts(a), parts(b));
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 2 && short.iter().all(|p| long.contains(p))
+}
+
+/// Optimal string alignment distance (Levenshtein with transpositions).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn contracts(schema: Value) -> Contracts {
+        let tool = Tool {
+            name: "get_weather".into(),
+            description: None,
+            schema,
+            returns: None,
+        };
+        Contracts {
+            validators: vec![compile(&tool.schema).unwrap()],
+            tools: vec![tool],
+        }
+    }
+
+    #[test]
+    fn errors_name_the_instance_path() {
+        let c = contracts(json!({
+            "type": "object",
+            "properties": {"unit": {"enum": ["celsius", "fahrenheit"]}},
+            "required": ["city"]
+        }));
+        let mut call = Call::new("get_weather", "openai", 1);
+        call.arguments.insert("unit".into(), json!("kelvin"));
+        c.check(&mut call);
+        assert_eq!(
+            call.errors,
+            [
+                r#"/: "city" is a required property"#,
+                r#"/unit: "kelvin" is not one of ["celsius","fahrenheit"]"#,
+            ]
+        );
+        assert_eq!(call.schema_errors[1].path, "/unit");
+    }
+
+    #[test]
+    fn unknown_tools_get_the_nearest_name() {
+        let c = contracts(json!({}));
+        for (name, message) in [
+            ("get_wether", "unknown tool (did you mean \"get_weather\"?)"),
+            (
+                "Get Weather",
+                "unknown tool (did you mean \"get_weather\"?)",
+            ),
+            (
+                "get_current_weather",
+                "unknown tool (did you mean \"get_weather\"?)",
+            ),
+            ("send_email", "unknown tool"),
+        ] {
+            let mut call = Call::new(name, "openai", 1);
+            c.check(&mut call);
+            assert_eq!(call.errors, [message]);
+            assert!(call.unknown_tool);
+        }
+        let mut call = Call::new("get_weather", "openai", 1);
+        call.arguments.insert("anything".into(), json!(1));
+        c.check(&mut call);
+        assert!(call.is_valid() && !call.unknown_tool);
+    }
+
+    #[test]
+    fn a_namespaced_call_matches_its_bare_tool() {
+        let c = contracts(json!({}));
+        let mut call = Call::new("weather.get_weather", "mandrake-json", 1);
+        call.namespace = Some("weather".into());
+        c.check(&mut call);
+        assert!(call.is_valid());
+    }
+
+    #[test]
+    fn raw_strings_are_typed_before_validation() {
+        let c = contracts(json!({
+            "type": "object",
+            "properties": {"days": {"type": "integer"}, "zip": {"type": "string"}}
+        }));
+        let mut call = Call::new("get_weather", "cline-xml", 1);
+        call.raw_strings = true;
+        call.arguments.insert("days".into(), json!("3"));
+        call.arguments.insert("zip".into(), json!("01234"));
+        c.check(&mut call);
+        assert!(call.is_valid(), "{:?}", call.errors);
+        assert_eq!(call.arguments["days"], 3);
+        assert_eq!(call.arguments["zip"], "01234");
+    }
+
+    #[test]
+    fn the_draft_comes_from_dollar_schema() {
+        // Draft 4's boolean exclusiveMaximum; 2020-12 (the default) requires a number.
+        let schema = json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "object",
+            "properties": {"n": {"type": "integer", "maximum": 5, "exclusiveMaximum": true}}
+        });
+        let c = contracts(schema.clone());
+        let mut call = Call::new("get_weather", "openai", 1);
+        call.arguments.insert("n".into(), json!(5));
+        c.check(&mut call);
+        assert_eq!(call.schema_errors.len(), 1, "{:?}", call.errors);
+        let mut latest = schema;
+        latest.as_object_mut().unwrap().remove("$schema");
+        assert!(compile(&latest).is_err());
+    }
+
+    #[test]
+    fn remote_refs_are_errors_not_fetches() {
+        let err = compile(&json!({"$ref": "https://example.com/schema.json"})).unwrap_err();
+        assert!(!err.is_empty());
+    }
+}
