@@ -137,3 +137,37 @@ fn readme_documents_every_dialect() {
     }
     assert!(missing.is_empty(), "README does not mention: {missing:?}");
 }
+
+/// The output the README shows after a command, in a text block right after it.
+fn readme_example(command: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let at = readme
+        .find(&format!("```sh\n{command}\n```\n"))
+        .unwrap_or_else(|| panic!("README lost the example `{command}`"));
+    let rest = &readme[at + format!("```sh\n{command}\n```\n").len()..];
+    let (open, close) = if rest.starts_with("~~~text\n") {
+        ("~~~text\n", "~~~\n")
+    } else {
+        ("```text\n", "```\n")
+    };
+    let body = rest
+        .strip_prefix(open)
+        .expect("a text block right after the command");
+    body[..body.find(close).unwrap()].to_owned()
+}
+
+#[test]
+fn readme_examples_show_real_output() {
+    for command in [
+        "toolsift check --tools tests/data/contracts/openai.json tests/data/check/",
+        "toolsift tools render tests/data/contracts/mcp.json",
+    ] {
+        let args: Vec<&str> = command.split(' ').skip(1).collect();
+        let out = toolsift().args(&args).output().unwrap();
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            readme_example(command),
+            "README example of `{command}` is stale"
+        );
+    }
+}
