@@ -56,10 +56,16 @@ impl Finding {
     }
 }
 
+/// A call as the JUnit report lists it.
+struct CallCase {
+    line: u64,
+    name: String,
+}
+
 /// What one file held, for the report.
 struct FileReport {
     file: String,
-    calls: Vec<Collected>,
+    calls: Vec<CallCase>,
     findings: Vec<Finding>,
     /// Assertions checked on this file, with their findings' indexes (for JUnit).
     assertions: Vec<(String, Vec<usize>)>,
@@ -79,9 +85,19 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     let diag = Diag::new(args.scan.quiet);
+    let mut sink: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(BufWriter::new(
+            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        )),
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+    };
     let mut out = Output::collecting();
     let mut engine = Engine::new(options, &mut out);
     let require_valid = !args.allow_invalid;
+    let mut totals = Totals::default();
+    let mut findings = 0usize;
+    // Only JUnit needs every file before it can write; the other formats write each
+    // file's findings as soon as it is read, so memory does not grow with the run.
     let mut reports = Vec::new();
     read_sources(
         &args.files,
@@ -91,62 +107,46 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         &diag,
         |file, engine: &mut Engine| {
             let calls = engine.output().take_collected();
-            reports.push(evaluate(file, calls, &args, require_valid));
+            let report = evaluate(file, &calls, &args, require_valid);
+            totals.files += 1;
+            totals.calls += calls.len() as u64;
+            totals.unknown += calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
+            totals.invalid += calls
+                .iter()
+                .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
+                .count() as u64;
+            totals.failed_assertions += report
+                .assertions
+                .iter()
+                .filter(|(_, failed)| !failed.is_empty())
+                .count() as u64;
+            findings += report.findings.len();
+            // In line order; findings about the whole file last.
+            let mut ordered: Vec<&Finding> = report.findings.iter().collect();
+            ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
+            for f in ordered {
+                match args.format {
+                    CheckFormat::Human => writeln!(sink, "{}", f.human())?,
+                    CheckFormat::Json => {
+                        serde_json::to_writer(&mut sink, f)?;
+                        writeln!(sink)?;
+                    }
+                    CheckFormat::Github => writeln!(sink, "{}", github(f))?,
+                    CheckFormat::Junit => {}
+                }
+            }
+            if args.format == CheckFormat::Junit {
+                reports.push(report);
+            }
             Ok(())
         },
     )?;
     drop(engine);
-    let mut totals = Totals::default();
-    for r in &reports {
-        totals.files += 1;
-        totals.calls += r.calls.len() as u64;
-        totals.unknown += r.calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
-        totals.invalid += r
-            .calls
-            .iter()
-            .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
-            .count() as u64;
-        totals.failed_assertions += r
-            .assertions
-            .iter()
-            .filter(|(_, failed)| !failed.is_empty())
-            .count() as u64;
-    }
-    let findings: usize = reports.iter().map(|r| r.findings.len()).sum();
-    let mut sink: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        )),
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-    };
     let summary = summary(&totals);
-    // Per file in line order, the file's own findings (assertions on the whole file)
-    // last.
-    let mut ordered: Vec<&Finding> = Vec::new();
-    for r in &reports {
-        let mut own: Vec<&Finding> = r.findings.iter().collect();
-        own.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
-        ordered.extend(own);
-    }
     match args.format {
-        CheckFormat::Human => {
-            for f in &ordered {
-                writeln!(sink, "{}", f.human())?;
-            }
-            writeln!(sink, "{summary}")?;
-        }
-        CheckFormat::Json => {
-            for f in &ordered {
-                serde_json::to_writer(&mut sink, f)?;
-                writeln!(sink)?;
-            }
-        }
-        CheckFormat::Github => {
-            for f in &ordered {
-                writeln!(sink, "{}", github(f))?;
-            }
-        }
+        CheckFormat::Human => writeln!(sink, "{summary}")?,
         CheckFormat::Junit => junit(&mut sink, &reports, &totals)?,
+        CheckFormat::Json | CheckFormat::Github => {}
     }
     sink.flush()?;
     if args.format != CheckFormat::Human {
@@ -184,15 +184,10 @@ fn summary(t: &Totals) -> String {
 }
 
 /// The findings of one file: invalid calls, unknown tools, and the assertions.
-fn evaluate(
-    file: &str,
-    calls: Vec<Collected>,
-    args: &CheckArgs,
-    require_valid: bool,
-) -> FileReport {
+fn evaluate(file: &str, calls: &[Collected], args: &CheckArgs, require_valid: bool) -> FileReport {
     let mut findings = Vec::new();
     let at = |c: &Collected| (file.to_owned(), Some(c.line), Some(c.call.name.clone()));
-    for c in &calls {
+    for c in calls {
         let call = &c.call;
         if call.is_valid() {
             continue;
@@ -282,7 +277,13 @@ fn evaluate(
     }
     FileReport {
         file: file.to_owned(),
-        calls,
+        calls: calls
+            .iter()
+            .map(|c| CallCase {
+                line: c.line,
+                name: c.call.name.clone(),
+            })
+            .collect(),
         findings,
         assertions,
     }
@@ -347,13 +348,13 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
         suite.push_attribute(("errors", "0"));
         w.write_event(Event::Start(suite))?;
         for (i, c) in r.calls.iter().enumerate() {
-            let name = format!("#{} line {}: {}", i + 1, c.line, c.call.name);
+            let name = format!("#{} line {}: {}", i + 1, c.line, c.name);
             let failed: Vec<&Finding> = r
                 .findings
                 .iter()
                 .filter(|f| {
                     f.line == Some(c.line)
-                        && f.tool.as_deref() == Some(c.call.name.as_str())
+                        && f.tool.as_deref() == Some(c.name.as_str())
                         && matches!(f.kind, "invalid" | "unknown-tool")
                 })
                 .collect();
@@ -377,7 +378,7 @@ fn failing_cases(r: &FileReport) -> usize {
         .filter(|c| {
             r.findings.iter().any(|f| {
                 f.line == Some(c.line)
-                    && f.tool.as_deref() == Some(c.call.name.as_str())
+                    && f.tool.as_deref() == Some(c.name.as_str())
                     && matches!(f.kind, "invalid" | "unknown-tool")
             })
         })
