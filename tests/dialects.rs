@@ -198,3 +198,33 @@ fn raw_text_values_are_typed_by_the_tools_schema() {
         json!({"city": "Paris", "days": "3", "metric": "true", "zip": "75001"})
     );
 }
+
+#[test]
+fn pythonic_cline_and_anthropic_values_are_typed_too() {
+    let mut tools = tempfile::NamedTempFile::new().unwrap();
+    write!(
+        tools,
+        r#"{{"book": {{"type": "object", "properties": {{"n": {{"type": "integer"}},
+            "ok": {{"type": "boolean"}}, "code": {{"type": "string"}},
+            "opts": {{"anyOf": [{{"type": "integer"}}, {{"type": "object"}}]}}}}}}}}"#
+    )
+    .unwrap();
+    for text in [
+        "[book(n=\"3\", ok=\"true\", code=\"007\", opts=\"{\\\"a\\\": 1}\")]",
+        "<invoke name=\"book\">\n<parameter name=\"n\">3</parameter>\n<parameter name=\"ok\">true</parameter>\n<parameter name=\"code\">007</parameter>\n<parameter name=\"opts\">{\"a\": 1}</parameter>\n</invoke>",
+    ] {
+        let out = toolsift()
+            .args(["extract", "--tools"])
+            .arg(tools.path())
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            v["arguments"],
+            json!({"n": 3, "ok": true, "code": "007", "opts": {"a": 1}}),
+            "{text}"
+        );
+        assert_eq!(v["valid"], true);
+    }
+}
