@@ -43,6 +43,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Files read at once (default: the number of CPUs); records still come out in the order of the files')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Files read at once (default: the number of CPUs); records still come out in the order of the files')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Report the calls of every enabled channel, not only the first that yields one')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'No repairs: a call that would need one is reported invalid with its raw text')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not print warnings about malformed input (errors are still printed)')

@@ -170,7 +170,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --with-results --with-text --stats --output --line-buffered --help"
+            opts="-f -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --with-results --with-text --stats --output --jobs --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -213,6 +213,14 @@ _toolsift() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -39,6 +39,8 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --reasoning 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call'
             cand -o 'Write records to FILE instead of standard output'
             cand --output 'Write records to FILE instead of standard output'
+            cand -j 'Files read at once (default: the number of CPUs); records still come out in the order of the files'
+            cand --jobs 'Files read at once (default: the number of CPUs); records still come out in the order of the files'
             cand --all 'Report the calls of every enabled channel, not only the first that yields one'
             cand --strict 'No repairs: a call that would need one is reported invalid with its raw text'
             cand -q 'Do not print warnings about malformed input (errors are still printed)'

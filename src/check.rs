@@ -99,8 +99,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     // Only JUnit needs every file before it can write; the other formats write each
     // file's findings as soon as it is read, so memory does not grow with the run.
     let mut reports = Vec::new();
+    let files = crate::commands::expand(&args.files, &diag);
     read_sources(
-        &args.files,
+        &files,
         &args.scan,
         text_window(),
         &mut engine,

@@ -163,6 +163,11 @@ pub struct ExtractArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Files read at once (default: the number of CPUs); records still come out in
+    /// the order of the files.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+
     /// Flush after every record (for `tail -f ... | toolsift extract`); the default when
     /// standard output is a terminal.
     #[arg(long)]

@@ -7,7 +7,7 @@ use crate::cli::{
 use crate::contracts::Contracts;
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
-use crate::engine::{Engine, Options, Reasoning};
+use crate::engine::{Engine, Options, Reasoning, Stats};
 use crate::input::{Framing, Reader};
 use crate::model::Role;
 use crate::output::Output;
@@ -76,7 +76,7 @@ pub(crate) fn options(args: &ScanArgs, with_results: bool, with_text: bool) -> R
         with_text,
         roles,
         dialects: args.dialects.clone(),
-        contracts: Contracts::load(&args.tools)?,
+        contracts: std::sync::Arc::new(Contracts::load(&args.tools)?),
         registry,
         strict: args.strict,
         reasoning: match args.reasoning {
@@ -117,19 +117,28 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     let interactive = args.output.is_none() && io::stdout().is_terminal();
     let validated = !options.contracts.is_empty();
     let mut out = Output::new(sink, args.line_buffered || interactive).validated(validated);
-    let mut engine = Engine::new(options, &mut out);
     // Plain text is scanned in windows unless its text is wanted back whole.
     let window = if args.with_text { 0 } else { text_window() };
-    read_sources(
-        &args.files,
-        &args.scan,
-        window,
-        &mut engine,
-        &diag,
-        |_, _| Ok(()),
-    )?;
-    let stats = args.stats.then(|| engine.stats.report());
-    drop(engine);
+    let files = expand(&args.files, &diag);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, files.len().max(1));
+    let stats = if jobs > 1 && !files.iter().any(|f| f.as_os_str() == "-") {
+        parallel(&files, jobs, &args.scan, window, &options, &mut out, &diag)?
+    } else {
+        let mut engine = Engine::new(options, &mut out);
+        read_sources(
+            &files,
+            &args.scan,
+            window,
+            &mut engine,
+            &diag,
+            |_, _| Ok(()),
+        )?;
+        std::mem::take(&mut engine.stats)
+    };
+    let stats = args.stats.then(|| stats.report());
     out.flush()?;
     if let Some(report) = stats {
         eprint!("{report}");
@@ -139,6 +148,94 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     } else {
         ExitCode::Success
     })
+}
+
+/// `-j N`: files are read by N workers, each into a buffer of records, and written in
+/// the order of the files as soon as every earlier file is written.
+fn parallel(
+    files: &[PathBuf],
+    jobs: usize,
+    scan: &ScanArgs,
+    window: usize,
+    options: &Options,
+    out: &mut Output,
+    diag: &Diag,
+) -> Result<Stats> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+    let next = AtomicUsize::new(0);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
+    let mut stats = Stats::default();
+    std::thread::scope(|scope| -> Result<()> {
+        let mut workers = Vec::new();
+        for _ in 0..jobs {
+            let done_tx = done_tx.clone();
+            let next = &next;
+            let options = options.clone();
+            workers.push(scope.spawn(move || {
+                let buffer = SharedBuffer::default();
+                let mut out = Output::new(Box::new(buffer.clone()), false)
+                    .validated(!options.contracts.is_empty());
+                let mut engine = Engine::new(options, &mut out);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    let result = read_sources(
+                        std::slice::from_ref(file),
+                        scan,
+                        window,
+                        &mut engine,
+                        diag,
+                        |_, _| Ok(()),
+                    )
+                    .map_err(io::Error::other)
+                    .and_then(|()| engine.output().flush())
+                    .map(|()| buffer.take());
+                    let failed = result.is_err();
+                    if done_tx.send((i, result)).is_err() || failed {
+                        break;
+                    }
+                }
+                std::mem::take(&mut engine.stats)
+            }));
+        }
+        drop(done_tx);
+        // Records go out in file order: finished files wait for the earlier ones.
+        let mut pending = std::collections::BTreeMap::new();
+        let mut written = 0;
+        for (i, result) in done_rx {
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&written) {
+                out.write_raw(&result?)?;
+                written += 1;
+            }
+        }
+        for worker in workers {
+            stats.merge(worker.join().expect("a worker panicked"));
+        }
+        Ok(())
+    })?;
+    Ok(stats)
+}
+
+/// A buffer a worker's records go into, taken whole after each file.
+#[derive(Clone, Default)]
+struct SharedBuffer(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl SharedBuffer {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl Write for SharedBuffer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The plain-text window: 4 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
@@ -151,7 +248,7 @@ pub(crate) fn text_window() -> usize {
 
 /// The files to read: each argument, a directory by its files (recursively, in path
 /// order, hidden ones skipped); none means standard input.
-fn expand(files: &[PathBuf], diag: &Diag) -> Vec<PathBuf> {
+pub(crate) fn expand(files: &[PathBuf], diag: &Diag) -> Vec<PathBuf> {
     if files.is_empty() {
         return vec!["-".into()];
     }
@@ -199,8 +296,9 @@ pub(crate) fn read_sources(
     diag: &Diag,
     mut done: impl FnMut(&str, &mut Engine) -> io::Result<()>,
 ) -> Result<()> {
-    for path in expand(files, diag) {
+    for path in files {
         let name = path.to_string_lossy().into_owned();
+        let path = path.as_path();
         let mut input: Box<dyn io::BufRead> = if name == "-" {
             if io::stdin().is_terminal() {
                 diag.warn(
@@ -211,7 +309,7 @@ pub(crate) fn read_sources(
             }
             Box::new(BufReader::with_capacity(256 * 1024, io::stdin().lock()))
         } else {
-            match File::open(&path) {
+            match File::open(path) {
                 Ok(f) => Box::new(BufReader::with_capacity(256 * 1024, f)),
                 Err(e) => {
                     diag.error(&name, None, io_reason(&e));

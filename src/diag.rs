@@ -1,20 +1,20 @@
 //! Messages on stderr: one line each, `toolsift: FILE:LINE: message`, with control
 //! characters from untrusted input made visible so they cannot garble a terminal.
 
-use std::cell::Cell;
 use std::fmt::Display;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Default)]
 pub struct Diag {
-    errored: Cell<bool>,
+    errored: AtomicBool,
     quiet: bool,
 }
 
 impl Diag {
     pub fn new(quiet: bool) -> Diag {
         Diag {
-            errored: Cell::new(false),
+            errored: AtomicBool::new(false),
             quiet,
         }
     }
@@ -28,12 +28,12 @@ impl Diag {
 
     /// An I/O or usage problem: the run goes on, and ends with exit code 2.
     pub fn error(&self, file: &str, line: Option<u64>, message: impl Display) {
-        self.errored.set(true);
+        self.errored.store(true, Ordering::Relaxed);
         emit(file, line, &message.to_string());
     }
 
     pub fn errored(&self) -> bool {
-        self.errored.get()
+        self.errored.load(Ordering::Relaxed)
     }
 }
 

@@ -21,6 +21,7 @@ pub enum Reasoning {
 }
 
 /// What the user asked for.
+#[derive(Clone)]
 pub struct Options {
     pub formats: Vec<Channel>,
     pub all: bool,
@@ -30,7 +31,7 @@ pub struct Options {
     /// `--dialects`: only these (all channels).
     pub dialects: Option<Vec<String>>,
     /// Tool contracts from `--tools`: calls are validated against them.
-    pub contracts: crate::contracts::Contracts,
+    pub contracts: std::sync::Arc<crate::contracts::Contracts>,
     /// The dialect rows in force (built-in plus `--dialect-file`).
     pub registry: &'static dialects::Registry,
     pub strict: bool,
@@ -65,6 +66,21 @@ pub struct Stats {
     pub fallbacks: u64,
     /// (channel, dialect) -> (calls, invalid, repaired)
     pub dialects: BTreeMap<(Channel, String), (u64, u64, u64)>,
+}
+
+impl Stats {
+    /// Adds another run's counts (a worker of `-j`).
+    pub fn merge(&mut self, other: Stats) {
+        self.turns += other.turns;
+        self.turns_with_calls += other.turns_with_calls;
+        self.fallbacks += other.fallbacks;
+        for (key, (a, b, c)) in other.dialects {
+            let e = self.dialects.entry(key).or_default();
+            e.0 += a;
+            e.1 += b;
+            e.2 += c;
+        }
+    }
 }
 
 /// Runs the channels over the turns of all sources and writes records.

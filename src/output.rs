@@ -185,6 +185,15 @@ impl Output {
         Ok(())
     }
 
+    /// Records already serialized (by a worker of `-j`).
+    pub fn write_raw(&mut self, records: &[u8]) -> io::Result<()> {
+        self.out.write_all(records)?;
+        if self.line_buffered {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }

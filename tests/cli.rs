@@ -638,3 +638,60 @@ fn windows_never_cut_inside_a_character() {
         assert_eq!(records(&out.stdout).len(), 1, "window {window}");
     }
 }
+
+#[test]
+fn jobs_keep_file_order_and_lose_nothing() {
+    // Every fixture, read by one worker and by several: the same bytes, in file order.
+    let run = |jobs: &str| {
+        let out = toolsift()
+            .args([
+                "extract",
+                "--with-results",
+                "--stats",
+                "-j",
+                jobs,
+                "fixtures",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        (out.stdout, String::from_utf8(out.stderr).unwrap())
+    };
+    let (one, stats_one) = run("1");
+    assert!(one.len() > 10_000);
+    for jobs in ["2", "3", "8"] {
+        let (many, stats_many) = run(jobs);
+        assert_eq!(one, many, "-j {jobs} changed the records");
+        assert_eq!(stats_one, stats_many, "-j {jobs} changed the stats");
+    }
+    // A file that cannot be read is reported and the others still come out in order.
+    let out = toolsift()
+        .args([
+            "extract",
+            "-j",
+            "2",
+            "fixtures/mistral",
+            "no/such.json",
+            "fixtures/hermes",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let files: Vec<String> = records(&out.stdout)
+        .iter()
+        .map(|r| match r {
+            Record::Call { source, .. } => source.file.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let mut order = files.clone();
+    order.dedup();
+    assert_eq!(
+        order,
+        [
+            "fixtures/mistral/v11.txt",
+            "fixtures/mistral/v3.txt",
+            "fixtures/hermes/qwen-parallel.txt"
+        ]
+    );
+}

@@ -68,7 +68,7 @@ fn calls_with(
         with_text: false,
         roles: vec![Role::Assistant],
         dialects: None,
-        contracts: Default::default(),
+        contracts: std::sync::Arc::default(),
         registry: Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
