@@ -96,10 +96,12 @@ fn run(input: &[u8], framing: Framing, window: usize) {
         with_text: true,
         roles: vec![Role::Assistant, Role::User, Role::System, Role::Tool],
         dialects: None,
-        contracts: toolsift::contracts::Contracts::from_tools(vec![toolsift::tools::Tool::named(
-            "get_weather",
-        )])
-        .unwrap(),
+        contracts: std::sync::Arc::new(
+            toolsift::contracts::Contracts::from_tools(vec![toolsift::tools::Tool::named(
+                "get_weather",
+            )])
+            .unwrap(),
+        ),
         registry: toolsift::dialects::Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
