@@ -195,7 +195,10 @@ impl<'o> Engine<'o> {
             entry.0 += 1;
             entry.1 += u64::from(!c.call.is_valid());
             entry.2 += u64::from(!c.call.repairs.is_empty());
-            if let Some(id) = &c.call.id {
+            // Results are named after their calls; without results, nothing to keep.
+            if self.options.with_results
+                && let Some(id) = &c.call.id
+            {
                 self.calls.insert(id.clone(), (c.call.name.clone(), index));
             }
         }

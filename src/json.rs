@@ -1,21 +1,40 @@
 //! A lazily parsed JSON tree that remembers where every value sits in its source text.
 //!
 //! serde_json's `Value` forgets positions, but records must name the line where a call
-//! starts, also in pretty-printed documents. A [`Node`] is a borrowed `RawValue` plus the
-//! document it came from: its byte offset is the distance between the two pointers, and
-//! children are parsed one level at a time, only when the walker asks for them.
+//! starts, also in pretty-printed documents. [`Doc::parse`] validates a document and
+//! records the span of every value on a tape in one pass (strings are skipped with
+//! memchr), so walking it never reads the same bytes twice; strings are unescaped and
+//! values fully parsed only when asked for.
 
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde_json::Value;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
+
+/// A parsed document: its text and a tape of every value in it, built in one pass.
+pub struct Doc<'a> {
+    text: &'a str,
+    slots: Vec<Slot>,
+}
+
+/// One value on the tape.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    start: usize,
+    end: usize,
+    /// For an object member: the key's span without its quotes.
+    key: (usize, usize),
+    /// Whether the key holds an escape (and must be unescaped to compare).
+    key_escaped: bool,
+    /// The index after this value's last descendant: its next sibling, if any.
+    after: usize,
+}
 
 /// One JSON value inside a document, with its offset.
 #[derive(Clone, Copy)]
 pub struct Node<'a> {
-    raw: &'a RawValue,
-    doc: &'a str,
+    doc: &'a Doc<'a>,
+    i: usize,
 }
 
 /// The kind of a JSON value, read from its first byte.
@@ -29,30 +48,249 @@ pub enum Kind {
     Null,
 }
 
+/// Values nested deeper than this are validated (by serde_json, without recursion) but
+/// not put on the tape: they look like empty containers, and the walker, which stops at
+/// the same depth, says that it did not search them.
+const MAX_NESTING: usize = 160;
+
+impl<'a> Doc<'a> {
+    /// Parses `text` as one JSON value; trailing whitespace is allowed, anything else
+    /// is not. One validating pass builds the tape; on error, serde_json says what is
+    /// wrong, so messages are the same as everywhere else.
+    pub fn parse(text: &'a str) -> Result<Doc<'a>, serde_json::Error> {
+        let mut tape = Tape {
+            s: text.as_bytes(),
+            i: 0,
+            slots: Vec::with_capacity(text.len() / 24 + 4),
+        };
+        let ok = tape.value(0, (0, 0), false).is_some() && {
+            tape.ws();
+            tape.i == tape.s.len()
+        };
+        if ok {
+            return Ok(Doc {
+                text,
+                slots: tape.slots,
+            });
+        }
+        match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(e) => Err(e),
+            // The tape is stricter than serde_json nowhere on purpose; if it ever is,
+            // serde_json's verdict wins and the error names the disagreement.
+            Ok(_) => Err(serde::de::Error::custom(
+                "the JSON scanner rejected a value serde_json accepts",
+            )),
+        }
+    }
+
+    pub fn root(&self) -> Node<'_> {
+        Node { doc: self, i: 0 }
+    }
+}
+
+/// The one-pass validating scanner behind [`Doc::parse`].
+struct Tape<'s> {
+    s: &'s [u8],
+    i: usize,
+    slots: Vec<Slot>,
+}
+
+impl Tape<'_> {
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.s.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn value(&mut self, depth: usize, key: (usize, usize), key_escaped: bool) -> Option<()> {
+        self.ws();
+        let start = self.i;
+        let slot = self.slots.len();
+        self.slots.push(Slot {
+            start,
+            end: start,
+            key,
+            key_escaped,
+            after: 0,
+        });
+        match *self.s.get(self.i)? {
+            b'{' | b'[' if depth >= MAX_NESTING => {
+                let mut values = serde_json::Deserializer::from_slice(&self.s[self.i..])
+                    .into_iter::<serde::de::IgnoredAny>();
+                values.next()?.ok()?;
+                self.i += values.byte_offset();
+            }
+            b'{' => {
+                self.i += 1;
+                self.ws();
+                if self.s.get(self.i) == Some(&b'}') {
+                    self.i += 1;
+                } else {
+                    loop {
+                        self.ws();
+                        if self.s.get(self.i) != Some(&b'"') {
+                            return None;
+                        }
+                        let (k0, escaped) = (self.i + 1, self.string()?);
+                        let k = (k0, self.i - 1);
+                        self.ws();
+                        if self.s.get(self.i) != Some(&b':') {
+                            return None;
+                        }
+                        self.i += 1;
+                        self.value(depth + 1, k, escaped)?;
+                        self.ws();
+                        match self.s.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b'}') => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                self.ws();
+                if self.s.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                } else {
+                    loop {
+                        self.value(depth + 1, (0, 0), false)?;
+                        self.ws();
+                        match self.s.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b']') => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            b'"' => {
+                self.string()?;
+            }
+            b't' => self.literal(b"true")?,
+            b'f' => self.literal(b"false")?,
+            b'n' => self.literal(b"null")?,
+            b'-' | b'0'..=b'9' => self.number()?,
+            _ => return None,
+        }
+        let after = self.slots.len();
+        let s = &mut self.slots[slot];
+        s.end = self.i;
+        s.after = after;
+        Some(())
+    }
+
+    /// A string at the cursor (on its `"`); leaves the cursor after the closing quote
+    /// and says whether it held an escape.
+    fn string(&mut self) -> Option<bool> {
+        let mut escaped = false;
+        let mut i = self.i + 1;
+        loop {
+            let n = memchr::memchr2(b'"', b'\\', &self.s[i..])?;
+            // Raw control characters are not allowed inside strings.
+            if self.s[i..i + n].iter().any(|&b| b < 0x20) {
+                return None;
+            }
+            i += n;
+            if self.s[i] == b'"' {
+                self.i = i + 1;
+                return Some(escaped);
+            }
+            escaped = true;
+            match *self.s.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' => {
+                    let hex = self.s.get(i + 2..i + 6)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
+                    }
+                    i += 6;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.s[self.i..].starts_with(word) {
+            self.i += word.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Option<()> {
+        let s = self.s;
+        let mut i = self.i;
+        if s.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while s.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > from
+        };
+        match s.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                digits(&mut i);
+            }
+            _ => return None,
+        }
+        if s.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = s.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = s.get(i) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        self.i = i;
+        Some(())
+    }
+}
+
 impl<'a> Node<'a> {
-    /// Parses `doc` as one JSON value; trailing whitespace is allowed, anything else is not.
-    pub fn parse(doc: &'a str) -> Result<Node<'a>, serde_json::Error> {
-        let raw: &'a RawValue = serde_json::from_str(doc)?;
-        Ok(Node { raw, doc })
+    fn slot(&self) -> &Slot {
+        &self.doc.slots[self.i]
     }
 
     /// The exact source text of this value.
     pub fn text(&self) -> &'a str {
-        self.raw.get()
+        let s = self.doc.slots[self.i];
+        &self.doc.text[s.start..s.end]
     }
 
     /// Byte offset of this value in its document.
     pub fn offset(&self) -> usize {
-        self.raw.get().as_ptr() as usize - self.doc.as_ptr() as usize
+        self.slot().start
     }
 
     pub fn kind(&self) -> Kind {
-        match self.text().as_bytes().first() {
-            Some(b'{') => Kind::Object,
-            Some(b'[') => Kind::Array,
-            Some(b'"') => Kind::String,
-            Some(b't' | b'f') => Kind::Bool,
-            Some(b'n') => Kind::Null,
+        match self.doc.text.as_bytes()[self.slot().start] {
+            b'{' => Kind::Object,
+            b'[' => Kind::Array,
+            b'"' => Kind::String,
+            b't' | b'f' => Kind::Bool,
+            b'n' => Kind::Null,
             _ => Kind::Number,
         }
     }
@@ -61,30 +299,47 @@ impl<'a> Node<'a> {
         self.kind() == Kind::Null
     }
 
-    /// Parses one level of an object. `None` when this is not an object.
+    /// The children of a container, in source order.
+    fn children(self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let doc = self.doc;
+        let end = doc.slots[self.i].after;
+        let mut c = self.i + 1;
+        std::iter::from_fn(move || {
+            if c >= end {
+                return None;
+            }
+            let node = Node { doc, i: c };
+            c = doc.slots[c].after;
+            Some(node)
+        })
+    }
+
+    /// One level of an object. `None` when this is not an object.
     pub fn object(&self) -> Option<Obj<'a>> {
         if self.kind() != Kind::Object {
             return None;
         }
-        let entries: Entries<'a> = serde_json::from_str(self.text()).ok()?;
+        // The walker asks an object for many keys it does not have: a summary of the
+        // keys it does have answers most of those questions at once.
+        let mut keys = 0u64;
+        for child in self.children() {
+            let s = self.doc.slots[child.i];
+            keys |= if s.key_escaped {
+                u64::MAX
+            } else {
+                key_bit(&self.doc.text.as_bytes()[s.key.0..s.key.1])
+            };
+        }
         Some(Obj {
-            entries: entries.0,
             doc: self.doc,
+            i: self.i,
+            keys,
         })
     }
 
-    /// Parses one level of an array. `None` when this is not an array.
+    /// One level of an array. `None` when this is not an array.
     pub fn array(&self) -> Option<Vec<Node<'a>>> {
-        if self.kind() != Kind::Array {
-            return None;
-        }
-        let items: Vec<&'a RawValue> = serde_json::from_str(self.text()).ok()?;
-        Some(
-            items
-                .into_iter()
-                .map(|raw| Node { raw, doc: self.doc })
-                .collect(),
-        )
+        (self.kind() == Kind::Array).then(|| self.children().collect())
     }
 
     /// The string value, unescaped (borrowed when it holds no escapes).
@@ -92,7 +347,12 @@ impl<'a> Node<'a> {
         if self.kind() != Kind::String {
             return None;
         }
-        let s: MaybeBorrowed<'a> = serde_json::from_str(self.text()).ok()?;
+        let text = self.text();
+        let inner = &text[1..text.len() - 1];
+        if !inner.contains('\\') {
+            return Some(Cow::Borrowed(inner));
+        }
+        let s: MaybeBorrowed<'a> = serde_json::from_str(text).ok()?;
         Some(s.0)
     }
 
@@ -112,26 +372,68 @@ impl<'a> Node<'a> {
     pub fn value(&self) -> Value {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
+
+    /// The member key of this value (its raw text, unescaped when needed).
+    fn key(&self) -> Cow<'a, str> {
+        let s = self.doc.slots[self.i];
+        let raw = &self.doc.text[s.key.0..s.key.1];
+        if !s.key_escaped {
+            return Cow::Borrowed(raw);
+        }
+        let quoted = &self.doc.text[s.key.0 - 1..s.key.1 + 1];
+        serde_json::from_str::<MaybeBorrowed<'a>>(quoted).map_or(Cow::Borrowed(raw), |m| m.0)
+    }
 }
 
 /// The entries of one object, in source order.
+#[derive(Clone, Copy)]
 pub struct Obj<'a> {
-    entries: Vec<(Cow<'a, str>, &'a RawValue)>,
-    doc: &'a str,
+    doc: &'a Doc<'a>,
+    i: usize,
+    /// One bit per key (of its length and first and last bytes): a key whose bit is
+    /// not set is not there.
+    keys: u64,
+}
+
+fn key_bit(key: &[u8]) -> u64 {
+    let (first, last) = (
+        key.first().copied().unwrap_or(0),
+        key.last().copied().unwrap_or(0),
+    );
+    let mix = (key.len() as u64).wrapping_mul(31) ^ u64::from(first) ^ (u64::from(last) << 3);
+    1 << (mix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 impl<'a> Obj<'a> {
+    fn node(&self) -> Node<'a> {
+        Node {
+            doc: self.doc,
+            i: self.i,
+        }
+    }
+
     /// The value of `key`; with duplicate keys the last one wins, as in serde_json.
     pub fn get(&self, key: &str) -> Option<Node<'a>> {
-        self.entries
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, raw)| Node { raw, doc: self.doc })
+        if self.keys & key_bit(key.as_bytes()) == 0 {
+            return None;
+        }
+        let mut found = None;
+        for child in self.node().children() {
+            let s = self.doc.slots[child.i];
+            let matches = if s.key_escaped {
+                child.key() == key
+            } else {
+                &self.doc.text[s.key.0..s.key.1] == key
+            };
+            if matches {
+                found = Some(child);
+            }
+        }
+        found
     }
 
     pub fn has(&self, key: &str) -> bool {
-        self.entries.iter().any(|(k, _)| k == key)
+        self.get(key).is_some()
     }
 
     /// The string value of `key`, if it is a string.
@@ -154,14 +456,12 @@ impl<'a> Obj<'a> {
         self.str(key).is_some_and(|s| s == want)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&str, Node<'a>)> + '_ {
-        self.entries
-            .iter()
-            .map(|(k, raw)| (k.as_ref(), Node { raw, doc: self.doc }))
+    pub fn iter(&self) -> impl Iterator<Item = (Cow<'a, str>, Node<'a>)> + use<'a> {
+        self.node().children().map(|c| (c.key(), c))
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.doc.slots[self.i].after == self.i + 1
     }
 }
 
@@ -187,33 +487,6 @@ impl<'de> serde::Deserialize<'de> for MaybeBorrowed<'de> {
             }
         }
         d.deserialize_str(V)
-    }
-}
-
-/// The entries of an object, each value left unparsed.
-struct Entries<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'de> serde::Deserialize<'de> for Entries<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Entries<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(8));
-                while let Some(key) = map.next_key::<MaybeBorrowed<'de>>()? {
-                    let value: &'de RawValue = map.next_value()?;
-                    entries.push((key.0, value));
-                }
-                Ok(Entries(entries))
-            }
-            fn visit_seq<S: SeqAccess<'de>>(self, _: S) -> Result<Self::Value, S::Error> {
-                Err(de::Error::custom("expected an object"))
-            }
-        }
-        d.deserialize_map(V)
     }
 }
 
@@ -275,7 +548,8 @@ mod tests {
     #[test]
     fn offsets_and_lines_follow_the_source() {
         let doc = "{\n  \"a\": [1,\n {\"b\": \"x\\ny\"}],\n  \"c\": null\n}\n";
-        let root = Node::parse(doc).unwrap();
+        let parsed = Doc::parse(doc).unwrap();
+        let root = parsed.root();
         let obj = root.object().unwrap();
         let a = obj.arr("a").unwrap();
         let inner = a[1].object().unwrap();
@@ -288,13 +562,56 @@ mod tests {
 
     #[test]
     fn escaped_keys_are_unescaped() {
-        let root = Node::parse(r#"{"na\u006de": "f"}"#).unwrap();
-        assert!(root.object().unwrap().is("name", "f"));
+        let parsed = Doc::parse(r#"{"na\u006de": "f"}"#).unwrap();
+        assert!(parsed.root().object().unwrap().is("name", "f"));
+    }
+
+    #[test]
+    fn the_tape_agrees_with_serde_json() {
+        let valid = [
+            r#"{"a": [1, -2.5e+3, true, false, null, "x\"y\u00e9"], "b": {}, "c": []}"#,
+            " [ 0 , {\"\\u0041\": \"\"} ] ",
+            r#""just a string""#,
+            "-0",
+            "1E5",
+        ];
+        for t in valid {
+            assert!(Doc::parse(t).is_ok(), "{t}");
+        }
+        let invalid = [
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "01",
+            "1.",
+            "1e",
+            "-",
+            "tru",
+            "\"\t\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "[1] 2",
+            "{\"a\":1,}",
+            "nul",
+            "{1: 2}",
+            "",
+            "   ",
+        ];
+        for t in invalid {
+            assert!(Doc::parse(t).is_err(), "{t}");
+            assert!(
+                serde_json::from_str::<Value>(t).is_err(),
+                "serde accepts {t}"
+            );
+        }
     }
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let doc = "[".repeat(100_000);
-        assert!(Node::parse(&doc).is_err());
+        assert!(Doc::parse(&doc).is_err());
+        let deep = format!("{{\"a\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        let parsed = Doc::parse(&deep).unwrap();
+        assert!(parsed.root().object().unwrap().has("a"));
     }
 }

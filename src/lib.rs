@@ -13,6 +13,7 @@ pub mod json;
 pub mod model;
 pub mod output;
 pub mod pyliteral;
+pub mod recent;
 pub mod scan;
 pub mod tools;
 pub mod transcript;

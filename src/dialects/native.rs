@@ -186,7 +186,8 @@ pub fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
         .iter()
         .filter_map(|item| {
             let text = item.to_string();
-            let node = Node::parse(&text).ok()?;
+            let doc = crate::json::Doc::parse(&text).ok()?;
+            let node = doc.root();
             let obj = node.object()?;
             let mut call = tool_calls_entry(&node, &obj, &crate::json::LineIndex::fixed(line))?;
             call.line = line;
@@ -377,7 +378,8 @@ mod tests {
     use serde_json::json;
 
     fn entry(text: &str) -> Call {
-        let node = Node::parse(text).unwrap();
+        let doc = crate::json::Doc::parse(text).unwrap();
+        let node = doc.root();
         tool_calls_entry(&node, &node.object().unwrap(), &LineIndex::new(text, 1)).unwrap()
     }
 

@@ -8,7 +8,7 @@ mod cassette;
 mod sse;
 
 use crate::diag::Diag;
-use crate::json::{LineIndex, Node};
+use crate::json::{Doc, LineIndex};
 use crate::model::{Event, Text, Window};
 use crate::transcript::Interpreter;
 use std::borrow::Cow;
@@ -287,9 +287,9 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// One JSON Lines record; a record that is not JSON is scanned as text.
     fn json_line(&mut self, text: &str, number: u64) {
-        match Node::parse(text) {
-            Ok(node) => {
-                if !self.interp.feed(node, &LineIndex::fixed(number)) {
+        match Doc::parse(text) {
+            Ok(doc) => {
+                if !self.interp.feed(doc.root(), &LineIndex::fixed(number)) {
                     self.interp.feed_text(text, number);
                 }
             }
@@ -329,9 +329,12 @@ impl<'a, 's> Reader<'a, 's> {
             self.interp.stream_done();
             return;
         }
-        match Node::parse(data) {
-            Ok(node) => {
-                if !self.interp.feed(node, &LineIndex::new(data, event.line)) {
+        match Doc::parse(data) {
+            Ok(doc) => {
+                if !self
+                    .interp
+                    .feed(doc.root(), &LineIndex::new(data, event.line))
+                {
                     self.interp.feed_text(data, event.line);
                 }
             }
@@ -352,15 +355,18 @@ impl<'a, 's> Reader<'a, 's> {
     /// A whole JSON document. A document that does not parse is reported once and
     /// read as JSON Lines when its lines are JSON, else scanned as text.
     fn document(&mut self, text: &str, first_line: u64) -> io::Result<()> {
-        match Node::parse(text) {
-            Ok(node) => {
-                if !self.interp.feed(node, &LineIndex::new(text, first_line)) {
+        match Doc::parse(text) {
+            Ok(doc) => {
+                if !self
+                    .interp
+                    .feed(doc.root(), &LineIndex::new(text, first_line))
+                {
                     self.interp.feed_text(text, first_line);
                 }
             }
             Err(e) => {
                 if let Some(second) = text.lines().skip(1).find(|l| !l.trim().is_empty())
-                    && Node::parse(second.trim()).is_ok()
+                    && Doc::parse(second.trim()).is_ok()
                 {
                     self.blob_lines(text, Framing::Jsonl, |i, _| first_line + i as u64);
                 } else {
@@ -433,14 +439,14 @@ impl<'a, 's> Reader<'a, 's> {
                 current
             });
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
-            match Node::parse(trimmed) {
-                Ok(node) => {
+            match Doc::parse(trimmed) {
+                Ok(doc) => {
                     let lines = if body.anchors.is_empty() {
                         LineIndex::fixed(body.line)
                     } else {
                         LineIndex::anchored(body.line, body.anchors.clone())
                     };
-                    if !self.interp.feed(node, &lines) {
+                    if !self.interp.feed(doc.root(), &lines) {
                         self.interp.feed_text(trimmed, body.line);
                     }
                 }

@@ -10,8 +10,8 @@ mod streams;
 use crate::dialects::native;
 use crate::json::{Kind, LineIndex, Node, Obj};
 use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
+use crate::recent::RecentSet;
 use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use streams::Stream;
 
 /// Context that flows down the walk of one value.
@@ -42,10 +42,12 @@ pub struct Interpreter {
     stream: Option<Stream>,
     /// In a recording's request bodies: calls there replay history and are not new.
     history: bool,
-    seen_calls: HashSet<String>,
-    seen_results: HashSet<String>,
-    /// (turn key, text hash) of text already given to a keyed turn.
-    seen_texts: HashSet<(String, u64)>,
+    /// Hashes of recent call ids, result ids, and (turn key, text) pairs already given to
+    /// a keyed turn: a copy is recognized when it comes within the last
+    /// [`crate::recent::RECENT`] or so of its kind, and memory stays flat.
+    seen_calls: RecentSet,
+    seen_results: RecentSet,
+    seen_texts: RecentSet,
     /// Consecutive Responses-style items form one turn; this counts the groups.
     item_group: u64,
     /// Notebook outputs already seen (a re-printed output is a copy).
@@ -190,8 +192,9 @@ impl Interpreter {
         }
         if let Some(key) = &key {
             let seen = &mut self.seen_texts;
+            let key_hash = hash(key);
             turn.texts
-                .retain(|t| seen.insert((key.clone(), hash(&t.text))));
+                .retain(|t| seen.insert(key_hash.rotate_left(17) ^ hash(&t.text)));
         }
         if let Some(open) = &mut self.open
             && key.is_some()
@@ -211,7 +214,7 @@ impl Interpreter {
     /// Adds a call to a turn unless the same call id was already reported.
     fn add_call(&mut self, turn: &mut Turn, call: Call) {
         if let Some(id) = &call.id
-            && !self.seen_calls.insert(id.clone())
+            && !self.seen_calls.insert(hash(id))
         {
             return;
         }
@@ -222,7 +225,7 @@ impl Interpreter {
 
     fn result(&mut self, result: ToolResult) {
         if let Some(id) = &result.id
-            && !self.seen_results.insert(id.clone())
+            && !self.seen_results.insert(hash(id))
         {
             return;
         }
@@ -918,7 +921,5 @@ fn joined_text(node: &Node) -> String {
 }
 
 fn hash(text: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
+    crate::recent::hash_bytes(text.as_bytes())
 }

@@ -597,7 +597,9 @@ impl Stream {
 /// Parses a value handed over as text (used by tests).
 #[cfg(test)]
 fn obj_of(text: &str) -> (Node<'_>, Obj<'_>) {
-    let n = Node::parse(text).unwrap();
+    // Leaked: a test's documents live as long as the test.
+    let doc: &crate::json::Doc<'_> = Box::leak(Box::new(crate::json::Doc::parse(text).unwrap()));
+    let n = doc.root();
     let o = n.object().unwrap();
     (n, o)
 }

@@ -1,0 +1,114 @@
+//! Bounded memory for "seen before" checks: a fast 64-bit hash of bytes, and a set of
+//! recent hashes in two generations, so that memory stays flat however long the input.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A 64-bit hash of bytes, eight at a time (the multiply-rotate scheme of FxHash). Its
+/// values are only compared with each other within one run.
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h.rotate_left(5) ^ word).wrapping_mul(K);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    // Final mix, so nearby inputs spread over the whole word.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+/// Hashes that are already hashes need no hashing again.
+#[derive(Default)]
+pub struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = hash_bytes(bytes);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type Set = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
+
+/// The hashes seen among the last `cap` to `2 * cap` inserted: when the current
+/// generation is full, it becomes the old one and the older one is dropped.
+pub struct RecentSet {
+    current: Set,
+    old: Set,
+    cap: usize,
+}
+
+/// How many recent entries each check remembers at least.
+pub const RECENT: usize = 1 << 17;
+
+impl Default for RecentSet {
+    fn default() -> Self {
+        RecentSet::with_cap(RECENT)
+    }
+}
+
+impl RecentSet {
+    pub fn with_cap(cap: usize) -> RecentSet {
+        RecentSet {
+            current: Set::default(),
+            old: Set::default(),
+            cap: cap.max(1),
+        }
+    }
+
+    /// Adds a hash; `false` when it was seen recently.
+    pub fn insert(&mut self, hash: u64) -> bool {
+        if self.old.contains(&hash) || !self.current.insert(hash) {
+            return false;
+        }
+        if self.current.len() >= self.cap {
+            self.old = std::mem::take(&mut self.current);
+        }
+        true
+    }
+
+    pub fn contains(&self, hash: u64) -> bool {
+        self.current.contains(&hash) || self.old.contains(&hash)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_entries_are_remembered_old_ones_forgotten() {
+        let mut s = RecentSet::with_cap(4);
+        for n in 0..4 {
+            assert!(s.insert(n));
+        }
+        // 0..4 moved to the old generation: still remembered.
+        assert!(!s.insert(2));
+        for n in 4..8 {
+            assert!(s.insert(n));
+        }
+        // Two generations later, 0 is forgotten.
+        assert!(s.insert(0));
+        assert!(!s.insert(7));
+    }
+
+    #[test]
+    fn hashes_differ_for_near_inputs() {
+        let a = hash_bytes(b"call_000000001abc");
+        let b = hash_bytes(b"call_000000002abc");
+        assert_ne!(a, b);
+        assert_ne!(hash_bytes(b""), hash_bytes(b"\0"));
+        assert_eq!(hash_bytes(b"same text"), hash_bytes(b"same text"));
+    }
+}
