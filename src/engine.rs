@@ -134,17 +134,18 @@ impl<'o> Engine<'o> {
         }
     }
 
-    fn turn(&mut self, turn: Turn) -> io::Result<()> {
+    fn turn(&mut self, mut turn: Turn) -> io::Result<()> {
         if !self.options.roles.contains(&turn.role) {
             return Ok(());
         }
         let index = self.turns;
         self.turns += 1;
+        let mut native = std::mem::take(&mut turn.calls);
         let found: Vec<Vec<Chosen>> = self
             .options
             .formats
             .iter()
-            .map(|&channel| self.channel_calls(channel, &turn))
+            .map(|&channel| self.channel_calls(channel, &turn, &mut native))
             .collect();
         let chosen = self.decide(found, turn.origin, index);
         if self.options.with_text {
@@ -161,18 +162,27 @@ impl<'o> Engine<'o> {
     /// in one turn (in `--formats` order), and counts what was chosen.
     fn decide(&mut self, found: Vec<Vec<Chosen>>, origin: Origin, index: u64) -> Vec<Chosen> {
         self.stats.turns += 1;
-        let mut chosen = match self.options.reasoning {
+        let picked = match self.options.reasoning {
             Reasoning::Include => self.select(&found, true),
             Reasoning::Exclude => self.select(&found, false),
             Reasoning::Fallback => {
                 let outside = self.select(&found, false);
-                if outside.iter().any(|c| c.call.is_valid()) {
+                if outside.iter().any(|&(ch, i)| found[ch][i].call.is_valid()) {
                     outside
                 } else {
                     self.select(&found, true)
                 }
             }
         };
+        // The picked calls are moved out, not copied.
+        let mut found: Vec<Vec<Option<Chosen>>> = found
+            .into_iter()
+            .map(|calls| calls.into_iter().map(Some).collect())
+            .collect();
+        let mut chosen: Vec<Chosen> = picked
+            .into_iter()
+            .filter_map(|(ch, i)| found[ch][i].take())
+            .collect();
         if origin == Origin::Notebook {
             let seen = &mut self.notebook_calls;
             chosen.retain(|c| {
@@ -224,7 +234,7 @@ impl<'o> Engine<'o> {
             .options
             .formats
             .iter()
-            .map(|&channel| self.channel_calls(channel, &turn))
+            .map(|&channel| self.channel_calls(channel, &turn, &mut Vec::new()))
             .collect();
         let pending = self.window.as_mut().expect("created above");
         for ((all, covered), calls) in pending
@@ -312,24 +322,27 @@ impl<'o> Engine<'o> {
 
     /// The calls of one turn after channel fallback.
     /// Channel fallback over the calls each channel found (in `--formats` order).
-    fn select(&self, found: &[Vec<Chosen>], with_reasoning: bool) -> Vec<Chosen> {
-        let mut first_invalid: Option<Vec<Chosen>> = None;
-        let mut all: Vec<Chosen> = Vec::new();
-        for channel_calls in found {
-            let mut calls = channel_calls.clone();
-            if !with_reasoning {
-                calls.retain(|c| !c.call.in_reasoning);
-            }
+    fn select(&self, found: &[Vec<Chosen>], with_reasoning: bool) -> Vec<(usize, usize)> {
+        let mut first_invalid: Option<Vec<(usize, usize)>> = None;
+        let mut all: Vec<(usize, usize)> = Vec::new();
+        for (ch, channel_calls) in found.iter().enumerate() {
+            let calls: Vec<(usize, usize)> = channel_calls
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| with_reasoning || !c.call.in_reasoning)
+                .map(|(i, _)| (ch, i))
+                .collect();
             if calls.is_empty() {
                 continue;
             }
+            let call = |&(ch, i): &(usize, usize)| &found[ch][i].call;
             if self.options.all {
                 for c in calls {
                     // The same call found by two channels at one place is one call.
+                    let this = call(&c);
                     let dup = all.iter().any(|a| {
-                        a.call.line == c.call.line
-                            && a.call.name == c.call.name
-                            && a.call.arguments == c.call.arguments
+                        let a = call(a);
+                        a.line == this.line && a.name == this.name && a.arguments == this.arguments
                     });
                     if !dup {
                         all.push(c);
@@ -337,7 +350,7 @@ impl<'o> Engine<'o> {
                 }
                 continue;
             }
-            if calls.iter().any(|c| c.call.is_valid()) {
+            if calls.iter().any(|c| call(c).is_valid()) {
                 return calls;
             }
             // No valid call here: the next channel may have one; these are kept in
@@ -359,7 +372,9 @@ impl<'o> Engine<'o> {
         }
     }
 
-    fn channel_calls(&self, channel: Channel, turn: &Turn) -> Vec<Chosen> {
+    /// The calls one channel finds in a turn; the tool channel takes the turn's native
+    /// calls (moved out of `native`).
+    fn channel_calls(&self, channel: Channel, turn: &Turn, native: &mut Vec<Call>) -> Vec<Chosen> {
         let enabled = |dialect: &str| {
             self.options
                 .dialects
@@ -367,12 +382,10 @@ impl<'o> Engine<'o> {
                 .is_none_or(|d| d.iter().any(|n| n == dialect))
         };
         if channel == Channel::Tool {
-            return turn
-                .calls
-                .iter()
+            return std::mem::take(native)
+                .into_iter()
                 .filter(|c| enabled(c.dialect))
-                .map(|c| {
-                    let mut call = c.clone();
+                .map(|mut call| {
                     self.validate(&mut call);
                     Chosen {
                         channel,
