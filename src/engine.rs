@@ -56,6 +56,13 @@ struct PendingText {
     /// Per channel, the end of the furthest call taken (it may reach into the next
     /// window).
     covered: Vec<usize>,
+    /// The channel that has won the turn already: the first channel that can find
+    /// calls in text has a valid call outside reasoning, so nothing later can change
+    /// the choice. Its calls are written as they are found, the others dropped, and
+    /// memory does not grow with the text.
+    committed: Option<usize>,
+    /// Calls written so far under `committed`.
+    written: u64,
 }
 
 /// Counters for `--stats`, per channel and dialect.
@@ -197,22 +204,27 @@ impl<'o> Engine<'o> {
             }
         }
         for c in &chosen {
-            let entry = self
-                .stats
-                .dialects
-                .entry((c.channel, c.call.dialect.to_owned()))
-                .or_default();
-            entry.0 += 1;
-            entry.1 += u64::from(!c.call.is_valid());
-            entry.2 += u64::from(!c.call.repairs.is_empty());
-            // Results are named after their calls; without results, nothing to keep.
-            if self.options.with_results
-                && let Some(id) = &c.call.id
-            {
-                self.calls.insert(id.clone(), (c.call.name.clone(), index));
-            }
+            self.count(c, index);
         }
         chosen
+    }
+
+    /// Counts a chosen call for `--stats`, and remembers its name for its result.
+    fn count(&mut self, c: &Chosen, index: u64) {
+        let entry = self
+            .stats
+            .dialects
+            .entry((c.channel, c.call.dialect.to_owned()))
+            .or_default();
+        entry.0 += 1;
+        entry.1 += u64::from(!c.call.is_valid());
+        entry.2 += u64::from(!c.call.repairs.is_empty());
+        // Results are named after their calls; without results, nothing to keep.
+        if self.options.with_results
+            && let Some(id) = &c.call.id
+        {
+            self.calls.insert(id.clone(), (c.call.name.clone(), index));
+        }
     }
 
     /// One window of a plain text too large to hold at once (see `input`). Calls that
@@ -226,6 +238,8 @@ impl<'o> Engine<'o> {
             found: vec![Vec::new(); self.options.formats.len()],
             done: 0,
             covered: vec![0; self.options.formats.len()],
+            committed: None,
+            written: 0,
         });
         let done = pending.done;
         let mut turn = Turn::new(Role::Assistant, w.text.line);
@@ -256,6 +270,48 @@ impl<'o> Engine<'o> {
             }
         }
         pending.done = w.keep_before;
+        // With --all every channel is reported, in channel order: nothing to commit.
+        let first_text = self
+            .options
+            .formats
+            .iter()
+            .position(|&c| c != Channel::Tool);
+        if !self.options.all
+            && pending.committed.is_none()
+            && let Some(f) = first_text
+            && pending.found[f]
+                .iter()
+                .any(|c| c.call.is_valid() && !c.call.in_reasoning)
+        {
+            pending.committed = Some(f);
+        }
+        if let Some(f) = pending.committed {
+            let mut calls = std::mem::take(&mut pending.found[f]);
+            for other in pending.found.iter_mut() {
+                other.clear();
+            }
+            if self.options.reasoning != Reasoning::Include {
+                calls.retain(|c| !c.call.in_reasoning);
+            }
+            pending.written += calls.len() as u64;
+            let index = self.turns;
+            for c in &calls {
+                self.count(c, index);
+                self.write_call(c, index)?;
+            }
+            if w.last {
+                let pending = self.window.take().expect("created above");
+                self.stats.turns += 1;
+                if pending.written > 0 {
+                    self.stats.turns_with_calls += 1;
+                    if self.options.formats[f] != self.options.formats[0] {
+                        self.stats.fallbacks += 1;
+                    }
+                }
+                self.turns += 1;
+            }
+            return Ok(());
+        }
         if !w.last {
             return Ok(());
         }

@@ -139,6 +139,39 @@ fn model_fixtures_split_at_every_boundary_give_the_same_calls() {
     }
 }
 
+/// A text whose calls are all of the text channel until a json-channel call at its
+/// very end: read in windows, the late call still wins the turn, as in a whole read.
+#[test]
+fn a_late_call_of_an_earlier_channel_still_wins_across_windows() {
+    let mut text = Vec::new();
+    for stem in [
+        "qwen3-coder",
+        "glm-4.5",
+        "minimax-m2",
+        "olmo3",
+        "lfm2",
+        "step3",
+    ] {
+        let path =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("fixtures/models/{stem}.txt"));
+        for _ in 0..20 {
+            text.extend(std::fs::read(&path).unwrap());
+            text.extend(b"\n");
+        }
+    }
+    text.extend(b"<tool_call>\n{\"name\": \"late\", \"arguments\": {}}\n</tool_call>\n");
+    let whole = calls(&text, Vec::new(), 1 << 16, 0);
+    assert_eq!(whole.len(), 1);
+    assert!(whole[0].contains("\"late\""));
+    for window in [4096, 5000, 9999] {
+        assert_eq!(
+            calls(&text, Vec::new(), 4096, window),
+            whole,
+            "window {window}"
+        );
+    }
+}
+
 /// Plain text read in windows: window edges fall everywhere in a text made of every
 /// model fixture (each call is shorter than the windows' overlap, as documented).
 #[test]
@@ -151,11 +184,15 @@ fn window_edges_anywhere_give_the_same_calls() {
         text.extend(std::fs::read(path).unwrap());
         text.extend(b"\n");
     }
-    let whole = calls_with(&text, Vec::new(), 1 << 16, 0, true);
-    assert!(whole.len() > 80, "{} calls", whole.len());
-    for window in (6000..6000 + 3 * 101).step_by(3) {
-        let got = calls_with(&text, Vec::new(), 4096, window, true);
-        assert_eq!(got, whole, "window {window}");
+    // --all: every channel's calls are gathered to the end; without it, the winning
+    // channel's calls are written as soon as it has won.
+    for all in [true, false] {
+        let whole = calls_with(&text, Vec::new(), 1 << 16, 0, all);
+        assert!(whole.len() > 60, "{} calls", whole.len());
+        for window in (6000..6000 + 3 * 101).step_by(3) {
+            let got = calls_with(&text, Vec::new(), 4096, window, all);
+            assert_eq!(got, whole, "window {window}, all {all}");
+        }
     }
 }
 
