@@ -34,7 +34,22 @@ impl Scanner for JsonText {
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
         let values = scan::json_values_at(s, Some(&text.openers().json));
+        // Values inside a marked call found already (a Hermes block) would lose to it:
+        // they are not parsed a second time.
+        let mut marked: Vec<(usize, usize)> = out
+            .iter()
+            .filter(|h| h.specificity == MARKED)
+            .map(|h| (h.start, h.end))
+            .collect();
+        marked.sort_unstable();
+        let inside = |start: usize, end: usize| {
+            let i = marked.partition_point(|&(a, _)| a <= start);
+            i > 0 && marked[i - 1].1 >= end
+        };
         for found in &values {
+            if inside(found.start, found.end) {
+                continue;
+            }
             let slice = &s[found.start..found.end];
             // UICP's call syntax: the object is the argument of emit_batch( / emit_plan(.
             if let Some((name, at)) = uicp_call_before(s, found.start) {
