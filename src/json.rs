@@ -192,6 +192,21 @@ impl Tape<'_> {
     fn string(&mut self) -> Option<bool> {
         let mut escaped = false;
         let mut i = self.i + 1;
+        // Most strings (keys, short values) end within a few bytes: a plain loop finds
+        // their end before a vector search would have started.
+        let s = self.s;
+        let short_end = (i + 24).min(s.len());
+        while i < short_end {
+            match s[i] {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some(false);
+                }
+                b'\\' => break,
+                b if b < 0x20 => return None,
+                _ => i += 1,
+            }
+        }
         loop {
             let n = memchr::memchr2(b'"', b'\\', &self.s[i..])?;
             // Raw control characters are not allowed inside strings.
