@@ -69,6 +69,9 @@ pub struct OpenIndex {
     square_tail: Vec<(u16, u16)>,
     /// Rows whose marker holds neither: searched with memmem.
     other: Vec<u16>,
+    /// Whether any row is in `angle` / `square`.
+    any_angle: bool,
+    any_square: bool,
     /// Rows of `other` whose marker is always followed by a name and a `{` (`call:NAME{`,
     /// `>>>NAME\n{`): found from the text's `{`s instead of a search of every byte.
     before_brace: Vec<u16>,
@@ -87,6 +90,8 @@ impl OpenIndex {
             other: Vec::new(),
             before_brace: Vec::new(),
             opens: Vec::new(),
+            any_angle: false,
+            any_square: false,
         };
         for (row, open) in opens.iter().enumerate() {
             let row = row as u16;
@@ -105,6 +110,8 @@ impl OpenIndex {
             }
         }
         index.opens = opens;
+        index.any_angle = index.angle.iter().any(|v| !v.is_empty());
+        index.any_square = index.square.iter().any(|v| !v.is_empty());
         index
     }
 
@@ -147,10 +154,10 @@ impl OpenIndex {
                 }
             }
         };
-        if self.angle.iter().any(|v| !v.is_empty()) {
+        if self.any_angle {
             look(&openers.angle, &self.angle);
         }
-        if self.square.iter().any(|v| !v.is_empty()) {
+        if self.any_square {
             look(&openers.square, &self.square);
         }
         for &(row, k) in &self.square_tail {
@@ -211,8 +218,10 @@ impl OpenIndex {
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup();
+        if out.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
         out
     }
 }
