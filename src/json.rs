@@ -364,11 +364,10 @@ impl<'a> Node<'a> {
         }
         let text = self.text();
         let inner = &text[1..text.len() - 1];
-        if !inner.contains('\\') {
+        let Some(first) = memchr::memchr(b'\\', inner.as_bytes()) else {
             return Some(Cow::Borrowed(inner));
-        }
-        let s: MaybeBorrowed<'a> = serde_json::from_str(text).ok()?;
-        Some(s.0)
+        };
+        unescape(inner, first).map(Cow::Owned)
     }
 
     pub fn bool(&self) -> Option<bool> {
@@ -397,6 +396,55 @@ impl<'a> Node<'a> {
         }
         let quoted = &self.doc.text[s.key.0 - 1..s.key.1 + 1];
         serde_json::from_str::<MaybeBorrowed<'a>>(quoted).map_or(Cow::Borrowed(raw), |m| m.0)
+    }
+}
+
+/// The text of a JSON string body (validated by the tape) with its escapes decoded;
+/// `first` is the offset of the first backslash. `None` for a lone surrogate.
+fn unescape(inner: &str, first: usize) -> Option<String> {
+    let b = inner.as_bytes();
+    let mut out = String::with_capacity(inner.len());
+    let mut from = 0;
+    let mut at = first;
+    loop {
+        out.push_str(&inner[from..at]);
+        let (c, used) = match b[at + 1] {
+            b'"' => ('"', 2),
+            b'\\' => ('\\', 2),
+            b'/' => ('/', 2),
+            b'b' => ('\u{8}', 2),
+            b'f' => ('\u{c}', 2),
+            b'n' => ('\n', 2),
+            b'r' => ('\r', 2),
+            b't' => ('\t', 2),
+            _ => {
+                let hex = |at: usize| u32::from_str_radix(inner.get(at..at + 4)?, 16).ok();
+                let unit = hex(at + 2)?;
+                if (0xD800..0xDC00).contains(&unit) {
+                    // A surrogate pair: the low half must follow.
+                    if !inner[at + 6..].starts_with("\\u") {
+                        return None;
+                    }
+                    let low = hex(at + 8)?;
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return None;
+                    }
+                    let c = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?;
+                    (c, 12)
+                } else {
+                    (char::from_u32(unit)?, 6)
+                }
+            }
+        };
+        out.push(c);
+        from = at + used;
+        match memchr::memchr(b'\\', &b[from..]) {
+            Some(n) => at = from + n,
+            None => {
+                out.push_str(&inner[from..]);
+                return Some(out);
+            }
+        }
     }
 }
 
@@ -573,6 +621,24 @@ mod tests {
         assert_eq!(inner.str("b").unwrap(), "x\ny");
         assert!(obj.get("c").unwrap().is_null());
         assert_eq!(lines.line(root.offset()), 1);
+    }
+
+    #[test]
+    fn strings_unescape_as_serde_json_does() {
+        for t in [
+            r#""plain""#,
+            r#""a\"b\\c\/d\b\f\n\r\t""#,
+            r#""\u00e9 \u6771 \ud83d\ude00 end""#,
+            r#""\\""#,
+            r#""x\u0041""#,
+        ] {
+            let parsed = Doc::parse(t).unwrap();
+            let want: String = serde_json::from_str(t).unwrap();
+            assert_eq!(parsed.root().str().unwrap(), want, "{t}");
+        }
+        // A lone surrogate is not text.
+        let parsed = Doc::parse(r#""\ud83d x""#).unwrap();
+        assert!(parsed.root().str().is_none());
     }
 
     #[test]
