@@ -88,6 +88,20 @@ impl<'a> Doc<'a> {
     }
 }
 
+/// Bytes that end a plain run inside a string: the quote, the backslash and the
+/// control characters (not allowed raw).
+static STRING_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = 1;
+        b += 1;
+    }
+    t[b'"' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t
+};
+
 /// The one-pass validating scanner behind [`Doc::parse`].
 struct Tape<'s> {
     s: &'s [u8],
@@ -195,16 +209,18 @@ impl Tape<'_> {
         // Most strings (keys, short values) end within a few bytes: a plain loop finds
         // their end before a vector search would have started.
         let s = self.s;
-        let short_end = (i + 24).min(s.len());
-        while i < short_end {
+        let short_end = (i + 32).min(s.len());
+        while i < short_end && STRING_BYTE[s[i] as usize] == 0 {
+            i += 1;
+        }
+        if i < short_end {
             match s[i] {
                 b'"' => {
                     self.i = i + 1;
                     return Some(false);
                 }
-                b'\\' => break,
-                b if b < 0x20 => return None,
-                _ => i += 1,
+                b'\\' => {}
+                _ => return None,
             }
         }
         loop {
@@ -481,12 +497,13 @@ impl<'a> Obj<'a> {
             return None;
         }
         let mut found = None;
+        let text = self.doc.text.as_bytes();
         for child in self.node().children() {
-            let s = self.doc.slots[child.i];
+            let s = &self.doc.slots[child.i];
             let matches = if s.key_escaped {
                 child.key() == key
             } else {
-                &self.doc.text[s.key.0..s.key.1] == key
+                s.key.1 - s.key.0 == key.len() && &text[s.key.0..s.key.1] == key.as_bytes()
             };
             if matches {
                 found = Some(child);

@@ -112,8 +112,8 @@ impl Interpreter {
             depth,
         };
         if let Some(obj) = node.object() {
-            if streams::is_stream_event(&obj) {
-                self.stream_event(&node, &obj, &ctx);
+            if let Some(kind) = streams::stream_kind(&obj) {
+                self.stream_event(&node, &obj, kind, &ctx);
                 return true;
             }
             if !self.gemini_partial_active() {
@@ -235,12 +235,18 @@ impl Interpreter {
 
     // ---- streams -----------------------------------------------------------------
 
-    fn stream_event(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
+    fn stream_event(&mut self, node: &Node, obj: &Obj, kind: streams::Kind, ctx: &Ctx) {
         let line = ctx.lines.line(node.offset());
-        if self.stream.as_ref().is_some_and(|s| !s.accepts(obj)) {
+        if self
+            .stream
+            .as_ref()
+            .is_some_and(|s| !s.accepts_kind(obj, kind))
+        {
             self.end_stream();
         }
-        let stream = self.stream.get_or_insert_with(|| Stream::start(obj, line));
+        let stream = self
+            .stream
+            .get_or_insert_with(|| Stream::start_kind(kind, line));
         let finished = stream.event(obj, line);
         if finished {
             self.end_stream();

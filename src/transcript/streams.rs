@@ -10,7 +10,7 @@ use crate::model::{Call, Role, ToolResult, Turn};
 use serde_json::Value;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
+pub(crate) enum Kind {
     Chat,
     Anthropic,
     Responses,
@@ -54,9 +54,9 @@ fn opens_message(obj: &Obj) -> bool {
     })
 }
 
-/// Whether a value is an event of a stream this module reassembles.
-pub fn is_stream_event(obj: &Obj) -> bool {
-    kind_of(obj).is_some()
+/// The kind of stream a value is an event of, if this module reassembles it.
+pub(crate) fn stream_kind(obj: &Obj) -> Option<Kind> {
+    kind_of(obj)
 }
 
 /// A call being assembled.
@@ -132,8 +132,14 @@ impl Stream {
         }
     }
 
+    #[cfg(test)]
     pub fn start(obj: &Obj, line: u64) -> Stream {
         Stream::new(kind_of(obj).unwrap_or(Kind::Chat), line)
+    }
+
+    /// A stream of a kind already known.
+    pub(crate) fn start_kind(kind: Kind, line: u64) -> Stream {
+        Stream::new(kind, line)
     }
 
     pub fn gemini_partial(name: String, line: u64, key: Option<String>) -> Stream {
@@ -150,8 +156,14 @@ impl Stream {
     }
 
     /// Whether `obj` continues this stream (rather than starting another).
+    #[cfg(test)]
     pub fn accepts(&self, obj: &Obj) -> bool {
-        if kind_of(obj) != Some(self.kind) {
+        kind_of(obj).is_some_and(|kind| self.accepts_kind(obj, kind))
+    }
+
+    /// [`Stream::accepts`], with the event's kind already known.
+    pub(crate) fn accepts_kind(&self, obj: &Obj, kind: Kind) -> bool {
+        if kind != self.kind {
             return false;
         }
         match self.kind {
