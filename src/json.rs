@@ -17,17 +17,35 @@ pub struct Doc<'a> {
     slots: Vec<Slot>,
 }
 
+thread_local! {
+    /// A tape buffer left by the last document, for the next one.
+    static SPARE: std::cell::Cell<Vec<Slot>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Buffers larger than this go back to the allocator instead of being kept.
+const SPARE_MAX: usize = 1 << 16;
+
+impl Drop for Doc<'_> {
+    fn drop(&mut self) {
+        if self.slots.capacity() <= SPARE_MAX {
+            let slots = std::mem::take(&mut self.slots);
+            SPARE.with(|spare| spare.set(slots));
+        }
+    }
+}
+
 /// One value on the tape.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    start: usize,
-    end: usize,
+    // Offsets are 32-bit: a smaller tape is a faster one (documents are < 4 GiB).
+    start: u32,
+    end: u32,
     /// For an object member: the key's span without its quotes.
-    key: (usize, usize),
+    key: (u32, u32),
     /// Whether the key holds an escape (and must be unescaped to compare).
     key_escaped: bool,
     /// The index after this value's last descendant: its next sibling, if any.
-    after: usize,
+    after: u32,
 }
 
 /// One JSON value inside a document, with its offset.
@@ -58,10 +76,18 @@ impl<'a> Doc<'a> {
     /// is not. One validating pass builds the tape; on error, serde_json says what is
     /// wrong, so messages are the same as everywhere else.
     pub fn parse(text: &'a str) -> Result<Doc<'a>, serde_json::Error> {
+        if text.len() > u32::MAX as usize {
+            return Err(serde::de::Error::custom(
+                "a JSON document larger than 4 GiB is not supported",
+            ));
+        }
+        // The tape's buffer is reused from one document to the next (one per thread).
+        let mut slots = SPARE.with(|spare| spare.take());
+        slots.clear();
         let mut tape = Tape {
             s: text.as_bytes(),
             i: 0,
-            slots: Vec::with_capacity(text.len() / 24 + 4),
+            slots,
         };
         let ok = tape.value(0, (0, 0), false).is_some() && {
             tape.ws();
@@ -73,6 +99,7 @@ impl<'a> Doc<'a> {
                 slots: tape.slots,
             });
         }
+        SPARE.with(|spare| spare.set(tape.slots));
         match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(e) => Err(e),
             // The tape is stricter than serde_json nowhere on purpose; if it ever is,
@@ -121,9 +148,9 @@ impl Tape<'_> {
         let start = self.i;
         let slot = self.slots.len();
         self.slots.push(Slot {
-            start,
-            end: start,
-            key,
+            start: start as u32,
+            end: start as u32,
+            key: (key.0 as u32, key.1 as u32),
             key_escaped,
             after: 0,
         });
@@ -196,8 +223,8 @@ impl Tape<'_> {
         }
         let after = self.slots.len();
         let s = &mut self.slots[slot];
-        s.end = self.i;
-        s.after = after;
+        s.end = self.i as u32;
+        s.after = after as u32;
         Some(())
     }
 
@@ -307,16 +334,16 @@ impl<'a> Node<'a> {
     /// The exact source text of this value.
     pub fn text(&self) -> &'a str {
         let s = self.doc.slots[self.i];
-        &self.doc.text[s.start..s.end]
+        &self.doc.text[s.start as usize..s.end as usize]
     }
 
     /// Byte offset of this value in its document.
     pub fn offset(&self) -> usize {
-        self.slot().start
+        self.slot().start as usize
     }
 
     pub fn kind(&self) -> Kind {
-        match self.doc.text.as_bytes()[self.slot().start] {
+        match self.doc.text.as_bytes()[self.slot().start as usize] {
             b'{' => Kind::Object,
             b'[' => Kind::Array,
             b'"' => Kind::String,
@@ -333,14 +360,14 @@ impl<'a> Node<'a> {
     /// The children of a container, in source order.
     fn children(self) -> impl Iterator<Item = Node<'a>> + 'a {
         let doc = self.doc;
-        let end = doc.slots[self.i].after;
+        let end = doc.slots[self.i].after as usize;
         let mut c = self.i + 1;
         std::iter::from_fn(move || {
             if c >= end {
                 return None;
             }
             let node = Node { doc, i: c };
-            c = doc.slots[c].after;
+            c = doc.slots[c].after as usize;
             Some(node)
         })
     }
@@ -358,7 +385,7 @@ impl<'a> Node<'a> {
             keys |= if s.key_escaped {
                 u64::MAX
             } else {
-                key_bit(&self.doc.text.as_bytes()[s.key.0..s.key.1])
+                key_bit(&self.doc.text.as_bytes()[s.key.0 as usize..s.key.1 as usize])
             };
         }
         Some(Obj {
@@ -406,11 +433,12 @@ impl<'a> Node<'a> {
     /// The member key of this value (its raw text, unescaped when needed).
     fn key(&self) -> Cow<'a, str> {
         let s = self.doc.slots[self.i];
-        let raw = &self.doc.text[s.key.0..s.key.1];
+        let (k0, k1) = (s.key.0 as usize, s.key.1 as usize);
+        let raw = &self.doc.text[k0..k1];
         if !s.key_escaped {
             return Cow::Borrowed(raw);
         }
-        let quoted = &self.doc.text[s.key.0 - 1..s.key.1 + 1];
+        let quoted = &self.doc.text[k0 - 1..k1 + 1];
         serde_json::from_str::<MaybeBorrowed<'a>>(quoted).map_or(Cow::Borrowed(raw), |m| m.0)
     }
 }
@@ -503,7 +531,8 @@ impl<'a> Obj<'a> {
             let matches = if s.key_escaped {
                 child.key() == key
             } else {
-                s.key.1 - s.key.0 == key.len() && &text[s.key.0..s.key.1] == key.as_bytes()
+                (s.key.1 - s.key.0) as usize == key.len()
+                    && &text[s.key.0 as usize..s.key.1 as usize] == key.as_bytes()
             };
             if matches {
                 found = Some(child);
@@ -541,7 +570,7 @@ impl<'a> Obj<'a> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.doc.slots[self.i].after == self.i + 1
+        self.doc.slots[self.i].after as usize == self.i + 1
     }
 }
 
