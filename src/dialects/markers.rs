@@ -504,45 +504,58 @@ fn json_payload(
     if !allowed {
         return None;
     }
-    let closed_at = row
-        .close
-        .filter(|_| start < *no_close_after)
-        .and_then(|close| {
+    // The values come first, read string-aware: a close marker written inside a string
+    // (code that prints `</tool_call>`) does not end the block. The close marker is
+    // expected right after them.
+    let value_end = |p: usize| {
+        if body_kind == Body::Python {
+            pyliteral::parse_prefix(&s[p..]).map(|(_, used)| p + used)
+        } else {
+            scan::balanced_end(s, p)
+        }
+    };
+    let mut values_end = None;
+    if let Some(mut end) = value_end(start) {
+        // More values right after, alone, one per line, or after `;` (Llama 3's
+        // parallel calls), up to the close marker.
+        loop {
+            let mut p = skip_ws(s, end);
+            if s[p..].starts_with(';') {
+                p = skip_ws(s, p + 1);
+            }
+            let more =
+                s[p..].starts_with('{') || (body_kind != Body::Lines && s[p..].starts_with('['));
+            match more.then(|| value_end(p)) {
+                Some(Some(next)) if row.close.is_some() || s[p..].starts_with('{') => end = next,
+                _ => break,
+            }
+        }
+        values_end = Some(end);
+    }
+    let closed_at = match (values_end, row.close) {
+        (Some(end), Some(close)) => {
+            let p = skip_ws(s, end);
+            s[p..].starts_with(close).then(|| (end, p + close.len()))
+        }
+        // Broken JSON: the close marker is the best guess of where it ends.
+        (None, Some(close)) if start < *no_close_after => {
             let found = memmem::find(&s.as_bytes()[start..], close.as_bytes())
                 .map(|n| (start + n, start + n + close.len()));
             if found.is_none() {
                 *no_close_after = start;
             }
             found
-        });
-    let (body_end, end) = match closed_at {
-        Some(pair) => pair,
-        None => {
+        }
+        _ => None,
+    };
+    let (body_end, end) = match (closed_at, values_end) {
+        (Some(pair), _) => pair,
+        (None, Some(end)) => (end, end),
+        (None, None) => {
             // An unclosed block ends where the next one starts.
             let limit = memmem::find(&s.as_bytes()[start + 1..], row.open.as_bytes())
                 .map_or(s.len(), |n| start + 1 + n);
-            let mut end = if body_kind == Body::Python {
-                pyliteral::parse_prefix(&s[start..limit]).map_or(limit, |(_, used)| start + used)
-            } else {
-                scan::balanced_end(&s[..limit], start).unwrap_or(limit)
-            };
-            if row.close.is_none() {
-                // More objects right after, alone or after `;` (Llama 3's parallel calls).
-                loop {
-                    let mut p = skip_ws(s, end).min(limit);
-                    if s[p..limit].starts_with(';') {
-                        p = skip_ws(s, p + 1).min(limit);
-                    }
-                    match s[p..limit]
-                        .starts_with('{')
-                        .then(|| scan::balanced_end(&s[..limit], p))
-                    {
-                        Some(Some(next)) => end = next,
-                        _ => break,
-                    }
-                }
-            }
-            (end, end)
+            (limit, limit)
         }
     };
     let body = &s[start..body_end];
@@ -852,6 +865,28 @@ mod tests {
             (hits[0].call.dialect, hits[0].call.id.as_deref()),
             ("command-r", Some("0"))
         );
+        assert_eq!(hits[0].call.arguments["a"], 1);
+    }
+
+    #[test]
+    fn a_close_marker_inside_a_string_does_not_end_the_block() {
+        let hits = scan_text(
+            "<tool_call>\n{\"name\": \"w\", \"arguments\": {\"code\": \"print('</tool_call>')\"}}\n</tool_call> after",
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.arguments["code"], "print('</tool_call>')");
+        assert!(
+            hits[0].call.repairs.is_empty(),
+            "{:?}",
+            hits[0].call.repairs
+        );
+        let hits = scan_text(
+            "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {\"x\": \"<|END_ACTION|>\"}}]<|END_ACTION|>",
+        );
+        assert_eq!(hits[0].call.arguments["x"], "<|END_ACTION|>");
+        // Broken JSON still ends at the close marker, repaired.
+        let hits =
+            scan_text("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1</tool_call> next");
         assert_eq!(hits[0].call.arguments["a"], 1);
     }
 
