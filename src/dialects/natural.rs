@@ -139,12 +139,11 @@ fn name_tag<'s>(
         return None;
     }
     let close = format!("</{name}>");
-    let Some(body_len) = memmem::find(&s.as_bytes()[body_start..], close.as_bytes()) else {
+    let Some((body_end, end)) = body_close(s, body_start, &close) else {
         unclosed.push((name, at));
         return None;
     };
-    let body = &s[body_start..body_start + body_len];
-    let end = body_start + body_len + close.len();
+    let body = &s[body_start..body_end];
     let json = match scan::first_fence(body) {
         Some(fence) if fence.info.is_empty() || fence.info.eq_ignore_ascii_case("json") => {
             fence.body.trim()
@@ -176,12 +175,11 @@ fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usi
         ctx.declared(name)?
     };
     let body_start = tag_end + 1;
-    let Some(body_len) = memmem::find(&s.as_bytes()[body_start..], b"</tool_call>") else {
+    let Some((body_end, end)) = body_close(s, body_start, "</tool_call>") else {
         *unclosed_after = at;
         return None;
     };
-    let body = &s[body_start..body_start + body_len];
-    let end = body_start + body_len + "</tool_call>".len();
+    let body = &s[body_start..body_end];
     let json = match scan::first_fence(body) {
         Some(fence) => fence.body.trim(),
         None => body.trim(),
@@ -199,6 +197,33 @@ fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usi
         end,
         specificity: MARKED,
     })
+}
+
+/// Where a call's body ends and its closing tag: after the JSON (bare or fenced), read
+/// string-aware, when the closing tag follows it (so a closing tag written inside a
+/// JSON string does not cut the call); otherwise at the first closing tag.
+fn body_close(s: &str, body_start: usize, close: &str) -> Option<(usize, usize)> {
+    let skip = |p: usize| p + (s[p..].len() - s[p..].trim_start().len());
+    let mut p = skip(body_start);
+    let fenced = s[p..].starts_with("```");
+    if fenced {
+        p = skip(p + s[p..].find('\n').unwrap_or(s.len() - p));
+    }
+    if s[p..].starts_with(['{', '['])
+        && let Some(json_end) = scan::balanced_end(s, p)
+    {
+        let mut q = skip(json_end);
+        if fenced {
+            q = s[q..]
+                .strip_prefix("```")
+                .map_or(usize::MAX, |_| skip(q + 3));
+        }
+        if q != usize::MAX && s[q..].starts_with(close) {
+            return Some((q, q + close.len()));
+        }
+    }
+    let n = memmem::find(&s.as_bytes()[body_start..], close.as_bytes())?;
+    Some((body_start + n, body_start + n + close.len()))
 }
 
 fn call_from_json(name: &str, dialect: &'static str, json: &str, strict: bool) -> Call {
@@ -220,6 +245,22 @@ mod tests {
 
     fn scan_with(text: &str, tools: &[String]) -> Vec<Hit> {
         super::super::scan_for_test(&NATURAL, text, tools, false)
+    }
+
+    #[test]
+    fn a_closing_tag_inside_a_json_string_does_not_cut_the_call() {
+        let hits = scan_with(
+            "<Write>\n```json\n{\"code\": \"x </Write> y\"}\n```\n</Write>",
+            &[],
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.arguments["code"], "x </Write> y");
+        let hits = scan_with(
+            "<tool_call name=\"W\">\n{\"code\": \"a </tool_call> b\"}\n</tool_call>",
+            &[],
+        );
+        assert_eq!(hits[0].call.arguments["code"], "a </tool_call> b");
+        assert!(hits[0].call.repairs.is_empty());
     }
 
     #[test]
