@@ -40,7 +40,7 @@ yaml\t'A VCR cassette (YAML with interactions)'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s f -l formats -d 'Channels to try per turn, in priority order' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l roles -d 'Message roles whose text is scanned for calls' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
@@ -64,7 +64,7 @@ yaml\t'A VCR cassette (YAML with interactions)'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s f -l formats -d 'Channels to try per turn, in priority order' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l roles -d 'Message roles whose text is scanned for calls' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
-complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map): tag-named text calls must use a declared name, and raw-text values (XML parameters) are typed by the schema' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'

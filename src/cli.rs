@@ -86,7 +86,8 @@ pub enum RenderStyle {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Transcripts to check; none, or "-", reads standard input.
+    /// Transcripts (files, or directories of them) to check; none, or "-", reads
+    /// standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -140,7 +141,8 @@ pub enum CheckFormat {
 
 #[derive(Args, Debug)]
 pub struct ExtractArgs {
-    /// Files to read, in order; none, or "-", reads standard input.
+    /// Files (or directories of them) to read, in order; none, or "-", reads standard
+    /// input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -210,8 +212,8 @@ pub struct ScanArgs {
     pub dialects: Option<Vec<String>>,
 
     /// Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema
-    /// map): tag-named text calls must use a declared name, and raw-text values (XML
-    /// parameters) are typed by the schema.
+    /// map; repeatable): every call is validated against its tool's JSON Schema, tag-named
+    /// text calls must use a declared name, and raw-text values are typed by the schema.
     #[arg(long, value_name = "FILE")]
     pub tools: Vec<PathBuf>,
 
