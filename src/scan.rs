@@ -445,6 +445,15 @@ pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
     out
 }
 
+/// The first byte at or after `p` that is not ASCII white space.
+pub fn skip_ws(s: &str, mut p: usize) -> usize {
+    let b = s.as_bytes();
+    while p < b.len() && b[p].is_ascii_whitespace() {
+        p += 1;
+    }
+    p
+}
+
 /// Whether a tool name is a plausible identifier (not a template placeholder such as
 /// `$TOOL_NAME` or prose).
 pub fn is_tool_name(name: &str) -> bool {

@@ -6,6 +6,7 @@
 
 use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner};
 use crate::model::{Call, Text};
+use crate::scan::skip_ws;
 use crate::{pyliteral, scan};
 use memchr::memmem;
 use serde_json::{Map, Number, Value};
@@ -212,13 +213,6 @@ fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)>
         }
     }
     Some((calls, end))
-}
-
-fn skip_ws(s: &str, mut p: usize) -> usize {
-    while p < s.len() && s.as_bytes()[p].is_ascii_whitespace() {
-        p += 1;
-    }
-    p
 }
 
 /// `[call, call, ...]` starting at `at`.

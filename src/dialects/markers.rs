@@ -5,6 +5,7 @@
 use super::registry::absorb_wrappers;
 use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner, shapes};
 use crate::model::{Call, Text};
+use crate::scan::skip_ws;
 use crate::{pyliteral, scan};
 use memchr::memmem;
 use serde_json::Value;
@@ -705,13 +706,7 @@ fn named_payload(
         end = skip_ws(s, end) + 3;
     }
     let mut call = Call::new(name, row.name, 0).with_id(id);
-    match scan::parse_json(slice, strict) {
-        Ok(parsed) => {
-            shapes::set_args(&mut call, Some(&parsed.value));
-            call.repairs.extend(parsed.repairs);
-        }
-        Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),
-    }
+    json_arguments(&mut call, slice, strict);
     if let Some(close) = row.close {
         let after = skip_ws(s, end);
         if s[after..].starts_with(close) {
@@ -721,6 +716,17 @@ fn named_payload(
         }
     }
     Some((vec![call], at, end))
+}
+
+/// The arguments of a call from their JSON text (repairs named, unreadable kept raw).
+fn json_arguments(call: &mut Call, slice: &str, strict: bool) {
+    match scan::parse_json(slice, strict) {
+        Ok(parsed) => {
+            shapes::set_args(call, Some(&parsed.value));
+            call.repairs.extend(parsed.repairs);
+        }
+        Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),
+    }
 }
 
 /// `NAME[CALL_ID]ID<open>{json}`, read backwards from the open marker.
@@ -759,23 +765,10 @@ fn name_before_payload(
     let end = scan::balanced_end(s, json_start).unwrap_or(s.len());
     let slice = &s[json_start..end];
     let mut call = Call::new(name, row.name, 0).with_id(id);
-    match scan::parse_json(slice, strict) {
-        Ok(parsed) => {
-            shapes::set_args(&mut call, Some(&parsed.value));
-            call.repairs.extend(parsed.repairs);
-        }
-        Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),
-    }
+    json_arguments(&mut call, slice, strict);
     Some((vec![call], start, end))
 }
 
-fn skip_ws(s: &str, mut p: usize) -> usize {
-    let b = s.as_bytes();
-    while p < b.len() && b[p].is_ascii_whitespace() {
-        p += 1;
-    }
-    p
-}
 #[cfg(test)]
 mod tests {
     use super::*;

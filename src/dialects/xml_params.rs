@@ -10,6 +10,7 @@ use super::registry::absorb_wrappers;
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
+use crate::scan::skip_ws;
 use memchr::memmem;
 use serde_json::Value;
 
@@ -405,14 +406,6 @@ fn object_or_string(raw: &str) -> Value {
         return v;
     }
     Value::String(raw.to_owned())
-}
-
-fn skip_ws(s: &str, mut p: usize) -> usize {
-    let b = s.as_bytes();
-    while p < b.len() && b[p].is_ascii_whitespace() {
-        p += 1;
-    }
-    p
 }
 
 #[cfg(test)]
