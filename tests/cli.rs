@@ -531,6 +531,17 @@ fn adversarial_text_finishes() {
         "emit_batch({",
         "[f(a=",
         "{\"name\": \"f\", \"arguments\": {}}",
+        "<function=f><parameter=p>",
+        "<tool_call>f<arg_key>k</arg_key><arg_value>",
+        "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{",
+        "<|channel|>commentary to=functions.f<|message|>{",
+        "call:f{a:",
+        "<|START_ACTION|>[{",
+        " functools[{",
+        "<minimax:tool_call><invoke name=\"f\"><parameter name=\"p\">",
+        "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\">",
+        "f[ARGS]{",
+        "<Write>\n```json\n{\"a\": \"",
     ] {
         let input = unit.repeat(1_000_000 / unit.len());
         let out = toolsift()

@@ -508,11 +508,15 @@ fn json_payload(
     // The values come first, read string-aware: a close marker written inside a string
     // (code that prints `</tool_call>`) does not end the block. The close marker is
     // expected right after them.
+    // A value does not run past the next opening marker: an unclosed one ends there,
+    // and many unclosed markers cost one short scan each, not one to the end of the text.
+    let limit = memmem::find(&s.as_bytes()[start + 1..], row.open.as_bytes())
+        .map_or(s.len(), |n| start + 1 + n);
     let value_end = |p: usize| {
         if body_kind == Body::Python {
-            pyliteral::parse_prefix(&s[p..]).map(|(_, used)| p + used)
+            pyliteral::parse_prefix(&s[p..limit]).map(|(_, used)| p + used)
         } else {
-            scan::balanced_end(s, p)
+            scan::balanced_end(&s[..limit], p)
         }
     };
     let mut values_end = None;
@@ -552,12 +556,8 @@ fn json_payload(
     let (body_end, end) = match (closed_at, values_end) {
         (Some(pair), _) => pair,
         (None, Some(end)) => (end, end),
-        (None, None) => {
-            // An unclosed block ends where the next one starts.
-            let limit = memmem::find(&s.as_bytes()[start + 1..], row.open.as_bytes())
-                .map_or(s.len(), |n| start + 1 + n);
-            (limit, limit)
-        }
+        // An unclosed block ends where the next one starts.
+        (None, None) => (limit, limit),
     };
     let body = &s[start..body_end];
     let mut calls = Vec::new();

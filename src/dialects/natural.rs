@@ -139,7 +139,7 @@ fn name_tag<'s>(
         return None;
     }
     let close = format!("</{name}>");
-    let Some((body_end, end)) = body_close(s, body_start, &close) else {
+    let Some((body_end, end)) = body_close(s, body_start, &format!("<{name}>"), &close) else {
         unclosed.push((name, at));
         return None;
     };
@@ -175,7 +175,7 @@ fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usi
         ctx.declared(name)?
     };
     let body_start = tag_end + 1;
-    let Some((body_end, end)) = body_close(s, body_start, "</tool_call>") else {
+    let Some((body_end, end)) = body_close(s, body_start, "<tool_call", "</tool_call>") else {
         *unclosed_after = at;
         return None;
     };
@@ -202,15 +202,19 @@ fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usi
 /// Where a call's body ends and its closing tag: after the JSON (bare or fenced), read
 /// string-aware, when the closing tag follows it (so a closing tag written inside a
 /// JSON string does not cut the call); otherwise at the first closing tag.
-fn body_close(s: &str, body_start: usize, close: &str) -> Option<(usize, usize)> {
+fn body_close(s: &str, body_start: usize, open: &str, close: &str) -> Option<(usize, usize)> {
     let skip = |p: usize| p + (s[p..].len() - s[p..].trim_start().len());
+    // The JSON does not run past the next opening tag (many unclosed tags stay linear).
+    let limit = memmem::find(&s.as_bytes()[body_start..], open.as_bytes())
+        .map_or(s.len(), |n| body_start + n);
     let mut p = skip(body_start);
     let fenced = s[p..].starts_with("```");
     if fenced {
         p = skip(p + s[p..].find('\n').unwrap_or(s.len() - p));
     }
-    if s[p..].starts_with(['{', '['])
-        && let Some(json_end) = scan::balanced_end(s, p)
+    if p < limit
+        && s[p..].starts_with(['{', '['])
+        && let Some(json_end) = scan::balanced_end(&s[..limit], p)
     {
         let mut q = skip(json_end);
         if fenced {
