@@ -671,6 +671,11 @@ fn named_payload(
         (head_start + n, head_start + n + head_end.len())
     };
     let head = &s[head_start..head_stop];
+    // `>>>name` has no space after the marker; a Python prompt (`>>> x`, then a dict
+    // printed on the next line) does.
+    if head_end == "\n" && head.starts_with(char::is_whitespace) {
+        return None;
+    }
     let (head, id) = match id_marker.and_then(|m| head.find(m).map(|i| (i, m))) {
         Some((i, m)) => (&head[..i], Some(head[i + m.len()..].trim().to_owned())),
         None => (head, None),
@@ -892,6 +897,7 @@ mod tests {
             "call functools to",
             "[ARGS]{\"a\": 1}",
             "<function=f> then prose",
+            ">>> config\n{\"debug\": true}",
         ] {
             assert!(scan_text(t).is_empty(), "{t}");
         }
