@@ -310,7 +310,8 @@ impl<'a, 's> Reader<'a, 's> {
             let raw = strip_bom(raw).trim_ascii_end();
             let text = self.utf8(raw, number);
             if let Some(event) = events.line(&text, number) {
-                self.sse_event(event);
+                let data = self.sse_event(event);
+                events.recycle(data);
                 self.pump()?;
             }
         }
@@ -320,8 +321,14 @@ impl<'a, 's> Reader<'a, 's> {
         Ok(())
     }
 
-    fn sse_event(&mut self, event: sse::Event) {
-        let data = event.data.trim();
+    /// One event's data; gives back its buffer for reuse.
+    fn sse_event(&mut self, event: sse::Event) -> String {
+        self.sse_data(&event.data, event.line);
+        event.data
+    }
+
+    fn sse_data(&mut self, data: &str, line: u64) {
+        let data = data.trim();
         if data.is_empty() {
             return;
         }
@@ -331,23 +338,20 @@ impl<'a, 's> Reader<'a, 's> {
         }
         match Doc::parse(data) {
             Ok(doc) => {
-                if !self
-                    .interp
-                    .feed(doc.root(), &LineIndex::new(data, event.line))
-                {
-                    self.interp.feed_text(data, event.line);
+                if !self.interp.feed(doc.root(), &LineIndex::new(data, line)) {
+                    self.interp.feed_text(data, line);
                 }
             }
             Err(e) => {
                 self.diag.warn(
                     self.name,
-                    Some(event.line),
+                    Some(line),
                     format!(
                         "event data is not JSON ({}); scanning it as text",
                         json_error(&e)
                     ),
                 );
-                self.interp.feed_text(data, event.line);
+                self.interp.feed_text(data, line);
             }
         }
     }
@@ -400,7 +404,8 @@ impl<'a, 's> Reader<'a, 's> {
             match framing {
                 Framing::Sse => {
                     if let Some(event) = events.line(line, number) {
-                        self.sse_event(event);
+                        let data = self.sse_event(event);
+                        events.recycle(data);
                     }
                 }
                 _ => {

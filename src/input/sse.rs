@@ -61,6 +61,15 @@ impl Events {
         None
     }
 
+    /// Takes back an event's buffer once it has been read, so the next event reuses
+    /// its allocation.
+    pub fn recycle(&mut self, mut data: String) {
+        if self.data.is_empty() && self.data.capacity() < data.capacity() {
+            data.clear();
+            self.data = data;
+        }
+    }
+
     /// Dispatches what has accumulated (at a blank line or the end of input).
     pub fn end(&mut self) -> Option<Event> {
         let line = self.line.take()?;
