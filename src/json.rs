@@ -400,6 +400,12 @@ impl<'a> Node<'a> {
         (self.kind() == Kind::Array).then(|| self.children().collect())
     }
 
+    /// The elements of an array, without collecting them (nothing for other kinds).
+    pub fn items(self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let array = self.kind() == Kind::Array;
+        self.children().filter(move |_| array)
+    }
+
     /// The string value, unescaped (borrowed when it holds no escapes).
     pub fn str(&self) -> Option<Cow<'a, str>> {
         if self.kind() != Kind::String {
@@ -558,6 +564,11 @@ impl<'a> Obj<'a> {
     /// The array value of `key`, if it is an array.
     pub fn arr(&self, key: &str) -> Option<Vec<Node<'a>>> {
         self.get(key)?.array()
+    }
+
+    /// The elements of the array value of `key` (nothing when it is not an array).
+    pub fn items(&self, key: &str) -> impl Iterator<Item = Node<'a>> + use<'a> {
+        self.get(key).into_iter().flat_map(Node::items)
     }
 
     /// Whether `key` holds this exact string.

@@ -401,7 +401,7 @@ impl Interpreter {
             },
             Kind::Array => {
                 let mut found = false;
-                for item in node.array().unwrap_or_default() {
+                for item in node.items() {
                     found |= self.walk(&item, ctx);
                 }
                 found
@@ -509,13 +509,13 @@ impl Interpreter {
                 }
             }
             Some(content) if content.kind() == Kind::Array => {
-                for block in content.array().unwrap_or_default() {
+                for block in content.items() {
                     self.content_block(&block, &mut turn, ctx);
                 }
             }
             _ => {}
         }
-        for block in obj.arr("parts").unwrap_or_default() {
+        for block in obj.items("parts") {
             self.content_block(&block, &mut turn, ctx);
         }
         for key in ["reasoning_content", "reasoning"] {
@@ -530,7 +530,7 @@ impl Interpreter {
         let tool_calls = obj.get("tool_calls");
         match tool_calls {
             Some(calls) if calls.kind() == Kind::Array => {
-                for entry in calls.array().unwrap_or_default() {
+                for entry in calls.items() {
                     if let Some(e) = entry.object()
                         && let Some(call) = native::tool_calls_entry(&entry, &e, ctx.lines)
                     {
@@ -560,7 +560,7 @@ impl Interpreter {
             }
         }
         // Gemini CLI: each entry of `toolCalls` is a call with its results inside.
-        for entry in obj.arr("toolCalls").unwrap_or_default() {
+        for entry in obj.items("toolCalls") {
             let Some(e) = entry.object() else { continue };
             let Some(name) = e.str("name") else { continue };
             let mut call = Call::new(name, native::GEMINI_CLI, ctx.lines.line(entry.offset()))
@@ -568,7 +568,7 @@ impl Interpreter {
             call.set_arguments_value(e.get("args").map(|a| a.value()).unwrap_or_default());
             let id = call.id.clone();
             self.add_call(&mut turn, call);
-            for part in e.arr("result").unwrap_or_default() {
+            for part in e.items("result") {
                 let Some(response) = part.object().and_then(|p| p.obj("functionResponse")) else {
                     continue;
                 };
@@ -585,7 +585,7 @@ impl Interpreter {
                 });
             }
         }
-        for entry in obj.arr("invalid_tool_calls").unwrap_or_default() {
+        for entry in obj.items("invalid_tool_calls") {
             if let Some(e) = entry.object()
                 && let Some(mut call) = native::tool_calls_entry(&entry, &e, ctx.lines)
             {
@@ -822,7 +822,7 @@ impl Interpreter {
                     self.item_group += 1;
                     return;
                 }
-                for block in obj.arr("content").unwrap_or_default() {
+                for block in obj.items("content") {
                     self.content_block(&block, &mut turn, ctx);
                 }
             }

@@ -41,13 +41,13 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
             return Some(Kind::Responses);
         }
     }
-    let first_choice = obj.arr("choices")?.into_iter().next()?.object()?;
+    let first_choice = obj.items("choices").next()?.object()?;
     first_choice.has("delta").then_some(Kind::Chat)
 }
 
 /// Whether a chat chunk starts an assistant message (`delta.role`).
 fn opens_message(obj: &Obj) -> bool {
-    obj.arr("choices").unwrap_or_default().iter().any(|c| {
+    obj.items("choices").any(|c| {
         c.object()
             .and_then(|c| c.obj("delta"))
             .is_some_and(|d| d.has("role"))
@@ -219,7 +219,7 @@ impl Stream {
         if self.key.is_none() {
             self.key = obj.str("id").map(Into::into);
         }
-        for choice in obj.arr("choices").unwrap_or_default() {
+        for choice in obj.items("choices") {
             let Some(choice) = choice.object() else {
                 continue;
             };
@@ -233,7 +233,7 @@ impl Stream {
                         self.push_text(&text, line, true);
                     }
                 }
-                for tc in delta.arr("tool_calls").unwrap_or_default() {
+                for tc in delta.items("tool_calls") {
                     if let Some(tc) = tc.object() {
                         self.chat_tool_call(cidx, &tc, line);
                     }
@@ -530,7 +530,7 @@ impl Stream {
         let Some(p) = self.calls.last_mut() else {
             return;
         };
-        for frag in fc.arr("partialArgs").unwrap_or_default() {
+        for frag in fc.items("partialArgs") {
             let Some(f) = frag.object() else { continue };
             let path = f.str("jsonPath").unwrap_or_default().into_owned();
             let value = [
