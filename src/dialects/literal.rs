@@ -4,7 +4,8 @@
 //! around the calls and the syntax inside. Requiring keyword arguments and a whole list
 //! of calls keeps prose such as `[see(docs)]` out.
 
-use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner};
+use super::registry::push_hits;
+use super::{Channel, DialectRow, Hit, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan::skip_ws;
 use crate::{pyliteral, scan};
@@ -157,18 +158,7 @@ impl Scanner for Literal {
             let Some((calls, end)) = row_calls(row, s, at) else {
                 continue;
             };
-            for mut call in calls {
-                call.line = text.line_at(at);
-                if row.stripped {
-                    call.repairs.insert(0, "stripped-markers");
-                }
-                out.push(Hit {
-                    call,
-                    start: at,
-                    end,
-                    specificity: if row.stripped { STRIPPED } else { MARKED },
-                });
-            }
+            push_hits(out, text, calls, (at, end), row.stripped);
             from = end;
         }
     }

@@ -2,8 +2,8 @@
 //! (its markers, how the name and arguments are laid out, the keys it uses) read by one
 //! scanner. Adding a model of this family is a row here or in a `--dialect-file`.
 
-use super::registry::absorb_wrappers;
-use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner, shapes};
+use super::registry::{absorb_wrappers, push_hits};
+use super::{Channel, DialectRow, Hit, ScanContext, Scanner, shapes};
 use crate::model::{Call, Text};
 use crate::scan::skip_ws;
 use crate::{pyliteral, scan};
@@ -458,20 +458,9 @@ impl Scanner for Markers {
             let Some((calls, start, end)) = found else {
                 continue;
             };
-            let (start, end) = absorb_wrappers(s, start, end, row.wrappers);
-            for mut call in calls {
-                call.line = text.line_at(start);
-                if row.stripped {
-                    call.repairs.insert(0, "stripped-markers");
-                }
-                out.push(Hit {
-                    call,
-                    start,
-                    end,
-                    specificity: if row.stripped { STRIPPED } else { MARKED },
-                });
-            }
-            from = end;
+            let span = absorb_wrappers(s, start, end, row.wrappers);
+            push_hits(out, text, calls, span, row.stripped);
+            from = span.1;
         }
     }
 }

@@ -226,6 +226,34 @@ impl OpenIndex {
     }
 }
 
+/// Adds the calls one row found over `start..end` as hits: each at the line where the
+/// span starts, and, from a row whose special tokens were stripped, marked so and weaker
+/// than a marked dialect over the same text.
+pub fn push_hits(
+    out: &mut Vec<super::Hit>,
+    text: &crate::model::Text,
+    calls: Vec<crate::model::Call>,
+    (start, end): (usize, usize),
+    stripped: bool,
+) {
+    for mut call in calls {
+        call.line = text.line_at(start);
+        if stripped {
+            call.repairs.insert(0, "stripped-markers");
+        }
+        out.push(super::Hit {
+            call,
+            start,
+            end,
+            specificity: if stripped {
+                super::STRIPPED
+            } else {
+                super::MARKED
+            },
+        });
+    }
+}
+
 /// Widens a span over markers that wrap a group of calls (`<|tool_calls_section_begin|>`
 /// … `<|tool_calls_section_end|>`) when only whitespace separates them from it, so the
 /// markers are not left behind as text.
