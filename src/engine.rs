@@ -250,6 +250,9 @@ impl<'o> Engine<'o> {
             .iter()
             .map(|&channel| self.channel_calls(channel, &turn, &mut Vec::new()))
             .collect();
+        if let Some(text) = turn.texts.pop() {
+            Window::recycle(text);
+        }
         let pending = self.window.as_mut().expect("created above");
         for ((all, covered), calls) in pending
             .found

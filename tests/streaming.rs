@@ -196,6 +196,29 @@ fn window_edges_anywhere_give_the_same_calls() {
     }
 }
 
+/// The same, with long paragraphs of plain prose (no `<`, `[` or `{`) between the
+/// fixtures: a window whose last quarter holds no opener keeps only a short overlap,
+/// and that must not lose or repeat a call either.
+#[test]
+fn window_edges_in_plain_prose_give_the_same_calls() {
+    let prose = "the model explains how the tool works and what it returns\n".repeat(40);
+    let mut text = Vec::new();
+    for path in fixtures()
+        .iter()
+        .filter(|p| p.parent().unwrap().ends_with("models"))
+    {
+        text.extend(prose.as_bytes());
+        text.extend(std::fs::read(path).unwrap());
+        text.extend(b"\n");
+    }
+    let whole = calls_with(&text, Vec::new(), 1 << 16, 0, false);
+    assert!(whole.len() > 60, "{} calls", whole.len());
+    for window in (6000..6000 + 7 * 101).step_by(7) {
+        let got = calls_with(&text, Vec::new(), 4096, window, false);
+        assert_eq!(got, whole, "window {window}");
+    }
+}
+
 #[test]
 fn every_fixture_in_random_chunks_gives_the_same_calls() {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;

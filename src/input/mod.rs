@@ -164,22 +164,32 @@ impl<'a, 's> Reader<'a, 's> {
             };
             let cut = text.len();
             let last = eof && rest.is_empty();
+            let text = Text::new(text, line, false, true);
             let keep = if last {
                 cut
             } else {
-                let from = cut.saturating_sub(overlap).max(cut / 2);
-                match memchr::memchr(b'\n', &text.as_bytes()[from..cut]) {
+                let mut from = cut.saturating_sub(overlap).max(cut / 2);
+                // A call holds a `<`, `[` or `{`, at most a few lines after where it
+                // starts (a fence, `>>>name`). When the last quarter holds none, only
+                // its last lines can start a call that runs on past the cut: a short
+                // overlap is enough, and plain prose is not scanned twice.
+                let openers = text.openers();
+                let last_opener = openers.angle.last().max(openers.json.last());
+                if last_opener.is_none_or(|&o| o < from) {
+                    from = from.max(cut.saturating_sub(overlap / 8));
+                }
+                let s = text.text.as_str();
+                match memchr::memchr(b'\n', &s.as_bytes()[from..cut]) {
                     Some(n) if from + n + 1 < cut => from + n + 1,
                     // No line break: cut between two characters.
                     _ => (1..=from.max(1))
                         .rev()
-                        .find(|&k| text.is_char_boundary(k))
+                        .find(|&k| s.is_char_boundary(k))
                         .unwrap_or(cut),
                 }
             };
             // Never cut inside a region whose opening gives meaning to what follows:
             // the next window starts at its opening instead.
-            let text = Text::new(text, line, false, true);
             let keep = if last {
                 keep
             } else {
@@ -191,7 +201,7 @@ impl<'a, 's> Reader<'a, 's> {
             // The next window starts with the overlap, then what waited.
             if !last {
                 let bytes = text.text.as_bytes();
-                buf = Vec::with_capacity(size);
+                buf = Window::buffer(size + size / 4);
                 buf.extend_from_slice(&bytes[keep..]);
                 buf.append(&mut rest);
             }
