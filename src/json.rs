@@ -117,6 +117,50 @@ impl<'a> Doc<'a> {
 
 /// Bytes that end a plain run inside a string: the quote, the backslash and the
 /// control characters (not allowed raw).
+/// The first byte at or after `i` that ends a run of plain string content: `"`, `\\`
+/// or a control character. Most strings (keys, short values) end within a few words,
+/// read eight bytes at a time; longer ones are searched with memchr.
+#[inline]
+fn next_string_byte(s: &[u8], mut i: usize) -> Option<usize> {
+    let word_end = (i + 64).min(s.len());
+    while i + 8 <= word_end {
+        let word = u64::from_le_bytes(s[i..i + 8].try_into().expect("eight bytes"));
+        let found = string_bytes_in(word);
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = s.get(i..)?;
+    if rest.len() < 8 {
+        return rest
+            .iter()
+            .position(|&b| STRING_BYTE[b as usize] != 0)
+            .map(|n| i + n);
+    }
+    let n = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let plain = &rest[..n];
+    // One branch-free pass (vectorized) for the rare control character.
+    if plain.iter().fold(false, |any, &b| any | (b < 0x20)) {
+        return plain.iter().position(|&b| b < 0x20).map(|k| i + k);
+    }
+    (n < rest.len()).then_some(i + n)
+}
+
+/// The high bit of each byte of `word` that is `"`, `\\` or below 0x20; the lowest set
+/// bit is exact (higher ones may be false alarms after it).
+#[inline]
+fn string_bytes_in(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = word ^ (ONES * b'"' as u64);
+    let backslash = word ^ (ONES * b'\\' as u64);
+    let zero_quote = quote.wrapping_sub(ONES) & !quote;
+    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    (zero_quote | zero_backslash | control) & HIGH
+}
+
 static STRING_BYTE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
@@ -231,41 +275,25 @@ impl Tape<'_> {
     /// A string at the cursor (on its `"`); leaves the cursor after the closing quote
     /// and says whether it held an escape.
     fn string(&mut self) -> Option<bool> {
+        let s = self.s;
         let mut escaped = false;
         let mut i = self.i + 1;
-        // Most strings (keys, short values) end within a few bytes: a plain loop finds
-        // their end before a vector search would have started.
-        let s = self.s;
-        let short_end = (i + 32).min(s.len());
-        while i < short_end && STRING_BYTE[s[i] as usize] == 0 {
-            i += 1;
-        }
-        if i < short_end {
+        loop {
+            i = next_string_byte(s, i)?;
             match s[i] {
                 b'"' => {
                     self.i = i + 1;
-                    return Some(false);
+                    return Some(escaped);
                 }
                 b'\\' => {}
+                // Raw control characters are not allowed inside strings.
                 _ => return None,
             }
-        }
-        loop {
-            let n = memchr::memchr2(b'"', b'\\', &self.s[i..])?;
-            // Raw control characters are not allowed inside strings.
-            if self.s[i..i + n].iter().any(|&b| b < 0x20) {
-                return None;
-            }
-            i += n;
-            if self.s[i] == b'"' {
-                self.i = i + 1;
-                return Some(escaped);
-            }
             escaped = true;
-            match *self.s.get(i + 1)? {
+            match *s.get(i + 1)? {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
                 b'u' => {
-                    let hex = self.s.get(i + 2..i + 6)?;
+                    let hex = s.get(i + 2..i + 6)?;
                     if !hex.iter().all(u8::is_ascii_hexdigit) {
                         return None;
                     }
@@ -664,6 +692,35 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn string_bytes_are_found_wherever_they_sit() {
+        // Each special byte at every offset, in strings shorter and longer than the
+        // word-at-a-time part, with plain ASCII and UTF-8 before it.
+        for special in [b'"', b'\\', b'\n', 0x01, 0x1f] {
+            for fill in ["a", "é"] {
+                for at in 0..150 {
+                    let mut s = fill.repeat(at).into_bytes();
+                    let pos = s.len();
+                    s.push(special);
+                    s.extend_from_slice(b"tail\"\\\x02");
+                    for from in [0, 1, 7, 8, 9].into_iter().filter(|&f| f <= pos) {
+                        let naive = s[from..]
+                            .iter()
+                            .position(|&b| STRING_BYTE[b as usize] != 0)
+                            .map(|n| from + n);
+                        assert_eq!(next_string_byte(&s, from), naive, "{special} at {at}");
+                        assert_eq!(naive, Some(pos));
+                    }
+                }
+            }
+        }
+        assert_eq!(next_string_byte(b"no end here at all, none", 0), None);
+        assert_eq!(next_string_byte(&[b'x'; 200], 3), None);
+        assert_eq!(next_string_byte(b"", 0), None);
+        // 0x7f and bytes above 0x80 are content.
+        assert_eq!(next_string_byte(b"\x7f\xff\x80\xc3\xa9abc\"", 0), Some(8));
+    }
 
     #[test]
     fn offsets_and_lines_follow_the_source() {

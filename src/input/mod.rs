@@ -539,6 +539,9 @@ struct Lines<'r> {
     /// Lines read ahead by detection, given back first.
     ahead: Vec<(u64, Vec<u8>)>,
     ahead_pos: usize,
+    /// Bytes of the input's buffer handed out as the last line, consumed on the next
+    /// read: a line that lies whole in the buffer is lent, not copied.
+    lent: usize,
 }
 
 impl<'r> Lines<'r> {
@@ -549,7 +552,13 @@ impl<'r> Lines<'r> {
             number: 0,
             ahead: Vec::new(),
             ahead_pos: 0,
+            lent: 0,
         }
+    }
+
+    /// Gives back the bytes of the line lent last.
+    fn settle(&mut self) {
+        self.input.consume(std::mem::take(&mut self.lent));
     }
 
     fn next_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
@@ -558,6 +567,14 @@ impl<'r> Lines<'r> {
             self.ahead_pos += 1;
             return Ok(Some((n, line.as_slice())));
         }
+        self.settle();
+        let end = memchr::memchr(b'\n', self.input.fill_buf()?);
+        if let Some(n) = end {
+            self.lent = n + 1;
+            self.number += 1;
+            return Ok(Some((self.number, &self.input.fill_buf()?[..=n])));
+        }
+        // The line runs past the buffer: gather it.
         self.buf.clear();
         if self.input.read_until(b'\n', &mut self.buf)? == 0 {
             return Ok(None);
@@ -568,6 +585,7 @@ impl<'r> Lines<'r> {
 
     /// Reads ahead to the first non-blank line and returns it; the lines stay queued.
     fn peek_nonblank(&mut self) -> io::Result<Option<&[u8]>> {
+        self.settle();
         loop {
             let mut line = Vec::new();
             if self.input.read_until(b'\n', &mut line)? == 0 {
@@ -585,6 +603,7 @@ impl<'r> Lines<'r> {
     /// Appends up to `max` more bytes (look-ahead first) to `out`; true at the end of
     /// the input.
     fn read_some(&mut self, out: &mut Vec<u8>, max: usize) -> io::Result<bool> {
+        self.settle();
         let start = out.len();
         while self.ahead_pos < self.ahead.len() && out.len() - start < max {
             out.extend_from_slice(&self.ahead[self.ahead_pos].1);
@@ -599,6 +618,7 @@ impl<'r> Lines<'r> {
 
     /// Everything not yet read, including the look-ahead.
     fn read_rest(&mut self) -> io::Result<Vec<u8>> {
+        self.settle();
         let mut all = Vec::new();
         for (_, line) in self.ahead.drain(self.ahead_pos..) {
             all.extend_from_slice(&line);
