@@ -103,7 +103,7 @@ impl Contracts {
         if !call.is_valid() {
             return;
         }
-        let instance = Value::Object(std::mem::take(&mut call.arguments));
+        let instance = Value::Object(std::mem::take(&mut *call.arguments));
         for error in self.validators[i].iter_errors(&instance) {
             let path = error.instance_path().as_str();
             let path = if path.is_empty() { "/" } else { path }.to_owned();
@@ -120,7 +120,7 @@ impl Contracts {
         let Value::Object(arguments) = instance else {
             unreachable!("built as an object above")
         };
-        call.arguments = arguments;
+        call.arguments = arguments.into();
     }
 }
 

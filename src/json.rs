@@ -18,8 +18,28 @@ pub struct Doc<'a> {
 }
 
 thread_local! {
-    /// A tape buffer left by the last document, for the next one.
-    static SPARE: std::cell::Cell<Vec<Slot>> = const { std::cell::Cell::new(Vec::new()) };
+    /// Tape buffers left by documents gone, for the next ones (a document read inside
+    /// another, such as a call's arguments, takes a second one).
+    static SPARE: std::cell::RefCell<Vec<Vec<Slot>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many spare tape buffers a thread keeps.
+const SPARES: usize = 4;
+
+fn take_spare() -> Vec<Slot> {
+    SPARE.with(|spare| spare.borrow_mut().pop().unwrap_or_default())
+}
+
+fn give_spare(mut slots: Vec<Slot>) {
+    if slots.capacity() <= SPARE_MAX {
+        slots.clear();
+        SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARES {
+                spare.push(slots);
+            }
+        });
+    }
 }
 
 /// Buffers larger than this go back to the allocator instead of being kept.
@@ -27,10 +47,7 @@ const SPARE_MAX: usize = 1 << 16;
 
 impl Drop for Doc<'_> {
     fn drop(&mut self) {
-        if self.slots.capacity() <= SPARE_MAX {
-            let slots = std::mem::take(&mut self.slots);
-            SPARE.with(|spare| spare.set(slots));
-        }
+        give_spare(std::mem::take(&mut self.slots));
     }
 }
 
@@ -82,8 +99,7 @@ impl<'a> Doc<'a> {
             ));
         }
         // The tape's buffer is reused from one document to the next (one per thread).
-        let mut slots = SPARE.with(|spare| spare.take());
-        slots.clear();
+        let slots = take_spare();
         let mut tape = Tape {
             s: text.as_bytes(),
             i: 0,
@@ -99,7 +115,7 @@ impl<'a> Doc<'a> {
                 slots: tape.slots,
             });
         }
-        SPARE.with(|spare| spare.set(tape.slots));
+        give_spare(tape.slots);
         match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(e) => Err(e),
             // The tape is stricter than serde_json nowhere on purpose; if it ever is,
@@ -477,6 +493,99 @@ impl<'a> Node<'a> {
     }
 }
 
+/// How deep [`Node::write_compact`] goes before leaving the value to serde_json.
+const COMPACT_DEPTH: usize = 100;
+
+impl Node<'_> {
+    /// Appends this value as compact JSON, byte for byte as serde_json writes it after
+    /// reading it into a `Value`: no white space, strings with serde_json's escapes,
+    /// numbers as it prints them. False (with `out` half written) when that takes more
+    /// than a copy: a duplicate key, a lone surrogate, or nesting deeper than
+    /// [`COMPACT_DEPTH`]; the caller then goes through serde_json.
+    pub fn write_compact(&self, out: &mut String) -> bool {
+        self.compact(out, 0).is_some()
+    }
+
+    fn compact(&self, out: &mut String, depth: usize) -> Option<()> {
+        if depth > COMPACT_DEPTH {
+            return None;
+        }
+        let text = self.text();
+        match text.as_bytes()[0] {
+            b'{' => {
+                out.push('{');
+                let mut keys: Vec<Cow<str>> = Vec::new();
+                for (n, child) in self.children().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    let s = self.doc.slots[child.i];
+                    let raw = &self.doc.text[s.key.0 as usize..s.key.1 as usize];
+                    let key = if s.key_escaped {
+                        Cow::Owned(unescape(raw, memchr::memchr(b'\\', raw.as_bytes())?)?)
+                    } else {
+                        Cow::Borrowed(raw)
+                    };
+                    // serde_json keeps the last of duplicate keys, in the first one's place.
+                    if keys.contains(&key) {
+                        return None;
+                    }
+                    write_str(out, raw, &key);
+                    out.push(':');
+                    child.compact(out, depth + 1)?;
+                    keys.push(key);
+                }
+                out.push('}');
+            }
+            b'[' => {
+                out.push('[');
+                for (n, child) in self.children().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    child.compact(out, depth + 1)?;
+                }
+                out.push(']');
+            }
+            b'"' => {
+                let raw = &text[1..text.len() - 1];
+                match memchr::memchr(b'\\', raw.as_bytes()) {
+                    None => out.push_str(text),
+                    Some(first) => write_str(out, raw, &unescape(raw, first)?),
+                }
+            }
+            b't' | b'f' | b'n' => out.push_str(text),
+            _ => {
+                // An integer that fits in 64 bits is printed as written; other numbers
+                // are printed the way serde_json prints them (`1.50` as `1.5`).
+                let digits = text.strip_prefix('-').unwrap_or(text);
+                let plain = digits.len() <= 18
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && text != "-0";
+                if plain {
+                    out.push_str(text);
+                } else {
+                    let number: serde_json::Number = serde_json::from_str(text).ok()?;
+                    out.push_str(&number.to_string());
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// Appends a JSON string whose source text is `raw` and whose decoded text is `text`:
+/// as written when it holds no escape, else with serde_json's escapes.
+fn write_str(out: &mut String, raw: &str, text: &str) {
+    if raw.len() == text.len() {
+        out.push('"');
+        out.push_str(raw);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(text).expect("a string serializes"));
+    }
+}
+
 /// The text of a JSON string body (validated by the tape) with its escapes decoded;
 /// `first` is the offset of the first backslash. `None` for a lone surrogate.
 fn unescape(inner: &str, first: usize) -> Option<String> {
@@ -692,6 +801,50 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What serde_json writes after reading `text` into a `Value`.
+    fn serde_compact(text: &str) -> String {
+        serde_json::to_string(&serde_json::from_str::<Value>(text).unwrap()).unwrap()
+    }
+
+    fn compact(text: &str) -> Option<String> {
+        let doc = Doc::parse(text).unwrap();
+        let mut out = String::new();
+        doc.root().write_compact(&mut out).then_some(out)
+    }
+
+    #[test]
+    fn compact_text_is_what_serde_json_writes() {
+        let cases = [
+            r#"{}"#,
+            r#" { "a" : 1 , "b" : [ 1 , 2 , { } , [ ] ] } "#,
+            r#"{"s": "plain ascii", "u": "Zürich 東京 😀", "esc": "a\nb\tc\"d\\e\/f"}"#,
+            r#"{"ctl": "\u0000\u001f\u007f\b\f\r", "uni": "Z\u00fcrich \ud83d\ude00 \u2028"}"#,
+            r#"{"k\u00e9y": 1, "k\"q": 2, "k\\": 3}"#,
+            r#"{"n": [0, -1, 1.5, 1.50, 1e5, 1E2, -0, -0.0, 1.0, 3.14159, 2.5e-3]}"#,
+            r#"{"big": [123456789012345678, 1234567890123456789, 12345678901234567890, 123456789012345678901234, -9223372036854775808]}"#,
+            r#"{"lit": [true, false, null], "nested": {"a": {"b": {"c": [[[]]]}}}}"#,
+            "{\n  \"code\": \"fn main() {\\n    println!(\\\"{}\\\", 1);\\n}\",\n  \"x\": 2\n}",
+        ];
+        for text in cases {
+            assert_eq!(
+                compact(text).as_deref(),
+                Some(serde_compact(text).as_str()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn compact_text_leaves_hard_cases_to_serde_json() {
+        // serde_json keeps the last of duplicate keys; a lone surrogate is an error.
+        assert_eq!(compact(r#"{"a": 1, "b": 2, "a": 3}"#), None);
+        assert_eq!(compact(r#"{"a": {"k": 1, "k": 1}}"#), None);
+        assert_eq!(compact(r#"{"a": "\ud800"}"#), None);
+        assert_eq!(compact(r#"{"\udc00": 1}"#), None);
+        let deep = format!("{}1{}", "[".repeat(150), "]".repeat(150));
+        assert_eq!(compact(&deep), None);
+    }
 
     #[test]
     fn string_bytes_are_found_wherever_they_sit() {

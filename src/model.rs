@@ -37,11 +37,83 @@ impl Role {
     }
 }
 
+/// A call's arguments, a JSON object. Arguments read from a JSON document are first
+/// kept as the compact text serde_json would write for them, and decoded into a map only
+/// when something asks for the map (contracts, a comparison): decoding them and writing
+/// them back was a fifth of the work on an API log. The map is what counts; the text is
+/// a cache of it that any change drops.
+#[derive(Clone, Default)]
+pub struct Arguments {
+    map: std::cell::OnceCell<Map<String, Value>>,
+    text: Option<Box<str>>,
+}
+
+impl Arguments {
+    /// Arguments given as compact JSON text of an object, exactly as serde_json writes
+    /// that object (see [`crate::json::Node::write_compact`]).
+    pub fn from_compact(text: String) -> Arguments {
+        Arguments {
+            map: std::cell::OnceCell::new(),
+            text: Some(text.into_boxed_str()),
+        }
+    }
+
+    /// The compact JSON text, when the arguments are still held as text.
+    pub fn compact(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+}
+
+impl From<Map<String, Value>> for Arguments {
+    fn from(map: Map<String, Value>) -> Arguments {
+        Arguments {
+            map: std::cell::OnceCell::from(map),
+            text: None,
+        }
+    }
+}
+
+impl std::ops::Deref for Arguments {
+    type Target = Map<String, Value>;
+
+    fn deref(&self) -> &Map<String, Value> {
+        self.map.get_or_init(|| {
+            self.text
+                .as_deref()
+                .and_then(|t| serde_json::from_str(t).ok())
+                .unwrap_or_default()
+        })
+    }
+}
+
+impl std::ops::DerefMut for Arguments {
+    fn deref_mut(&mut self) -> &mut Map<String, Value> {
+        let _ = std::ops::Deref::deref(self);
+        self.text = None;
+        self.map.get_mut().expect("initialized above")
+    }
+}
+
+impl PartialEq for Arguments {
+    fn eq(&self, other: &Arguments) -> bool {
+        match (&self.text, &other.text) {
+            (Some(a), Some(b)) if a == b => true,
+            _ => **self == **other,
+        }
+    }
+}
+
+impl std::fmt::Debug for Arguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
 /// One tool call as found, before channel selection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
     pub name: String,
-    pub arguments: Map<String, Value>,
+    pub arguments: Arguments,
     /// The undecodable argument text, when decoding failed.
     pub arguments_raw: Option<String>,
     pub id: Option<String>,
@@ -73,7 +145,7 @@ impl Call {
     pub fn new(name: impl Into<String>, dialect: &'static str, line: u64) -> Call {
         Call {
             name: name.into(),
-            arguments: Map::new(),
+            arguments: Arguments::default(),
             arguments_raw: None,
             id: None,
             namespace: None,
@@ -100,7 +172,7 @@ impl Call {
     /// Sets the arguments from a JSON value that should be an object; `null` means none.
     pub fn set_arguments_value(&mut self, value: Value) {
         match value {
-            Value::Object(map) => self.arguments = map,
+            Value::Object(map) => self.arguments = map.into(),
             Value::Null => {}
             Value::String(text) => self.set_arguments_text(&text),
             other => {
@@ -119,15 +191,21 @@ impl Call {
         if text.trim().is_empty() {
             return;
         }
+        // Most arguments are one JSON object: kept as compact text, not decoded.
+        if let Ok(doc) = crate::json::Doc::parse(text)
+            && self.set_arguments_node(doc.root())
+        {
+            return;
+        }
         match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => self.arguments = map,
+            Ok(Value::Object(map)) => self.arguments = map.into(),
             Ok(Value::Null) => {}
             Ok(Value::String(mut inner)) => {
                 // Encoded more than once: decode until an object appears (a few times).
                 for _ in 0..4 {
                     match serde_json::from_str::<Value>(&inner) {
                         Ok(Value::Object(map)) => {
-                            self.arguments = map;
+                            self.arguments = map.into();
                             self.repairs.push("double-encoded");
                             return;
                         }
@@ -147,8 +225,22 @@ impl Call {
         }
     }
 
+    /// Sets the arguments from a JSON object of a document, kept as compact text; false
+    /// (and nothing set) when the node is not an object or must go through serde_json.
+    pub fn set_arguments_node(&mut self, node: crate::json::Node) -> bool {
+        if node.kind() != crate::json::Kind::Object {
+            return false;
+        }
+        let mut text = String::with_capacity(node.text().len());
+        if !node.write_compact(&mut text) {
+            return false;
+        }
+        self.arguments = Arguments::from_compact(text);
+        true
+    }
+
     pub fn invalid_arguments(&mut self, raw: &str, error: &str) {
-        self.arguments = Map::new();
+        self.arguments = Arguments::default();
         self.arguments_raw = Some(raw.to_owned());
         self.errors.push(error.to_owned());
     }

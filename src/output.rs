@@ -9,7 +9,7 @@
 
 use crate::model::{Call, ToolResult};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::io::{self, Write};
 
 #[derive(Serialize)]
@@ -17,31 +17,6 @@ pub struct Source<'a> {
     pub file: &'a str,
     pub line: u64,
     pub turn: u64,
-}
-
-#[derive(Serialize)]
-struct CallRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    name: &'a str,
-    arguments: &'a Map<String, Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    arguments_raw: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    namespace: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    valid: Option<bool>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    errors: &'a [String],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    repairs: &'a [&'static str],
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    in_reasoning: bool,
-    channel: &'a str,
-    dialect: &'a str,
-    source: Source<'a>,
 }
 
 #[derive(Serialize)]
@@ -130,22 +105,56 @@ impl Output {
             });
             return Ok(());
         }
-        let record = CallRecord {
-            kind: "call",
-            name: &call.name,
-            arguments: &call.arguments,
-            arguments_raw: call.arguments_raw.as_deref(),
-            id: call.id.as_deref(),
-            namespace: call.namespace.as_deref(),
-            valid: (self.validated || !call.is_valid()).then_some(call.is_valid()),
-            errors: &call.errors,
-            repairs: &call.repairs,
-            in_reasoning: call.in_reasoning,
-            channel,
-            dialect: call.dialect,
-            source,
-        };
-        self.write(&record)
+        self.write_call(call, channel, &source)?;
+        self.end_record()
+    }
+
+    /// A call record, written field by field: its arguments are often compact JSON
+    /// text already, copied as they are.
+    fn write_call(&mut self, call: &Call, channel: &str, source: &Source) -> io::Result<()> {
+        let w = &mut self.out;
+        w.write_all(br#"{"type":"call","name":"#)?;
+        write_json(w, &call.name)?;
+        w.write_all(br#","arguments":"#)?;
+        match call.arguments.compact() {
+            Some(text) => w.write_all(text.as_bytes())?,
+            None => write_json(w, &*call.arguments)?,
+        }
+        for (key, value) in [
+            (&br#","arguments_raw":"#[..], call.arguments_raw.as_deref()),
+            (br#","id":"#, call.id.as_deref()),
+            (br#","namespace":"#, call.namespace.as_deref()),
+        ] {
+            if let Some(value) = value {
+                w.write_all(key)?;
+                write_json(w, value)?;
+            }
+        }
+        if self.validated || !call.is_valid() {
+            w.write_all(if call.is_valid() {
+                br#","valid":true"#
+            } else {
+                br#","valid":false"#
+            })?;
+        }
+        if !call.errors.is_empty() {
+            w.write_all(br#","errors":"#)?;
+            write_json(w, &call.errors)?;
+        }
+        if !call.repairs.is_empty() {
+            w.write_all(br#","repairs":"#)?;
+            write_json(w, &call.repairs)?;
+        }
+        if call.in_reasoning {
+            w.write_all(br#","in_reasoning":true"#)?;
+        }
+        w.write_all(br#","channel":"#)?;
+        write_json(w, channel)?;
+        w.write_all(br#","dialect":"#)?;
+        write_json(w, call.dialect)?;
+        w.write_all(br#","source":"#)?;
+        write_json(w, source)?;
+        w.write_all(b"}")
     }
 
     pub fn result(
@@ -177,7 +186,11 @@ impl Output {
     }
 
     fn write(&mut self, record: &impl Serialize) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, record).map_err(io::Error::from)?;
+        write_json(&mut self.out, record)?;
+        self.end_record()
+    }
+
+    fn end_record(&mut self) -> io::Result<()> {
         self.out.write_all(b"\n")?;
         if self.line_buffered {
             self.out.flush()?;
@@ -197,4 +210,8 @@ impl Output {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+fn write_json(w: &mut dyn Write, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
+    serde_json::to_writer(w, value).map_err(io::Error::from)
 }

@@ -311,7 +311,7 @@ fn braced_call(s: &str, p: usize, delim: &str, stripped: bool) -> Option<(Vec<Ca
         return None;
     };
     let mut call = Call::new(name, "", 0);
-    call.arguments = arguments;
+    call.arguments = arguments.into();
     Some((vec![call], parser.i))
 }
 
@@ -469,7 +469,7 @@ mod tests {
         let names: Vec<&str> = hits.iter().map(|h| h.call.name.as_str()).collect();
         assert_eq!(names, ["get_weather", "book", "f"]);
         assert_eq!(
-            serde_json::Value::Object(hits[1].call.arguments.clone()),
+            serde_json::Value::Object((*hits[1].call.arguments).clone()),
             json!({"opts": {"a": [1, null], "b": true}})
         );
     }
@@ -493,7 +493,7 @@ mod tests {
         );
         assert_eq!(hits.len(), 1);
         assert_eq!(
-            serde_json::Value::Object(hits[0].call.arguments.clone()),
+            serde_json::Value::Object((*hits[0].call.arguments).clone()),
             json!({"city": "Rome, IT", "days": 3, "opts": {"metric": true, "tags": ["a", 2.5]}})
         );
         let hits = scan_text("thought\ncall:get_weather{city:Rome,days:3}");

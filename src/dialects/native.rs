@@ -122,7 +122,11 @@ fn set_arguments(call: &mut Call, node: Option<Node>) {
     let Some(node) = node else { return };
     match node.str() {
         Some(text) => call.set_arguments_text(&text),
-        None => call.set_arguments_value(node.value()),
+        None => {
+            if !call.set_arguments_node(node) {
+                call.set_arguments_value(node.value());
+            }
+        }
     }
 }
 
@@ -285,7 +289,7 @@ pub fn responses_item(
                 if action.get("type").and_then(Value::as_str) == Some("exec") {
                     action.shift_remove("type");
                 }
-                call.arguments = action;
+                call.arguments = action.into();
             }
             call
         }

@@ -216,7 +216,7 @@ fn object_calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
         })
     {
         let mut call = Call::new("emit_batch", dialect(UICP_BATCH), 0);
-        call.arguments = o.clone();
+        call.arguments = o.clone().into();
         return vec![call];
     }
     Vec::new()

@@ -459,7 +459,7 @@ impl Scanner for Wil {
                 if let Some((op, params)) = parse_line(line) {
                     let mut call = Call::new(op, NAME, text.line_at(line_start));
                     call.raw_strings = true;
-                    call.arguments = params;
+                    call.arguments = params.into();
                     out.push(Hit {
                         call,
                         start: line_start,

@@ -418,7 +418,7 @@ mod tests {
     }
 
     fn args(h: &Hit) -> Value {
-        Value::Object(h.call.arguments.clone())
+        Value::Object((*h.call.arguments).clone())
     }
 
     #[test]

@@ -565,7 +565,11 @@ impl Interpreter {
             let Some(name) = e.str("name") else { continue };
             let mut call = Call::new(name, native::GEMINI_CLI, ctx.lines.line(entry.offset()))
                 .with_id(e.str("id").map(Into::into));
-            call.set_arguments_value(e.get("args").map(|a| a.value()).unwrap_or_default());
+            if let Some(args) = e.get("args")
+                && !call.set_arguments_node(args)
+            {
+                call.set_arguments_value(args.value());
+            }
             let id = call.id.clone();
             self.add_call(&mut turn, call);
             for part in e.items("result") {

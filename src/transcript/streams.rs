@@ -580,7 +580,7 @@ impl Stream {
                 done || p.complete || (self.kind == Kind::Chat && finished.contains(&p.choice));
             let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
             if self.kind == Kind::GeminiPartial {
-                call.arguments = native::object_from_paths(&p.fragments);
+                call.arguments = native::object_from_paths(&p.fragments).into();
                 if !complete {
                     call.errors.push(TRUNCATED.into());
                 }
