@@ -550,8 +550,10 @@ impl Node<'_> {
             b'"' => {
                 let raw = &text[1..text.len() - 1];
                 match memchr::memchr(b'\\', raw.as_bytes()) {
-                    None => out.push_str(text),
-                    Some(first) => write_str(out, raw, &unescape(raw, first)?),
+                    Some(first) if !canonical_escapes(raw.as_bytes(), first) => {
+                        write_str(out, raw, &unescape(raw, first)?)
+                    }
+                    _ => out.push_str(text),
                 }
             }
             b't' | b'f' | b'n' => out.push_str(text),
@@ -571,6 +573,23 @@ impl Node<'_> {
             }
         }
         Some(())
+    }
+}
+
+/// Whether every escape in a string body (the first at `first`) is one serde_json
+/// writes too, so that the body is already as serde_json would write it.
+fn canonical_escapes(raw: &[u8], first: usize) -> bool {
+    let mut at = first;
+    loop {
+        match raw.get(at + 1) {
+            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => {}
+            // `\/`, and `\u` escapes (serde_json writes most such characters as they are).
+            _ => return false,
+        }
+        match memchr::memchr(b'\\', &raw[at + 2..]) {
+            Some(n) => at += 2 + n,
+            None => return true,
+        }
     }
 }
 
@@ -821,6 +840,8 @@ mod tests {
             r#"{"s": "plain ascii", "u": "Zürich 東京 😀", "esc": "a\nb\tc\"d\\e\/f"}"#,
             r#"{"ctl": "\u0000\u001f\u007f\b\f\r", "uni": "Z\u00fcrich \ud83d\ude00 \u2028"}"#,
             r#"{"k\u00e9y": 1, "k\"q": 2, "k\\": 3}"#,
+            r#"{"mixed": "a\\\"b\n\u0001", "canon": "\\\\n\t\"", "slash": "x\/y\n"}"#,
+            r#"{"end": "\\", "endq": "\"", "two": "\n\n", "upper": "\u001F"}"#,
             r#"{"n": [0, -1, 1.5, 1.50, 1e5, 1E2, -0, -0.0, 1.0, 3.14159, 2.5e-3]}"#,
             r#"{"big": [123456789012345678, 1234567890123456789, 12345678901234567890, 123456789012345678901234, -9223372036854775808]}"#,
             r#"{"lit": [true, false, null], "nested": {"a": {"b": {"c": [[[]]]}}}}"#,
