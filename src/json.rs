@@ -136,7 +136,7 @@ impl<'a> Doc<'a> {
 /// The first byte at or after `i` that ends a run of plain string content: `"`, `\\`
 /// or a control character. Most strings (keys, short values) end within a few words,
 /// read eight bytes at a time; longer ones are searched with memchr.
-#[inline]
+#[inline(always)]
 fn next_string_byte(s: &[u8], mut i: usize) -> Option<usize> {
     let word_end = (i + 64).min(s.len());
     while i + 8 <= word_end {
@@ -290,6 +290,7 @@ impl Tape<'_> {
 
     /// A string at the cursor (on its `"`); leaves the cursor after the closing quote
     /// and says whether it held an escape.
+    #[inline(always)]
     fn string(&mut self) -> Option<bool> {
         let s = self.s;
         let mut escaped = false;
