@@ -148,12 +148,22 @@ impl<'o> Engine<'o> {
         let index = self.turns;
         self.turns += 1;
         let mut native = std::mem::take(&mut turn.calls);
-        let found: Vec<Vec<Chosen>> = self
-            .options
-            .formats
-            .iter()
-            .map(|&channel| self.channel_calls(channel, &turn, &mut native))
-            .collect();
+        // Once a channel has a valid call outside reasoning, the later channels cannot
+        // change the choice (unless --all wants them all): they are not scanned.
+        let mut decided = false;
+        let mut found: Vec<Vec<Chosen>> = Vec::with_capacity(self.options.formats.len());
+        for &channel in &self.options.formats {
+            let calls = if decided {
+                Vec::new()
+            } else {
+                self.channel_calls(channel, &turn, &mut native)
+            };
+            decided |= !self.options.all
+                && calls
+                    .iter()
+                    .any(|c| c.call.is_valid() && !c.call.in_reasoning);
+            found.push(calls);
+        }
         let chosen = self.decide(found, turn.origin, index);
         if self.options.with_text {
             self.write_with_text(&turn, &chosen, index)
