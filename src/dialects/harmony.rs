@@ -111,7 +111,7 @@ fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
     call.in_reasoning = channel == Some("analysis");
     match scan::parse_json(body, strict) {
         Ok(parsed) => {
-            super::shapes::set_args(&mut call, Some(&parsed.value));
+            super::shapes::set_args(&mut call, Some(parsed.value));
             call.repairs.extend(parsed.repairs);
         }
         Err(e) => call.invalid_arguments(body, &format!("arguments are not valid JSON: {e}")),

@@ -64,7 +64,7 @@ impl Scanner for JsonText {
                     found.end
                 };
                 let mut call = Call::new(name, UICP_CALL, text.line_at(at));
-                shapes::set_args(&mut call, Some(&parsed.value));
+                shapes::set_args(&mut call, Some(parsed.value));
                 call.repairs.extend(parsed.repairs);
                 out.push(Hit {
                     call,
@@ -160,7 +160,7 @@ pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) 
         // Not JSON even with repairs, yet it names a call: report it, never drop it.
         return unreadable_call(slice).into_iter().collect();
     };
-    let mut calls = shapes::calls(&parsed.value, None);
+    let mut calls = shapes::calls(parsed.value, None);
     for call in &mut calls {
         if parsed.repairs.is_empty() {
             continue;

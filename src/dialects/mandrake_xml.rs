@@ -140,7 +140,7 @@ fn parse_block(body: &str, strict: bool) -> Option<Call> {
     }
     match scan::parse_json(raw, strict) {
         Ok(parsed) if parsed.value.is_object() => {
-            shapes::set_args(&mut call, Some(&parsed.value));
+            shapes::set_args(&mut call, Some(parsed.value));
             call.repairs.extend(parsed.repairs);
         }
         Ok(_) => call.invalid_arguments(raw, "arguments are not a JSON object"),

@@ -552,7 +552,7 @@ fn json_payload(
     let mut calls = Vec::new();
     if body_kind == Body::Python {
         let (value, _) = pyliteral::parse_prefix(body)?;
-        calls = shapes::calls(&value, None);
+        calls = shapes::calls(value, None);
     } else {
         for found in scan::json_values(body) {
             let slice = &body[found.start..found.end];
@@ -580,34 +580,40 @@ fn keyed(slice: &str, keys: &Keys, strict: bool) -> Vec<Call> {
     let Ok(parsed) = scan::parse_json(slice, strict) else {
         return super::json_text::calls_in_json(slice, strict);
     };
-    let items: Vec<&Value> = match &parsed.value {
-        Value::Array(items) => items.iter().collect(),
+    let items: Vec<Value> = match parsed.value {
+        Value::Array(items) => items,
         other => vec![other],
     };
     let mut calls = Vec::new();
     for item in items {
-        let Some(o) = item.as_object() else {
+        let Value::Object(mut o) = item else {
             return Vec::new();
         };
-        let first = |names: &[&str]| names.iter().find_map(|k| o.get(*k));
-        let Some(name) = first(keys.name)
+        let Some(name) = first_of(&o, keys.name)
             .and_then(Value::as_str)
             .filter(|n| scan::is_tool_name(n))
+            .map(str::to_owned)
         else {
-            calls.extend(shapes::calls(item, None));
+            calls.extend(shapes::calls(Value::Object(o), None));
             continue;
         };
-        let id = first(keys.id).and_then(|v| match v {
+        let id = first_of(&o, keys.id).and_then(|v| match v {
             Value::String(s) => Some(s.clone()),
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
         let mut call = Call::new(name, "", 0).with_id(id);
-        shapes::set_args(&mut call, first(keys.arguments));
+        let args = keys.arguments.iter().find(|k| o.contains_key(**k));
+        shapes::set_args(&mut call, args.and_then(|k| o.remove(*k)));
         call.repairs.extend(parsed.repairs.iter().copied());
         calls.push(call);
     }
     calls
+}
+
+/// The value of the first of `names` present in `o`.
+fn first_of<'v>(o: &'v serde_json::Map<String, Value>, names: &[&str]) -> Option<&'v Value> {
+    names.iter().find_map(|k| o.get(*k))
 }
 
 /// `[{"NAME": {arguments}}, ...]`.
@@ -615,20 +621,23 @@ fn name_keyed(slice: &str, strict: bool) -> Vec<Call> {
     let Ok(parsed) = scan::parse_json(slice, strict) else {
         return Vec::new();
     };
-    let items: Vec<&Value> = match &parsed.value {
-        Value::Array(items) => items.iter().collect(),
+    let items: Vec<Value> = match parsed.value {
+        Value::Array(items) => items,
         other => vec![other],
     };
     let mut calls = Vec::new();
     for item in items {
-        let Some(o) = item.as_object().filter(|o| o.len() == 1) else {
+        let Value::Object(o) = item else {
             return Vec::new();
         };
-        let (name, args) = o.iter().next().expect("one key");
-        if !scan::is_tool_name(name) {
+        if o.len() != 1 {
             return Vec::new();
         }
-        let mut call = Call::new(name.as_str(), "", 0);
+        let (name, args) = o.into_iter().next().expect("one key");
+        if !scan::is_tool_name(&name) {
+            return Vec::new();
+        }
+        let mut call = Call::new(name, "", 0);
         shapes::set_args(&mut call, Some(args));
         call.repairs.extend(parsed.repairs.iter().copied());
         calls.push(call);
@@ -716,7 +725,7 @@ fn named_payload(
 fn json_arguments(call: &mut Call, slice: &str, strict: bool) {
     match scan::parse_json(slice, strict) {
         Ok(parsed) => {
-            shapes::set_args(call, Some(&parsed.value));
+            shapes::set_args(call, Some(parsed.value));
             call.repairs.extend(parsed.repairs);
         }
         Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),

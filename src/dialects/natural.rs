@@ -234,7 +234,7 @@ fn call_from_json(name: &str, dialect: &'static str, json: &str, strict: bool) -
     let mut call = Call::new(name, dialect, 0);
     match scan::parse_json(json, strict) {
         Ok(parsed) if parsed.value.is_object() => {
-            shapes::set_args(&mut call, Some(&parsed.value));
+            shapes::set_args(&mut call, Some(parsed.value));
             call.repairs.extend(parsed.repairs);
         }
         Ok(_) => call.invalid_arguments(json, "arguments are not a JSON object"),

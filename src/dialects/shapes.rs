@@ -89,9 +89,9 @@ pub const ROWS: &[ShapeRow] = &[
 ];
 
 /// The calls a JSON value holds, if it has a call shape. `marker` names the dialect when
-/// the value sat inside a dialect's markers (Hermes, Mistral, ...).
-pub fn calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
-    let mut out = Vec::new();
+/// the value sat inside a dialect's markers (Hermes, Mistral, ...). The value is taken:
+/// the calls' arguments are moved out of it, not copied.
+pub fn calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
     match value {
         Value::Array(items) => {
             // An array counts only when every element is a call (xLAM, Mistral).
@@ -111,96 +111,107 @@ pub fn calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
                     }
                 }
             }
-            out = all;
+            all
         }
-        Value::Object(_) => out = object_calls(value, marker),
-        _ => {}
+        Value::Object(_) => object_calls(value, marker),
+        _ => Vec::new(),
     }
-    out
 }
 
-fn object_calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
-    let Some(o) = value.as_object() else {
+fn object_calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
+    let Value::Object(mut o) = value else {
         return Vec::new();
     };
     let dialect = |own: &'static str| marker.unwrap_or(own);
-    let name_of = |key: &str| {
+    let name_of = |o: &Map<String, Value>, key: &str| {
         o.get(key)
             .and_then(Value::as_str)
             .filter(|n| scan::is_tool_name(n))
+            .map(str::to_owned)
     };
     // KSI tool use.
     if o.get("type").and_then(Value::as_str) == Some("ksi_tool_use")
-        && let Some(name) = name_of("name")
+        && let Some(name) = name_of(&o, "name")
     {
-        let mut call = Call::new(name, dialect(KSI), 0).with_id(id_of(o));
-        set_args(&mut call, o.get("input"));
+        let mut call = Call::new(name, dialect(KSI), 0).with_id(id_of(&o));
+        set_args(&mut call, o.remove("input"));
         return vec![call];
     }
     // KSI legacy event: only event, data and underscore metadata keys.
-    if let Some(name) = name_of("event")
+    if let Some(name) = name_of(&o, "event")
         && o.keys()
             .all(|k| k == "event" || k == "data" || k.starts_with('_'))
     {
         let mut call = Call::new(name, dialect(KSI_EVENT), 0);
-        set_args(&mut call, o.get("data"));
+        set_args(&mut call, o.remove("data"));
         return vec![call];
     }
     // ikigai.
-    if let Some(name) = name_of("tool")
+    if let Some(name) = name_of(&o, "tool")
         && (o.contains_key("params")
             || o.keys()
                 .all(|k| matches!(k.as_str(), "tool" | "reasoning" | "id")))
     {
-        let mut call = Call::new(name, dialect(IKIGAI), 0).with_id(id_of(o));
-        set_args(&mut call, o.get("params"));
+        let mut call = Call::new(name, dialect(IKIGAI), 0).with_id(id_of(&o));
+        set_args(&mut call, o.remove("params"));
         return vec![call];
     }
     // Wrappers of several calls.
-    if let Some(Value::Array(items)) = o.get("tool_calls") {
-        return items.iter().flat_map(|i| object_calls(i, marker)).collect();
+    if let Some(Value::Array(_)) = o.get("tool_calls")
+        && let Some(Value::Array(items)) = o.remove("tool_calls")
+    {
+        return items
+            .into_iter()
+            .flat_map(|i| object_calls(i, marker))
+            .collect();
     }
-    if let Some(inner @ Value::Object(_)) = o.get("tool_call") {
+    if let Some(Value::Object(_)) = o.get("tool_call")
+        && let Some(inner) = o.remove("tool_call")
+    {
         return object_calls(inner, Some(marker.unwrap_or(LLAMACPP_GENERIC)));
     }
     // OpenAI-shaped.
     if let Some(Value::Object(f)) = o.get("function")
-        && let Some(name) = f
-            .get("name")
-            .and_then(Value::as_str)
-            .filter(|n| scan::is_tool_name(n))
+        && let Some(name) = name_of(f, "name")
     {
-        let mut call = Call::new(name, dialect(OPENAI_JSON), 0).with_id(id_of(o));
+        let mut call = Call::new(name, dialect(OPENAI_JSON), 0).with_id(id_of(&o));
+        let Some(Value::Object(mut f)) = o.remove("function") else {
+            unreachable!("an object, seen above")
+        };
         // In this shape arguments are a JSON string by definition: not a repair.
-        match f.get("arguments").or_else(|| f.get("parameters")) {
-            Some(Value::String(text)) => call.set_arguments_text(text),
+        match f.remove("arguments").or_else(|| f.remove("parameters")) {
+            Some(Value::String(text)) => call.set_arguments_text(&text),
             other => set_args(&mut call, other),
         }
         return vec![call];
     }
-    if let Some(name) = name_of("name").or_else(|| name_of("tool_name")) {
+    if let Some(name) = name_of(&o, "name").or_else(|| name_of(&o, "tool_name")) {
         // {name, arguments} (Mandrake, generic), {name, parameters} (Llama 3),
         // {tool_name, parameters} (Command R), {name, args}.
-        let (args, own) = if let Some(a) = o.get("arguments") {
-            let own = if is_server_method(name) {
+        let own = if o.contains_key("arguments") {
+            if is_server_method(&name) {
                 MANDRAKE_JSON
             } else {
                 NAME_ARGUMENTS
-            };
-            (Some(a), own)
-        } else if let Some(p) = o.get("parameters") {
-            (Some(p), LLAMA3_JSON)
-        } else if let Some(a) = o.get("args").or_else(|| o.get("input")) {
-            (Some(a), NAME_ARGUMENTS)
+            }
+        } else if o.contains_key("parameters") {
+            LLAMA3_JSON
+        } else if o.contains_key("args") || o.contains_key("input") {
+            NAME_ARGUMENTS
         } else {
             return Vec::new();
         };
-        let mut call = Call::new(name, dialect(own), 0).with_id(id_of(o).or_else(|| {
+        let id = id_of(&o).or_else(|| {
             o.get("tool_call_id")
                 .and_then(Value::as_str)
                 .map(Into::into)
-        }));
-        if is_server_method(name) {
+        });
+        let args = ["arguments", "parameters", "args", "input"]
+            .into_iter()
+            .find(|k| o.contains_key(*k))
+            .and_then(|k| o.remove(k));
+        let mut call = Call::new(name.as_str(), dialect(own), 0).with_id(id);
+        if is_server_method(&name) {
             call.namespace = name.split('.').next().map(Into::into);
         }
         set_args(&mut call, args);
@@ -216,7 +227,7 @@ fn object_calls(value: &Value, marker: Option<&'static str>) -> Vec<Call> {
         })
     {
         let mut call = Call::new("emit_batch", dialect(UICP_BATCH), 0);
-        call.arguments = o.clone().into();
+        call.arguments = o.into();
         return vec![call];
     }
     Vec::new()
@@ -233,16 +244,16 @@ fn is_server_method(name: &str) -> bool {
 }
 
 /// Arguments given as an object, as JSON text (decoded and marked), or missing.
-pub fn set_args(call: &mut Call, args: Option<&Value>) {
+pub fn set_args(call: &mut Call, args: Option<Value>) {
     match args {
         None | Some(Value::Null) => {}
         Some(Value::String(text)) => {
-            call.set_arguments_text(text);
+            call.set_arguments_text(&text);
             if call.is_valid() {
                 call.repairs.insert(0, "string-arguments");
             }
         }
-        Some(other) => call.set_arguments_value(other.clone()),
+        Some(other) => call.set_arguments_value(other),
     }
 }
 
@@ -252,7 +263,7 @@ mod tests {
     use serde_json::json;
 
     fn one(v: Value) -> Call {
-        let mut c = calls(&v, None);
+        let mut c = calls(v.clone(), None);
         assert_eq!(c.len(), 1, "{v}");
         c.remove(0)
     }
@@ -293,7 +304,7 @@ mod tests {
             "emit_batch"
         );
         let wrapped = calls(
-            &json!({"reasoning":"r","tool_calls":[{"tool":"a","params":{}},{"tool":"b","params":{}}]}),
+            json!({"reasoning":"r","tool_calls":[{"tool":"a","params":{}},{"tool":"b","params":{}}]}),
             None,
         );
         assert_eq!(wrapped.len(), 2);
@@ -308,7 +319,7 @@ mod tests {
             json!({"event": "click", "x": 1}),
             json!({"name":"$TOOL","arguments":{}}),
         ] {
-            assert!(calls(&v, None).is_empty(), "{v}");
+            assert!(calls(v.clone(), None).is_empty(), "{v}");
         }
     }
 
