@@ -295,6 +295,25 @@ pub struct Openers {
     pub json: Vec<usize>,
 }
 
+/// The block of [`Text::sweep`].
+const SWEEP_BLOCK: usize = 256 << 10;
+
+impl Openers {
+    /// Adds the openers of `bytes`, which start at `offset` in the text.
+    fn add(&mut self, bytes: &[u8], offset: usize) {
+        for at in memchr::memchr3_iter(b'<', b'[', b'{', bytes) {
+            match bytes[at] {
+                b'<' => self.angle.push(offset + at),
+                b'[' => {
+                    self.square.push(offset + at);
+                    self.json.push(offset + at);
+                }
+                _ => self.json.push(offset + at),
+            }
+        }
+    }
+}
+
 impl Text {
     pub fn new(text: impl Into<String>, line: u64, reasoning: bool, raw: bool) -> Text {
         Text {
@@ -320,19 +339,33 @@ impl Text {
     pub fn openers(&self) -> &Openers {
         self.openers.get_or_init(|| {
             let mut o = Openers::default();
-            let bytes = self.text.as_bytes();
-            for at in memchr::memchr3_iter(b'<', b'[', b'{', bytes) {
-                match bytes[at] {
-                    b'<' => o.angle.push(at),
-                    b'[' => {
-                        o.square.push(at);
-                        o.json.push(at);
-                    }
-                    _ => o.json.push(at),
-                }
-            }
+            o.add(self.text.as_bytes(), 0);
             o
         })
+    }
+
+    /// Finds the openers and whether `WIL` or `wil` occurs, and counts the line breaks,
+    /// in one sweep over blocks small enough to stay in cache from one search to the
+    /// next: on a large text with no call these searches are all the work there is, and
+    /// reading the text from memory once instead of four times is most of their cost.
+    pub fn sweep(&self) -> u64 {
+        let bytes = self.text.as_bytes();
+        let mut openers = Openers::default();
+        let mut wil = false;
+        let mut lines = 0;
+        for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
+            let to = (from + SWEEP_BLOCK).min(bytes.len());
+            openers.add(&bytes[from..to], from);
+            // The needle may start in the block before.
+            let around = &bytes[from.saturating_sub(2)..to];
+            wil = wil
+                || memchr::memmem::find(around, b"WIL").is_some()
+                || memchr::memmem::find(around, b"wil").is_some();
+            lines += memchr::memchr_iter(b'\n', &bytes[from..to]).count() as u64;
+        }
+        let _ = self.openers.set(openers);
+        let _ = self.wil.set(wil);
+        lines
     }
 
     /// The file line of a byte offset in the text.

@@ -165,6 +165,7 @@ impl<'a, 's> Reader<'a, 's> {
             let cut = text.len();
             let last = eof && rest.is_empty();
             let text = Text::new(text, line, false, true);
+            let lines = text.sweep();
             let keep = if last {
                 cut
             } else {
@@ -205,7 +206,8 @@ impl<'a, 's> Reader<'a, 's> {
                 buf.extend_from_slice(&bytes[keep..]);
                 buf.append(&mut rest);
             }
-            let passed = memchr::memchr_iter(b'\n', &text.text.as_bytes()[..keep]).count() as u64;
+            let passed =
+                lines - memchr::memchr_iter(b'\n', &text.text.as_bytes()[keep..]).count() as u64;
             let window = Window {
                 text,
                 offset: base,
