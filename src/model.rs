@@ -480,6 +480,25 @@ impl Window {
 mod tests {
     use super::*;
 
+    #[test]
+    fn one_sweep_finds_what_the_separate_searches_find() {
+        // "WIL" across each block boundary, openers and line breaks on both sides.
+        for cut in [SWEEP_BLOCK - 2, SWEEP_BLOCK - 1, SWEEP_BLOCK] {
+            for needle in ["WIL", "wil", "WIX"] {
+                let mut s = "a{b[c<d\n".repeat(SWEEP_BLOCK / 8 + 1);
+                s.truncate(cut);
+                s.push_str(needle);
+                s.push_str("\n<x>[y]{z}\n");
+                let swept = Text::new(s.clone(), 1, false, true);
+                let lines = swept.sweep();
+                let plain = Text::new(s.clone(), 1, false, true);
+                assert_eq!(lines, s.matches('\n').count() as u64);
+                assert_eq!(swept.openers(), plain.openers());
+                assert_eq!(swept.maybe_wil(), needle != "WIX", "{needle} at {cut}");
+            }
+        }
+    }
+
     fn args(text: &str) -> Call {
         let mut c = Call::new("f", "test", 1);
         c.set_arguments_text(text);
