@@ -284,6 +284,8 @@ pub struct Text {
     openers: OnceLock<Openers>,
     /// Whether `WIL` or `wil` occurs at all (WIL sentinels are searched only then).
     wil: OnceLock<bool>,
+    /// UICP's `BEGIN WIL … END WIL` blocks, found once.
+    wil_blocks: OnceLock<Vec<(usize, usize)>>,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -324,6 +326,7 @@ impl Text {
             newlines: OnceLock::new(),
             openers: OnceLock::new(),
             wil: OnceLock::new(),
+            wil_blocks: OnceLock::new(),
         }
     }
 
@@ -332,6 +335,28 @@ impl Text {
         *self.wil.get_or_init(|| {
             let b = self.text.as_bytes();
             memchr::memmem::find(b, b"WIL").is_some() || memchr::memmem::find(b, b"wil").is_some()
+        })
+    }
+
+    /// UICP's `BEGIN WIL … END WIL` blocks (the sentinels match in any case): the
+    /// offset of each `BEGIN WIL` and of its `END WIL`, or the text's end when it has
+    /// none. Searched once per text, and only when `WIL` or `wil` occurs: in English,
+    /// which is full of "will", a case-blind search costs a visit to every `b`.
+    pub fn wil_blocks(&self) -> &[(usize, usize)] {
+        self.wil_blocks.get_or_init(|| {
+            let mut blocks = Vec::new();
+            if !self.maybe_wil() {
+                return blocks;
+            }
+            let s = self.text.as_str();
+            let mut from = 0;
+            while let Some(begin) = crate::scan::find_ci(s, "BEGIN WIL", from) {
+                let body = begin + "BEGIN WIL".len();
+                let end = crate::scan::find_ci(s, "END WIL", body).unwrap_or(s.len());
+                blocks.push((begin, end));
+                from = end;
+            }
+            blocks
         })
     }
 

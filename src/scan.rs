@@ -429,19 +429,13 @@ const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
 /// `BEGIN WIL … END WIL`. A text read in windows is never cut inside one.
 pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
     let openers = text.openers();
-    let text_wil = text.maybe_wil();
-    let text = text.text.as_str();
-    // Cheap checks first: most text holds no tag at all, and no WIL.
-    let mut out = reasoning_regions_at(text, &openers.angle, &openers.square);
-    if !text_wil {
-        return out;
-    }
-    let mut from = 0;
-    while let Some(start) = find_ci(text, "BEGIN WIL", from) {
-        let end = find_ci(text, "END WIL", start).map_or(text.len(), |e| e + "END WIL".len());
-        out.push((start, end));
-        from = end;
-    }
+    let mut out = reasoning_regions_at(&text.text, &openers.angle, &openers.square);
+    let len = text.text.len();
+    out.extend(
+        text.wil_blocks()
+            .iter()
+            .map(|&(begin, end)| (begin, (end + "END WIL".len()).min(len))),
+    );
     out
 }
 

@@ -10,7 +10,6 @@
 
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
-use crate::scan;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
@@ -440,14 +439,11 @@ impl Scanner for Wil {
         if !named && !text.maybe_wil() {
             return;
         }
-        let mut regions = Vec::new();
-        let mut from = 0;
-        while let Some(begin) = scan::find_ci(s, "BEGIN WIL", from) {
-            let body = begin + "BEGIN WIL".len();
-            let end = scan::find_ci(s, "END WIL", body).unwrap_or(s.len());
-            regions.push((body, end));
-            from = end;
-        }
+        let mut regions: Vec<(usize, usize)> = text
+            .wil_blocks()
+            .iter()
+            .map(|&(begin, end)| (begin + "BEGIN WIL".len(), end))
+            .collect();
         if regions.is_empty() && named {
             regions.push((0, s.len()));
         }
