@@ -425,18 +425,22 @@ impl<'a> Node<'a> {
         // The walker asks an object for many keys it does not have: a summary of the
         // keys it does have answers most of those questions at once.
         let mut keys = 0u64;
+        let mut unique = true;
         for child in self.children() {
             let s = self.doc.slots[child.i];
-            keys |= if s.key_escaped {
+            let bit = if s.key_escaped {
                 u64::MAX
             } else {
                 key_bit(&self.doc.text.as_bytes()[s.key.0 as usize..s.key.1 as usize])
             };
+            unique &= keys & bit == 0;
+            keys |= bit;
         }
         Some(Obj {
             doc: self.doc,
             i: self.i,
             keys,
+            unique,
         })
     }
 
@@ -663,6 +667,9 @@ pub struct Obj<'a> {
     /// One bit per key (of its length and first and last bytes): a key whose bit is
     /// not set is not there.
     keys: u64,
+    /// No two keys share a bit, so no key is there twice: a lookup may stop at the first
+    /// match (with duplicates, the last one wins).
+    unique: bool,
 }
 
 fn key_bit(key: &[u8]) -> u64 {
@@ -699,6 +706,9 @@ impl<'a> Obj<'a> {
             };
             if matches {
                 found = Some(child);
+                if self.unique {
+                    break;
+                }
             }
         }
         found
@@ -831,6 +841,25 @@ mod tests {
         let doc = Doc::parse(text).unwrap();
         let mut out = String::new();
         doc.root().write_compact(&mut out).then_some(out)
+    }
+
+    #[test]
+    fn the_last_of_duplicate_keys_wins() {
+        for text in [
+            r#"{"a": 1, "b": 2, "a": 3}"#,
+            r#"{"a": 1, "a\u0062": 0, "a": 3}"#,
+            r#"{"x": {"k": "first", "k": "last"}, "a": 3}"#,
+        ] {
+            let doc = Doc::parse(text).unwrap();
+            let root = doc.root().object().unwrap();
+            assert_eq!(root.get("a").unwrap().text(), "3", "{text}");
+        }
+        let doc = Doc::parse(r#"{"x": {"k": "first", "k": "last"}}"#).unwrap();
+        let x = doc.root().object().unwrap().obj("x").unwrap();
+        assert_eq!(x.str("k").as_deref(), Some("last"));
+        // Keys all different: the first match is the answer.
+        let doc = Doc::parse(r#"{"a": 1, "b": 2, "c": 3}"#).unwrap();
+        assert_eq!(doc.root().object().unwrap().get("b").unwrap().text(), "2");
     }
 
     #[test]
