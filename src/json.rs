@@ -197,7 +197,17 @@ struct Tape<'s> {
 }
 
 impl Tape<'_> {
+    #[inline(always)]
     fn ws(&mut self) {
+        // Most separators are followed by nothing or by one space.
+        match self.s.get(self.i) {
+            Some(&b) if b > b' ' => return,
+            Some(b' ') if self.s.get(self.i + 1).is_some_and(|&b| b > b' ') => {
+                self.i += 1;
+                return;
+            }
+            _ => {}
+        }
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.s.get(self.i) {
             self.i += 1;
         }
