@@ -896,6 +896,120 @@ mod tests {
         }
     }
 
+    /// Random JSON text (with white space, escapes of every kind, unicode, numbers in
+    /// many spellings), from a fixed seed.
+    fn random_json(seed: &mut u64, depth: usize, out: &mut String) {
+        fn next(seed: &mut u64, n: u64) -> u64 {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed % n
+        }
+        let ws = |k: u64| [" ", "", "\n  ", "\t", "\r\n"][k as usize % 5];
+        let pieces = [
+            "a",
+            "Zürich",
+            "東京",
+            "😀",
+            "\\n",
+            "\\t",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\u00e9",
+            "\\u0001",
+            "\\u001F",
+            "\\b",
+            "\\f",
+            "\\r",
+            "\\ud83d\\ude00",
+            "\\u2028",
+            "{",
+            "}",
+            "[",
+            "<tool_call>",
+            " ",
+            "\u{7f}",
+        ];
+        let numbers = [
+            "0",
+            "-1",
+            "42",
+            "1.5",
+            "1.50",
+            "-0",
+            "-0.0",
+            "1e5",
+            "1E+2",
+            "2.5e-3",
+            "1.0",
+            "123456789012345678",
+            "12345678901234567890",
+            "99999999999999999999999",
+            "-9223372036854775808",
+            "3.141592653589793238",
+        ];
+        let choice = if depth > 4 {
+            2 + next(seed, 4)
+        } else {
+            next(seed, 6)
+        };
+        match choice {
+            0 | 1 => {
+                let (open, close) = if choice == 0 { ('{', '}') } else { ('[', ']') };
+                out.push(open);
+                let n = next(seed, 4);
+                for k in 0..n {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(ws(next(seed, 5)));
+                    if open == '{' {
+                        // Distinct keys (duplicates go to serde_json, tested apart).
+                        let piece = pieces[next(seed, pieces.len() as u64) as usize];
+                        out.push_str(&format!("\"k{k}{piece}\""));
+                        out.push_str(ws(next(seed, 5)));
+                        out.push(':');
+                        out.push_str(ws(next(seed, 5)));
+                    }
+                    random_json(seed, depth + 1, out);
+                    out.push_str(ws(next(seed, 5)));
+                }
+                out.push(close);
+            }
+            2 | 3 => {
+                out.push('"');
+                for _ in 0..next(seed, 5) {
+                    out.push_str(pieces[next(seed, pieces.len() as u64) as usize]);
+                }
+                out.push('"');
+            }
+            4 => out.push_str(numbers[next(seed, numbers.len() as u64) as usize]),
+            _ => out.push_str(["true", "false", "null"][next(seed, 3) as usize]),
+        }
+    }
+
+    #[test]
+    fn compact_text_matches_serde_json_on_random_json() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            random_json(&mut seed, 0, &mut text);
+            let Ok(value) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            let expected = serde_json::to_string(&value).unwrap();
+            let doc = Doc::parse(&text).expect("serde_json reads it, so must the tape");
+            let mut out = String::new();
+            if doc.root().write_compact(&mut out) {
+                assert_eq!(out, expected, "{text}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 15_000, "{checked}");
+    }
+
     #[test]
     fn compact_text_leaves_hard_cases_to_serde_json() {
         // serde_json keeps the last of duplicate keys; a lone surrogate is an error.
