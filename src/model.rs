@@ -506,6 +506,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn arguments_kept_as_text_read_and_change_like_a_map() {
+        let text = Arguments::from_compact(r#"{"a":1,"b":{"c":[true]}}"#.to_owned());
+        assert_eq!(text.compact(), Some(r#"{"a":1,"b":{"c":[true]}}"#));
+        assert_eq!(text["a"], 1);
+        assert_eq!(text.len(), 2);
+        // Reading keeps the text; the map it gives equals the one decoded the usual way.
+        assert!(text.compact().is_some());
+        let map: Map<String, Value> =
+            serde_json::from_str(r#"{"b": {"c": [true]}, "a": 1}"#).unwrap();
+        assert_eq!(text, Arguments::from(map));
+        // A change drops the text: it would no longer say the same thing.
+        let mut changed = text.clone();
+        changed.insert("d".into(), Value::Null);
+        assert_eq!(changed.compact(), None);
+        assert_eq!(changed.len(), 3);
+        assert_ne!(changed, text);
+        // The set_* paths keep text only for a plain object.
+        let mut call = Call::new("f", "test", 1);
+        call.set_arguments_text(r#" {"x" : "\u00e9\n"} "#);
+        assert_eq!(call.arguments.compact(), Some(r#"{"x":"é\n"}"#));
+        let mut call = Call::new("f", "test", 1);
+        call.set_arguments_text(r#"{"x": 1, "x": 2}"#);
+        assert_eq!(call.arguments.compact(), None);
+        assert_eq!(call.arguments["x"], 2);
+        let mut call = Call::new("f", "test", 1);
+        call.set_arguments_text(r#""{\"y\": 1}""#);
+        assert_eq!(call.arguments["y"], 1);
+        assert_eq!(call.repairs, ["double-encoded"]);
+    }
+
+    #[test]
     fn one_sweep_finds_what_the_separate_searches_find() {
         // "WIL" across each block boundary, openers and line breaks on both sides.
         for cut in [SWEEP_BLOCK - 2, SWEEP_BLOCK - 1, SWEEP_BLOCK] {
