@@ -473,6 +473,9 @@ impl<'o> Engine<'o> {
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
+            if !text.may_hold_call() && !ctx.explicitly("wil") {
+                continue;
+            }
             let mut hits: Vec<Hit> = Vec::new();
             for scanner in self.scanners.iter().filter(|s| s.channel() == channel) {
                 scanner.scan(text, &ctx, &mut hits);

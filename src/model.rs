@@ -360,6 +360,18 @@ impl Text {
         })
     }
 
+    /// Whether a call written as text could be in this text at all. Every text syntax
+    /// holds a `<`, `[`, `{` or `(` (tags, markers, JSON, Python calls), except WIL, which
+    /// needs its `BEGIN WIL` (or `--dialects wil`, which the caller checks). Most message
+    /// texts hold none of these, and no scanner needs to look at them.
+    pub fn may_hold_call(&self) -> bool {
+        let o = self.openers();
+        !o.angle.is_empty()
+            || !o.json.is_empty()
+            || memchr::memchr(b'(', self.text.as_bytes()).is_some()
+            || !self.wil_blocks().is_empty()
+    }
+
     /// The offsets of `<`, `[` and `{` in the text.
     pub fn openers(&self) -> &Openers {
         self.openers.get_or_init(|| {
@@ -534,6 +546,24 @@ mod tests {
         call.set_arguments_text(r#""{\"y\": 1}""#);
         assert_eq!(call.arguments["y"], 1);
         assert_eq!(call.repairs, ["double-encoded"]);
+    }
+
+    #[test]
+    fn texts_without_brackets_or_wil_blocks_hold_no_call() {
+        let t = |s: &str| Text::new(s, 1, false, false).may_hold_call();
+        assert!(!t(
+            "plain words, punctuation: and \"quotes\"; a >>> prompt, call: f"
+        ));
+        assert!(!t("it will be fine; BEGIN with the wild west"));
+        for s in [
+            "a <tag>",
+            "a [list]",
+            "a {obj}",
+            "f(x=1)",
+            "BEGIN WIL\nx\nEND WIL",
+        ] {
+            assert!(t(s), "{s}");
+        }
     }
 
     #[test]
