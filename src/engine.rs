@@ -179,6 +179,10 @@ impl<'o> Engine<'o> {
     /// in one turn (in `--formats` order), and counts what was chosen.
     fn decide(&mut self, found: Vec<Vec<Chosen>>, origin: Origin, index: u64) -> Vec<Chosen> {
         self.stats.turns += 1;
+        // Most turns hold no call at all.
+        if found.iter().all(Vec::is_empty) {
+            return Vec::new();
+        }
         let picked = match self.options.reasoning {
             Reasoning::Include => self.select(&found, true),
             Reasoning::Exclude => self.select(&found, false),

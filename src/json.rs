@@ -659,7 +659,10 @@ fn unescape(inner: &str, first: usize) -> Option<String> {
         };
         out.push(c);
         from = at + used;
-        match memchr::memchr(b'\\', &b[from..]) {
+        // Escapes come close together in JSON written inside a string: look at the
+        // next few bytes before searching the rest.
+        let near = b[from..].iter().take(16).position(|&c| c == b'\\');
+        match near.or_else(|| memchr::memchr(b'\\', &b[from..])) {
             Some(n) => at = from + n,
             None => {
                 out.push_str(&inner[from..]);
