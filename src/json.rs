@@ -685,6 +685,7 @@ pub struct Obj<'a> {
     unique: bool,
 }
 
+#[inline(always)]
 fn key_bit(key: &[u8]) -> u64 {
     let (first, last) = (
         key.first().copied().unwrap_or(0),
@@ -703,10 +704,17 @@ impl<'a> Obj<'a> {
     }
 
     /// The value of `key`; with duplicate keys the last one wins, as in serde_json.
+    #[inline(always)]
     pub fn get(&self, key: &str) -> Option<Node<'a>> {
+        // Inlined, so that the bit of a literal key is worked out at compile time and
+        // the walker's many questions about absent keys cost a test each.
         if self.keys & key_bit(key.as_bytes()) == 0 {
             return None;
         }
+        self.find(key)
+    }
+
+    fn find(&self, key: &str) -> Option<Node<'a>> {
         let mut found = None;
         let text = self.doc.text.as_bytes();
         for child in self.node().children() {
@@ -727,31 +735,37 @@ impl<'a> Obj<'a> {
         found
     }
 
+    #[inline]
     pub fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
 
     /// The string value of `key`, if it is a string.
+    #[inline]
     pub fn str(&self, key: &str) -> Option<Cow<'a, str>> {
         self.get(key)?.str()
     }
 
     /// The object value of `key`, if it is an object.
+    #[inline]
     pub fn obj(&self, key: &str) -> Option<Obj<'a>> {
         self.get(key)?.object()
     }
 
     /// The array value of `key`, if it is an array.
+    #[inline]
     pub fn arr(&self, key: &str) -> Option<Vec<Node<'a>>> {
         self.get(key)?.array()
     }
 
     /// The elements of the array value of `key` (nothing when it is not an array).
+    #[inline]
     pub fn items(&self, key: &str) -> impl Iterator<Item = Node<'a>> + use<'a> {
         self.get(key).into_iter().flat_map(Node::items)
     }
 
     /// Whether `key` holds this exact string.
+    #[inline]
     pub fn is(&self, key: &str, want: &str) -> bool {
         self.str(key).is_some_and(|s| s == want)
     }
