@@ -19,7 +19,7 @@ use streams::Stream;
 struct Ctx<'l> {
     lines: &'l LineIndex,
     /// The id of the enclosing response: the turn key of the messages inside it.
-    response: Option<String>,
+    response: Option<std::rc::Rc<str>>,
     origin: Origin,
     depth: usize,
 }
@@ -491,7 +491,7 @@ impl Interpreter {
             .str("id")
             .filter(|_| obj.has("type") || obj.has("model"))
             .map(|id| id.into_owned())
-            .or_else(|| ctx.response.clone());
+            .or_else(|| ctx.response.as_deref().map(Into::into));
         let mut turn = Turn::new(role, line);
         turn.origin = ctx.origin;
         // Results logged inside the message that made the calls follow its turn.
@@ -723,7 +723,7 @@ impl Interpreter {
                     || fc.get("willContinue").and_then(|w| w.bool()) == Some(true)
                 {
                     // Streamed Gemini arguments: the stream state assembles them.
-                    self.gemini_partial_start(&fc, line, ctx.response.clone());
+                    self.gemini_partial_start(&fc, line, ctx.response.as_deref().map(Into::into));
                     return true;
                 }
                 if let Some(call) = native::gemini_function_call(node, &fc, ctx.lines) {
