@@ -477,7 +477,7 @@ impl<'o> Engine<'o> {
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
-            if !text.may_hold_call() && !ctx.explicitly("wil") {
+            if !self.options.registry.user_rows && !ctx.explicitly("wil") && !text.may_hold_call() {
                 continue;
             }
             let mut hits: Vec<Hit> = Vec::new();

@@ -360,16 +360,14 @@ impl Text {
         })
     }
 
-    /// Whether a call written as text could be in this text at all. Every text syntax
-    /// holds a `<`, `[`, `{` or `(` (tags, markers, JSON, Python calls), except WIL, which
-    /// needs its `BEGIN WIL` (or `--dialects wil`, which the caller checks). Most message
-    /// texts hold none of these, and no scanner needs to look at them.
+    /// Whether a call in a built-in text syntax could be in this text at all. Each of
+    /// them holds a `<`, `[` or `{` (tags, markers, JSON, Python lists), except WIL,
+    /// which needs its `BEGIN WIL` (or `--dialects wil`, which the caller checks, as it
+    /// does rows from `--dialect-file`). Most message texts hold none of these, and no
+    /// scanner needs to look at them.
     pub fn may_hold_call(&self) -> bool {
         let o = self.openers();
-        !o.angle.is_empty()
-            || !o.json.is_empty()
-            || memchr::memchr(b'(', self.text.as_bytes()).is_some()
-            || !self.wil_blocks().is_empty()
+        !o.angle.is_empty() || !o.json.is_empty() || !self.wil_blocks().is_empty()
     }
 
     /// The offsets of `<`, `[` and `{` in the text.
@@ -555,13 +553,7 @@ mod tests {
             "plain words, punctuation: and \"quotes\"; a >>> prompt, call: f"
         ));
         assert!(!t("it will be fine; BEGIN with the wild west"));
-        for s in [
-            "a <tag>",
-            "a [list]",
-            "a {obj}",
-            "f(x=1)",
-            "BEGIN WIL\nx\nEND WIL",
-        ] {
+        for s in ["a <tag>", "a [list]", "a {obj}", "BEGIN WIL\nx\nEND WIL"] {
             assert!(t(s), "{s}");
         }
     }

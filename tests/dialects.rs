@@ -133,6 +133,31 @@ fn user_dialects_from_a_file_work_end_to_end() {
         .stdout(predicate::str::contains("acme-xml").and(predicate::str::contains("Acme-Coder")));
 }
 
+/// A user row may have markers with no `<`, `[` or `{`: such text is still scanned
+/// (built-in syntaxes all need one of those, so text without them is skipped).
+#[test]
+fn user_rows_without_brackets_are_still_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.json");
+    std::fs::write(
+        &rows,
+        r#"{"dialects": [{"family": "pythonic", "name": "bare-py", "open": "CALL>",
+            "close": "<END", "syntax": "lines"}]}"#,
+    )
+    .unwrap();
+    let text = dir.path().join("t.txt");
+    std::fs::write(&text, "Sure.\nCALL> get_weather(city='Paris', days=2)\n").unwrap();
+    let got = calls(&[
+        "--dialect-file",
+        rows.to_str().unwrap(),
+        text.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        brief(&got),
+        [json!(["bare-py", "get_weather", {"city": "Paris", "days": 2}, null])]
+    );
+}
+
 #[test]
 fn a_bad_dialect_file_is_a_usage_error() {
     for (body, message) in [

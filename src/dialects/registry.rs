@@ -16,6 +16,8 @@ pub struct Registry {
     /// What each entry of `param_opens` is: (marker, row, wrapper index or the call).
     pub param_entries: Vec<(&'static str, usize, Option<usize>)>,
     pub literal_opens: OpenIndex,
+    /// Rows came from `--dialect-file`: their markers may hold no `<`, `[` or `{`.
+    pub user_rows: bool,
 }
 
 impl Registry {
@@ -32,6 +34,8 @@ impl Registry {
         user_params: Vec<&'static xml_params::ParamRow>,
         user_literals: Vec<&'static literal::LiteralRow>,
     ) -> Registry {
+        let user_rows =
+            !user_markers.is_empty() || !user_params.is_empty() || !user_literals.is_empty();
         let mut markers: Vec<_> = markers::ROWS.iter().collect();
         markers.extend(user_markers);
         let mut params: Vec<_> = xml_params::ROWS.iter().collect();
@@ -52,6 +56,7 @@ impl Registry {
             markers,
             params,
             literals,
+            user_rows,
         }
     }
 }
