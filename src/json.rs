@@ -624,29 +624,42 @@ fn write_str(out: &mut String, raw: &str, text: &str) {
 /// `first` is the offset of the first backslash. `None` for a lone surrogate.
 fn unescape(inner: &str, first: usize) -> Option<String> {
     let b = inner.as_bytes();
-    let mut out = String::with_capacity(inner.len());
-    let mut from = 0;
-    let mut at = first;
-    loop {
-        out.push_str(&inner[from..at]);
-        let (c, used) = match b[at + 1] {
-            b'"' => ('"', 2),
-            b'\\' => ('\\', 2),
-            b'/' => ('/', 2),
-            b'b' => ('\u{8}', 2),
-            b'f' => ('\u{c}', 2),
-            b'n' => ('\n', 2),
-            b'r' => ('\r', 2),
-            b't' => ('\t', 2),
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    out.extend_from_slice(&b[..first]);
+    let mut i = first;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            // Escapes often come every few bytes (JSON written inside a string): short
+            // runs are copied byte by byte, long ones in one go.
+            let mut end = i + 1;
+            while end < b.len() && end - i < 16 && b[end] != b'\\' {
+                end += 1;
+            }
+            if end - i == 16 {
+                end = memchr::memchr(b'\\', &b[end..]).map_or(b.len(), |n| end + n);
+            }
+            out.extend_from_slice(&b[i..end]);
+            i = end;
+            continue;
+        }
+        let byte = match *b.get(i + 1)? {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
             _ => {
                 let hex = |at: usize| u32::from_str_radix(inner.get(at..at + 4)?, 16).ok();
-                let unit = hex(at + 2)?;
-                if (0xD800..0xDC00).contains(&unit) {
+                let unit = hex(i + 2)?;
+                let (c, used) = if (0xD800..0xDC00).contains(&unit) {
                     // A surrogate pair: the low half must follow.
-                    if !inner[at + 6..].starts_with("\\u") {
+                    if !inner[i + 6..].starts_with("\\u") {
                         return None;
                     }
-                    let low = hex(at + 8)?;
+                    let low = hex(i + 8)?;
                     if !(0xDC00..0xE000).contains(&low) {
                         return None;
                     }
@@ -654,22 +667,17 @@ fn unescape(inner: &str, first: usize) -> Option<String> {
                     (c, 12)
                 } else {
                     (char::from_u32(unit)?, 6)
-                }
+                };
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                i += used;
+                continue;
             }
         };
-        out.push(c);
-        from = at + used;
-        // Escapes come close together in JSON written inside a string: look at the
-        // next few bytes before searching the rest.
-        let near = b[from..].iter().take(16).position(|&c| c == b'\\');
-        match near.or_else(|| memchr::memchr(b'\\', &b[from..])) {
-            Some(n) => at = from + n,
-            None => {
-                out.push_str(&inner[from..]);
-                return Some(out);
-            }
-        }
+        out.push(byte);
+        i += 2;
     }
+    // Runs of the (valid) input and whole characters: valid UTF-8.
+    String::from_utf8(out).ok()
 }
 
 /// The entries of one object, in source order.
