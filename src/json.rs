@@ -529,6 +529,8 @@ impl Node<'_> {
         match text.as_bytes()[0] {
             b'{' => {
                 out.push('{');
+                // Keys that all differ in their summary bit cannot repeat.
+                let unique = self.object().is_some_and(|o| o.unique);
                 let mut keys: Vec<Cow<str>> = Vec::new();
                 for (n, child) in self.children().enumerate() {
                     if n > 0 {
@@ -542,13 +544,15 @@ impl Node<'_> {
                         Cow::Borrowed(raw)
                     };
                     // serde_json keeps the last of duplicate keys, in the first one's place.
-                    if keys.contains(&key) {
+                    if !unique && keys.contains(&key) {
                         return None;
                     }
                     write_str(out, raw, &key);
                     out.push(':');
                     child.compact(out, depth + 1)?;
-                    keys.push(key);
+                    if !unique {
+                        keys.push(key);
+                    }
                 }
                 out.push('}');
             }
