@@ -297,6 +297,11 @@ pub struct Openers {
     pub json: Vec<usize>,
 }
 
+/// Whether `WIL` or `wil` occurs: WIL sentinels are searched (in any case) only then.
+fn holds_wil(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"WIL").is_some() || memchr::memmem::find(bytes, b"wil").is_some()
+}
+
 /// The block of [`Text::sweep`].
 const SWEEP_BLOCK: usize = 256 << 10;
 
@@ -332,10 +337,7 @@ impl Text {
 
     /// Whether the text holds `WIL` or `wil` anywhere, found once.
     pub fn maybe_wil(&self) -> bool {
-        *self.wil.get_or_init(|| {
-            let b = self.text.as_bytes();
-            memchr::memmem::find(b, b"WIL").is_some() || memchr::memmem::find(b, b"wil").is_some()
-        })
+        *self.wil.get_or_init(|| holds_wil(self.text.as_bytes()))
     }
 
     /// UICP's `BEGIN WIL … END WIL` blocks (the sentinels match in any case): the
@@ -393,9 +395,7 @@ impl Text {
             openers.add(&bytes[from..to], from);
             // The needle may start in the block before.
             let around = &bytes[from.saturating_sub(2)..to];
-            wil = wil
-                || memchr::memmem::find(around, b"WIL").is_some()
-                || memchr::memmem::find(around, b"wil").is_some();
+            wil = wil || holds_wil(around);
             lines += memchr::memchr_iter(b'\n', &bytes[from..to]).count() as u64;
         }
         let _ = self.openers.set(openers);

@@ -123,12 +123,11 @@ fn object_calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
         return Vec::new();
     };
     let dialect = |own: &'static str| marker.unwrap_or(own);
-    let name_of = |o: &Map<String, Value>, key: &str| {
+    fn name_of<'o>(o: &'o Map<String, Value>, key: &str) -> Option<&'o str> {
         o.get(key)
             .and_then(Value::as_str)
             .filter(|n| scan::is_tool_name(n))
-            .map(str::to_owned)
-    };
+    }
     // KSI tool use.
     if o.get("type").and_then(Value::as_str) == Some("ksi_tool_use")
         && let Some(name) = name_of(&o, "name")
@@ -189,7 +188,7 @@ fn object_calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
         // {name, arguments} (Mandrake, generic), {name, parameters} (Llama 3),
         // {tool_name, parameters} (Command R), {name, args}.
         let own = if o.contains_key("arguments") {
-            if is_server_method(&name) {
+            if is_server_method(name) {
                 MANDRAKE_JSON
             } else {
                 NAME_ARGUMENTS
@@ -206,14 +205,14 @@ fn object_calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
                 .and_then(Value::as_str)
                 .map(Into::into)
         });
+        let mut call = Call::new(name, dialect(own), 0).with_id(id);
+        if is_server_method(&call.name) {
+            call.namespace = call.name.split('.').next().map(Into::into);
+        }
         let args = ["arguments", "parameters", "args", "input"]
             .into_iter()
             .find(|k| o.contains_key(*k))
             .and_then(|k| o.remove(k));
-        let mut call = Call::new(name.as_str(), dialect(own), 0).with_id(id);
-        if is_server_method(&name) {
-            call.namespace = name.split('.').next().map(Into::into);
-        }
         set_args(&mut call, args);
         return vec![call];
     }
