@@ -302,6 +302,30 @@ fn holds_wil(bytes: &[u8]) -> bool {
     memchr::memmem::find(bytes, b"WIL").is_some() || memchr::memmem::find(bytes, b"wil").is_some()
 }
 
+/// The blocks of [`Text::wil_blocks`].
+fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
+    const BEGIN: &[u8] = b"BEGIN ";
+    const END: &[u8] = b"END ";
+    let upper = memchr::memmem::find_iter(bytes, b"WIL");
+    let lower = memchr::memmem::find_iter(bytes, b"wil");
+    let mut hits: Vec<usize> = upper.chain(lower).collect();
+    hits.sort_unstable();
+    let behind = |at: usize, word: &[u8]| {
+        at >= word.len() && bytes[at - word.len()..at].eq_ignore_ascii_case(word)
+    };
+    let mut blocks = Vec::new();
+    let mut hits = hits.into_iter();
+    while let Some(begin) = hits.by_ref().find(|&at| behind(at, BEGIN)) {
+        let body = begin + 3;
+        let end = hits
+            .by_ref()
+            .find(|&at| at >= body + END.len() && behind(at, END))
+            .map_or(bytes.len(), |at| at - END.len());
+        blocks.push((begin - BEGIN.len(), end));
+    }
+    blocks
+}
+
 /// The block of [`Text::sweep`].
 const SWEEP_BLOCK: usize = 256 << 10;
 
@@ -340,25 +364,17 @@ impl Text {
         *self.wil.get_or_init(|| holds_wil(self.text.as_bytes()))
     }
 
-    /// UICP's `BEGIN WIL … END WIL` blocks (the sentinels match in any case): the
-    /// offset of each `BEGIN WIL` and of its `END WIL`, or the text's end when it has
-    /// none. Searched once per text, and only when `WIL` or `wil` occurs: in English,
-    /// which is full of "will", a case-blind search costs a visit to every `b`.
+    /// UICP's `BEGIN WIL … END WIL` blocks: the offset of each `BEGIN WIL` and of its
+    /// `END WIL`, or the text's end when it has none. `BEGIN` and `END` match in any
+    /// case, `WIL` in upper or lower case. Searched once per text, and only when `WIL`
+    /// or `wil` occurs. The search visits each `WIL`/`wil` and looks behind it: English
+    /// is full of "will", but far fuller of the `b` a case-blind search would stop at.
     pub fn wil_blocks(&self) -> &[(usize, usize)] {
         self.wil_blocks.get_or_init(|| {
-            let mut blocks = Vec::new();
             if !self.maybe_wil() {
-                return blocks;
+                return Vec::new();
             }
-            let s = self.text.as_str();
-            let mut from = 0;
-            while let Some(begin) = crate::scan::find_ci(s, "BEGIN WIL", from) {
-                let body = begin + "BEGIN WIL".len();
-                let end = crate::scan::find_ci(s, "END WIL", body).unwrap_or(s.len());
-                blocks.push((begin, end));
-                from = end;
-            }
-            blocks
+            wil_blocks(self.text.as_bytes())
         })
     }
 
@@ -575,6 +591,62 @@ mod tests {
                 assert_eq!(swept.maybe_wil(), needle != "WIX", "{needle} at {cut}");
             }
         }
+    }
+
+    #[test]
+    fn wil_blocks_are_those_a_plain_search_finds() {
+        // The reference: try every offset for the sentinels.
+        fn reference(s: &[u8]) -> Vec<(usize, usize)> {
+            let at = |i: usize, word: &[u8]| {
+                s.len() >= i + word.len() + 3
+                    && s[i..i + word.len()].eq_ignore_ascii_case(word)
+                    && matches!(&s[i + word.len()..i + word.len() + 3], b"WIL" | b"wil")
+            };
+            let (mut blocks, mut from) = (Vec::new(), 0);
+            while let Some(begin) = (from..s.len()).find(|&i| at(i, b"BEGIN ")) {
+                let end = (begin + 9..s.len())
+                    .find(|&i| at(i, b"END "))
+                    .unwrap_or(s.len());
+                blocks.push((begin, end));
+                from = end;
+            }
+            blocks
+        }
+        let pieces = [
+            "BEGIN WIL",
+            "begin wil",
+            "Begin WIL",
+            "bEGIN Wil",
+            "END WIL",
+            "end wil",
+            "End WIL",
+            "friend will",
+            "BEGIN ",
+            "WIL",
+            "wil",
+            "Will",
+            " ",
+            "\n",
+            "x",
+            "BEGINWIL",
+        ];
+        let (mut seed, mut with_blocks) = (0x2545_f491_4f6c_dd1d_u64, 0);
+        for _ in 0..5_000 {
+            let mut s = String::new();
+            let mut next = |n: usize| {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (seed >> 33) as usize % n
+            };
+            for _ in 0..next(12) {
+                s.push_str(pieces[next(pieces.len())]);
+            }
+            let text = Text::new(s.clone(), 1, false, true);
+            assert_eq!(text.wil_blocks(), reference(s.as_bytes()), "{s:?}");
+            with_blocks += usize::from(!text.wil_blocks().is_empty());
+        }
+        assert!(with_blocks > 500, "{with_blocks}");
     }
 
     fn args(text: &str) -> Call {
