@@ -16,6 +16,9 @@ KIND:
                 prose, JSON configs)
     prose       assistant prose with decoys in 30% of paragraphs and no tool call
     plain       the same prose without decoys
+    english     real English with no tool call: paragraphs of the GPL-3 text that
+                Debian ships (/usr/share/common-licenses/GPL-3), full of "will" and
+                of a few `<` and `[`
 
 Records are drawn from a pool of distinct ones built from the seed, so generating a
 gigabyte costs about what writing it does; the counts are exact.
@@ -177,6 +180,16 @@ def prose_record(rng, n, decoys=True):
     return para, 0
 
 
+def english_record(rng, n):
+    global PARAGRAPHS
+    if not PARAGRAPHS:
+        with open("/usr/share/common-licenses/GPL-3", encoding="utf-8") as f:
+            PARAGRAPHS = [p.strip() + "\n\n" for p in f.read().split("\n\n") if p.strip()]
+    return rng.choice(PARAGRAPHS), 0
+
+
+PARAGRAPHS = []
+
 KINDS = {
     "openai": openai_record,
     "anthropic": anthropic_record,
@@ -184,6 +197,7 @@ KINDS = {
     "mixed": mixed_record,
     "prose": prose_record,
     "plain": lambda rng, n: prose_record(rng, n, decoys=False),
+    "english": english_record,
 }
 
 

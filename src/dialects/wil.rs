@@ -1,7 +1,10 @@
 //! WIL, UICP's line language: `create window id w1 title "Notes" size 1200x800`
 //! becomes `window.create {"id":"w1","title":"Notes","width":1200,"height":800}`.
 //! Lines look like prose, so the dialect reads only text between `BEGIN WIL` and
-//! `END WIL`, or whole texts when selected with `--dialects wil`.
+//! `END WIL`, or whole texts when selected with `--dialects wil`. UICP reads the
+//! sentinels in any case; here `BEGIN` and `END` may be in any case and `WIL` in upper
+//! or lower case, so that text with no `WIL` or `wil` is passed over by two fast
+//! searches (`Text::wil_blocks`).
 //!
 //! The grammar is data: per operation, templates of literal words and `{slot}`s,
 //! with `[optional]` parts and `(alternative|choices)`, expanded once. Operations are
