@@ -1,9 +1,9 @@
 //! Text scanning shared by the json and text channels: balanced JSON that is string-
 //! and escape-aware, tolerant JSON parsing with named repairs, and tag helpers.
 
+use crate::json::{Doc, Node};
 use crate::pyliteral;
 use memchr::memmem;
-use serde_json::Value;
 
 /// The end (exclusive) of the JSON value that starts at `start` (a `{` or `[`), found by
 /// counting brackets outside strings. `None` when it never closes: the caller resumes
@@ -220,40 +220,44 @@ fn looks_like_call_start(rest: &str) -> bool {
     .any(|k| key.starts_with(k))
 }
 
-/// A parsed JSON value with the repairs it needed.
-pub struct Parsed {
-    pub value: Value,
-    pub repairs: Vec<&'static str>,
-}
-
-/// Parses JSON written by a model. Strict JSON first; then, unless `strict`, the
-/// repairs models need, each named: `trailing-comma`, `unescaped-newline`,
-/// `unclosed-brace` (closers added at the end of the text), `python-literals`.
-pub fn parse_json(text: &str, strict: bool) -> Result<Parsed, String> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => {
-            return Ok(Parsed {
-                value,
-                repairs: Vec::new(),
-            });
-        }
-        Err(e) if strict => return Err(e.to_string()),
-        Err(_) => {}
+/// Reads JSON written by a model and hands its root to `read`, with the repairs it
+/// needed. Strict JSON first; then, unless `strict`, the repairs models need, each
+/// named: `trailing-comma`, `unescaped-newline`, `unclosed-brace` (closers added at the
+/// end of the text), `python-literals`. The value is read from the JSON tape, never
+/// built as a `serde_json::Value`: calls take their arguments as compact text.
+pub fn with_json<R>(
+    text: &str,
+    strict: bool,
+    read: impl FnOnce(Node<'_>, Vec<&'static str>) -> R,
+) -> Result<R, String> {
+    let tape_error = match Doc::parse(text) {
+        Ok(doc) => return Ok(read(doc.root(), Vec::new())),
+        Err(e) => e,
+    };
+    // What serde_json says of the text as a value: the message users have always seen
+    // (the tape's fallback reads it as `IgnoredAny`, which words some errors otherwise).
+    let first_error = || {
+        serde_json::from_str::<serde_json::Value>(text)
+            .err()
+            .unwrap_or(tape_error)
+            .to_string()
+    };
+    if strict {
+        return Err(first_error());
     }
-    let first_error = serde_json::from_str::<Value>(text).unwrap_err().to_string();
     let (fixed, repairs) = repair(text);
     if !repairs.is_empty()
-        && let Ok(value) = serde_json::from_str::<Value>(&fixed)
+        && let Ok(doc) = Doc::parse(&fixed)
     {
-        return Ok(Parsed { value, repairs });
+        return Ok(read(doc.root(), repairs));
     }
     if let Some(value) = pyliteral::parse(text.trim()) {
-        return Ok(Parsed {
-            value,
-            repairs: vec!["python-literals"],
-        });
+        let json = value.to_string();
+        if let Ok(doc) = Doc::parse(&json) {
+            return Ok(read(doc.root(), vec!["python-literals"]));
+        }
     }
-    Err(first_error)
+    Err(first_error())
 }
 
 /// One pass that removes trailing commas, escapes raw control characters inside
@@ -562,20 +566,33 @@ mod tests {
         assert_eq!(spans, [r#"{"name": "f", "arguments": {}}"#]);
     }
 
+    /// The value `with_json` reads, as serde_json sees it, and the repairs.
+    fn parse_json(text: &str, strict: bool) -> Result<(serde_json::Value, Vec<&str>), String> {
+        with_json(text, strict, |root, repairs| (root.value(), repairs))
+    }
+
     #[test]
     fn repairs_are_named() {
-        let p = parse_json("{\"a\": [1, 2,], }", false).unwrap();
-        assert_eq!(p.repairs, ["trailing-comma"]);
-        let p = parse_json("{\"a\": \"line\nbreak\"}", false).unwrap();
-        assert_eq!(p.value["a"], "line\nbreak");
-        assert_eq!(p.repairs, ["unescaped-newline"]);
-        let p = parse_json("{\"a\": {\"b\": \"c", false).unwrap();
-        assert_eq!(p.value["a"]["b"], "c");
-        assert_eq!(p.repairs, ["unclosed-brace"]);
-        let p = parse_json("{'a': True, 'b': None}", false).unwrap();
-        assert_eq!(p.repairs, ["python-literals"]);
+        let (v, repairs) = parse_json("{\"a\": [1, 2,], }", false).unwrap();
+        assert_eq!(
+            (v, repairs),
+            (serde_json::json!({"a": [1, 2]}), vec!["trailing-comma"])
+        );
+        let (v, repairs) = parse_json("{\"a\": \"line\nbreak\"}", false).unwrap();
+        assert_eq!(v["a"], "line\nbreak");
+        assert_eq!(repairs, ["unescaped-newline"]);
+        let (v, repairs) = parse_json("{\"a\": {\"b\": \"c", false).unwrap();
+        assert_eq!(v["a"]["b"], "c");
+        assert_eq!(repairs, ["unclosed-brace"]);
+        let (v, repairs) = parse_json("{'a': True, 'b': None}", false).unwrap();
+        assert_eq!(v, serde_json::json!({"a": true, "b": null}));
+        assert_eq!(repairs, ["python-literals"]);
         assert!(parse_json("{'a': True}", true).is_err());
         assert!(parse_json("{\"a\": 1,}", true).is_err());
+        assert_eq!(
+            parse_json("{\"a\": 1} {", false).map(|p| p.1),
+            Err("trailing characters at line 1 column 10".into())
+        );
     }
 
     #[test]

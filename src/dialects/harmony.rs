@@ -109,13 +109,7 @@ fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
     let body = s[body_start..body_end].trim();
     let mut call = Call::new(name, NAME, 0);
     call.in_reasoning = channel == Some("analysis");
-    match scan::parse_json(body, strict) {
-        Ok(parsed) => {
-            super::shapes::set_args(&mut call, Some(parsed.value));
-            call.repairs.extend(parsed.repairs);
-        }
-        Err(e) => call.invalid_arguments(body, &format!("arguments are not valid JSON: {e}")),
-    }
+    super::shapes::json_arguments(&mut call, body, strict, false);
     Some(Hit {
         call,
         start: lo + header_at,

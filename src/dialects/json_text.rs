@@ -53,9 +53,14 @@ impl Scanner for JsonText {
             let slice = &s[found.start..found.end];
             // UICP's call syntax: the object is the argument of emit_batch( / emit_plan(.
             if let Some((name, at)) = uicp_call_before(s, found.start) {
-                let Ok(parsed) = scan::parse_json(slice, ctx.strict) else {
+                let mut call = Call::new(name, UICP_CALL, text.line_at(at));
+                let read = scan::with_json(slice, ctx.strict, |root, repairs| {
+                    shapes::set_args(&mut call, Some(root));
+                    call.repairs.extend(repairs);
+                });
+                if read.is_err() {
                     continue;
-                };
+                }
                 let after = &s[found.end..];
                 let rest = after.trim_start();
                 let end = if rest.starts_with(')') {
@@ -63,9 +68,6 @@ impl Scanner for JsonText {
                 } else {
                     found.end
                 };
-                let mut call = Call::new(name, UICP_CALL, text.line_at(at));
-                shapes::set_args(&mut call, Some(parsed.value));
-                call.repairs.extend(parsed.repairs);
                 out.push(Hit {
                     call,
                     start: at,
@@ -156,13 +158,15 @@ pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) 
     if !may {
         return Vec::new();
     }
-    let Ok(parsed) = scan::parse_json(slice, false) else {
+    let read = scan::with_json(slice, false, |root, repairs| {
+        (shapes::calls(root, None), repairs)
+    });
+    let Ok((mut calls, repairs)) = read else {
         // Not JSON even with repairs, yet it names a call: report it, never drop it.
         return unreadable_call(slice).into_iter().collect();
     };
-    let mut calls = shapes::calls(parsed.value, None);
     for call in &mut calls {
-        if parsed.repairs.is_empty() {
+        if repairs.is_empty() {
             continue;
         }
         if strict {
@@ -170,10 +174,10 @@ pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) 
             call.arguments_raw = Some(slice.to_owned());
             call.errors.push(format!(
                 "needs a repair ({}), and --strict allows none",
-                parsed.repairs.join(", ")
+                repairs.join(", ")
             ));
         } else {
-            call.repairs.extend(parsed.repairs.iter().copied());
+            call.repairs.extend(repairs.iter().copied());
         }
     }
     calls
@@ -199,7 +203,9 @@ fn unreadable_call(slice: &str) -> Option<Call> {
         scan::is_tool_name(name).then_some(name)
     })?;
     let mut call = Call::new(name, shapes::NAME_ARGUMENTS, 0);
-    let error = scan::parse_json(slice, true).err().unwrap_or_default();
+    let error = scan::with_json(slice, true, |_, _| ())
+        .err()
+        .unwrap_or_default();
     call.invalid_arguments(slice, &format!("the call is not valid JSON: {error}"));
     Some(call)
 }
@@ -259,6 +265,38 @@ mod tests {
                 .unwrap()
                 .contains("\"force\": true")
         );
+    }
+
+    #[test]
+    fn arguments_are_copied_as_compact_text() {
+        let text = "Now: {\"name\": \"f\", \"arguments\": {\"b\": 1.50, \"a\": [\"\\u00e9\", {}]}}";
+        let hits = scan_text(text, false);
+        assert_eq!(hits.len(), 1);
+        // Read from the JSON tape and written as serde_json would write the value,
+        // without building a map.
+        assert_eq!(
+            hits[0].call.arguments.compact(),
+            Some(r#"{"b":1.5,"a":["é",{}]}"#)
+        );
+    }
+
+    #[test]
+    fn arguments_too_deep_or_unreadable_make_the_call_invalid() {
+        let deep = format!(
+            "{{\"name\": \"f\", \"arguments\": {}{}}}",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let surrogate = r#"{"name": "g", "arguments": {"s": "\ud800"}}"#.to_owned();
+        for (text, name) in [(deep, "f"), (surrogate, "g")] {
+            let hits = scan_text(&text, false);
+            assert_eq!(hits.len(), 1, "{text}");
+            let call = &hits[0].call;
+            assert_eq!(call.name, name);
+            assert!(!call.is_valid());
+            assert!(call.errors[0].starts_with("arguments are not valid JSON"));
+            assert!(text.contains(call.arguments_raw.as_deref().unwrap()));
+        }
     }
 
     #[test]

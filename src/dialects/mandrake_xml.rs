@@ -138,14 +138,7 @@ fn parse_block(body: &str, strict: bool) -> Option<Call> {
     if ambiguous {
         call.repairs.push("ambiguous-delimiter");
     }
-    match scan::parse_json(raw, strict) {
-        Ok(parsed) if parsed.value.is_object() => {
-            shapes::set_args(&mut call, Some(parsed.value));
-            call.repairs.extend(parsed.repairs);
-        }
-        Ok(_) => call.invalid_arguments(raw, "arguments are not a JSON object"),
-        Err(e) => call.invalid_arguments(raw, &format!("arguments are not valid JSON: {e}")),
-    }
+    shapes::json_arguments(&mut call, raw, strict, true);
     Some(call)
 }
 

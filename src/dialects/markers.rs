@@ -4,11 +4,11 @@
 
 use super::registry::{absorb_wrappers, push_hits};
 use super::{Channel, DialectRow, Hit, ScanContext, Scanner, shapes};
+use crate::json::{Doc, Kind, Node, Obj};
 use crate::model::{Call, Text};
 use crate::scan::skip_ws;
 use crate::{pyliteral, scan};
 use memchr::memmem;
-use serde_json::Value;
 
 /// What follows the opening marker.
 #[derive(Clone, Copy, Debug)]
@@ -552,7 +552,8 @@ fn json_payload(
     let mut calls = Vec::new();
     if body_kind == Body::Python {
         let (value, _) = pyliteral::parse_prefix(body)?;
-        calls = shapes::calls(value, None);
+        let json = value.to_string();
+        calls = shapes::calls(Doc::parse(&json).ok()?.root(), None);
     } else {
         for found in scan::json_values(body) {
             let slice = &body[found.start..found.end];
@@ -577,72 +578,81 @@ fn json_payload(
 
 /// Calls of a dialect with its own keys; the usual shapes when the keys are absent.
 fn keyed(slice: &str, keys: &Keys, strict: bool) -> Vec<Call> {
-    let Ok(parsed) = scan::parse_json(slice, strict) else {
-        return super::json_text::calls_in_json(slice, strict);
-    };
-    let items: Vec<Value> = match parsed.value {
-        Value::Array(items) => items,
-        other => vec![other],
-    };
-    let mut calls = Vec::new();
-    for item in items {
-        let Value::Object(mut o) = item else {
-            return Vec::new();
-        };
-        let Some(name) = first_of(&o, keys.name)
-            .and_then(Value::as_str)
-            .filter(|n| scan::is_tool_name(n))
-            .map(str::to_owned)
-        else {
-            calls.extend(shapes::calls(Value::Object(o), None));
-            continue;
-        };
-        let id = first_of(&o, keys.id).and_then(|v| match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        });
-        let mut call = Call::new(name, "", 0).with_id(id);
-        let args = keys.arguments.iter().find(|k| o.contains_key(**k));
-        shapes::set_args(&mut call, args.and_then(|k| o.remove(*k)));
-        call.repairs.extend(parsed.repairs.iter().copied());
-        calls.push(call);
+    let read = scan::with_json(slice, strict, |root, repairs| {
+        let mut calls = Vec::new();
+        for item in items_of(root) {
+            let Some(o) = item.object() else {
+                return Vec::new();
+            };
+            let Some(name) = first_of(&o, keys.name)
+                .and_then(|n| n.str())
+                .filter(|n| scan::is_tool_name(n))
+            else {
+                calls.extend(shapes::calls(item, None));
+                continue;
+            };
+            let id = first_of(&o, keys.id).and_then(|v| match v.kind() {
+                Kind::String => v.str().map(Into::into),
+                // As serde_json writes the number (`1.50` is `1.5`).
+                Kind::Number => serde_json::from_str::<serde_json::Value>(v.text())
+                    .ok()
+                    .map(|n| n.to_string()),
+                _ => None,
+            });
+            let mut call = Call::new(name, "", 0).with_id(id);
+            shapes::set_args(&mut call, first_of(&o, keys.arguments));
+            call.repairs.extend(repairs.iter().copied());
+            calls.push(call);
+        }
+        calls
+    });
+    read.unwrap_or_else(|_| super::json_text::calls_in_json(slice, strict))
+}
+
+/// The elements of an array, or the value itself.
+fn items_of(root: Node) -> Vec<Node> {
+    if root.kind() == Kind::Array {
+        root.items().collect()
+    } else {
+        vec![root]
     }
-    calls
 }
 
 /// The value of the first of `names` present in `o`.
-fn first_of<'v>(o: &'v serde_json::Map<String, Value>, names: &[&str]) -> Option<&'v Value> {
-    names.iter().find_map(|k| o.get(*k))
+fn first_of<'a>(o: &Obj<'a>, names: &[&str]) -> Option<Node<'a>> {
+    names.iter().find_map(|k| o.get(k))
 }
 
 /// `[{"NAME": {arguments}}, ...]`.
 fn name_keyed(slice: &str, strict: bool) -> Vec<Call> {
-    let Ok(parsed) = scan::parse_json(slice, strict) else {
-        return Vec::new();
-    };
-    let items: Vec<Value> = match parsed.value {
-        Value::Array(items) => items,
-        other => vec![other],
-    };
-    let mut calls = Vec::new();
-    for item in items {
-        let Value::Object(o) = item else {
-            return Vec::new();
-        };
-        if o.len() != 1 {
-            return Vec::new();
+    let read = scan::with_json(slice, strict, |root, repairs| {
+        let mut calls = Vec::new();
+        for item in items_of(root) {
+            let Some(o) = item.object() else {
+                return Vec::new();
+            };
+            // One key (written more than once, the last value counts, as in serde_json).
+            let mut entries = o.iter();
+            let Some((name, mut args)) = entries.next() else {
+                return Vec::new();
+            };
+            for (key, value) in entries {
+                if key != name {
+                    return Vec::new();
+                }
+                args = value;
+            }
+            if !scan::is_tool_name(&name) {
+                return Vec::new();
+            }
+            let mut call = Call::new(name, "", 0);
+            shapes::set_args(&mut call, Some(args));
+            call.repairs.extend(repairs.iter().copied());
+            calls.push(call);
         }
-        let (name, args) = o.into_iter().next().expect("one key");
-        if !scan::is_tool_name(&name) {
-            return Vec::new();
-        }
-        let mut call = Call::new(name, "", 0);
-        shapes::set_args(&mut call, Some(args));
-        call.repairs.extend(parsed.repairs.iter().copied());
-        calls.push(call);
-    }
-    calls
+        calls
+    });
+    read.unwrap_or_default()
 }
 
 /// The longest a head (name and id) may be: a marker named in prose with no head end
@@ -723,13 +733,7 @@ fn named_payload(
 
 /// The arguments of a call from their JSON text (repairs named, unreadable kept raw).
 fn json_arguments(call: &mut Call, slice: &str, strict: bool) {
-    match scan::parse_json(slice, strict) {
-        Ok(parsed) => {
-            shapes::set_args(call, Some(parsed.value));
-            call.repairs.extend(parsed.repairs);
-        }
-        Err(e) => call.invalid_arguments(slice, &format!("arguments are not valid JSON: {e}")),
-    }
+    shapes::json_arguments(call, slice, strict, false);
 }
 
 /// `NAME[CALL_ID]ID<open>{json}`, read backwards from the open marker.

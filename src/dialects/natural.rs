@@ -232,14 +232,7 @@ fn body_close(s: &str, body_start: usize, open: &str, close: &str) -> Option<(us
 
 fn call_from_json(name: &str, dialect: &'static str, json: &str, strict: bool) -> Call {
     let mut call = Call::new(name, dialect, 0);
-    match scan::parse_json(json, strict) {
-        Ok(parsed) if parsed.value.is_object() => {
-            shapes::set_args(&mut call, Some(parsed.value));
-            call.repairs.extend(parsed.repairs);
-        }
-        Ok(_) => call.invalid_arguments(json, "arguments are not a JSON object"),
-        Err(e) => call.invalid_arguments(json, &format!("arguments are not valid JSON: {e}")),
-    }
+    shapes::json_arguments(&mut call, json, strict, true);
     call
 }
 

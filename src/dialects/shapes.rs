@@ -1,9 +1,11 @@
 //! Call shapes of JSON written in text: which objects are calls, and of which dialect.
 //! Only objects of these shapes are calls; any other JSON in prose is not.
 
+use crate::json::{Kind, Node, Obj};
 use crate::model::Call;
 use crate::scan;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use std::borrow::Cow;
 
 pub const KSI: &str = "ksi";
 pub const KSI_EVENT: &str = "ksi-event";
@@ -89,14 +91,14 @@ pub const ROWS: &[ShapeRow] = &[
 ];
 
 /// The calls a JSON value holds, if it has a call shape. `marker` names the dialect when
-/// the value sat inside a dialect's markers (Hermes, Mistral, ...). The value is taken:
-/// the calls' arguments are moved out of it, not copied.
-pub fn calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
-    match value {
-        Value::Array(items) => {
+/// the value sat inside a dialect's markers (Hermes, Mistral, ...). The value is read
+/// from the JSON tape: arguments objects are copied out as compact text.
+pub fn calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
+    match value.kind() {
+        Kind::Array => {
             // An array counts only when every element is a call (xLAM, Mistral).
             let mut all = Vec::new();
-            for item in items {
+            for item in value.items() {
                 let found = object_calls(item, marker);
                 if found.is_empty() {
                     return Vec::new();
@@ -113,73 +115,66 @@ pub fn calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
             }
             all
         }
-        Value::Object(_) => object_calls(value, marker),
+        Kind::Object => object_calls(value, marker),
         _ => Vec::new(),
     }
 }
 
-fn object_calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
-    let Value::Object(mut o) = value else {
+fn object_calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
+    let Some(o) = value.object() else {
         return Vec::new();
     };
     let dialect = |own: &'static str| marker.unwrap_or(own);
-    fn name_of<'o>(o: &'o Map<String, Value>, key: &str) -> Option<&'o str> {
-        o.get(key)
-            .and_then(Value::as_str)
-            .filter(|n| scan::is_tool_name(n))
+    fn name_of<'a>(o: &Obj<'a>, key: &str) -> Option<Cow<'a, str>> {
+        o.str(key).filter(|n| scan::is_tool_name(n))
     }
     // KSI tool use.
-    if o.get("type").and_then(Value::as_str) == Some("ksi_tool_use")
+    if o.is("type", "ksi_tool_use")
         && let Some(name) = name_of(&o, "name")
     {
         let mut call = Call::new(name, dialect(KSI), 0).with_id(id_of(&o));
-        set_args(&mut call, o.remove("input"));
+        set_args(&mut call, o.get("input"));
         return vec![call];
     }
     // KSI legacy event: only event, data and underscore metadata keys.
     if let Some(name) = name_of(&o, "event")
-        && o.keys()
-            .all(|k| k == "event" || k == "data" || k.starts_with('_'))
+        && o.iter()
+            .all(|(k, _)| k == "event" || k == "data" || k.starts_with('_'))
     {
         let mut call = Call::new(name, dialect(KSI_EVENT), 0);
-        set_args(&mut call, o.remove("data"));
+        set_args(&mut call, o.get("data"));
         return vec![call];
     }
     // ikigai.
     if let Some(name) = name_of(&o, "tool")
-        && (o.contains_key("params")
-            || o.keys()
-                .all(|k| matches!(k.as_str(), "tool" | "reasoning" | "id")))
+        && (o.has("params")
+            || o.iter()
+                .all(|(k, _)| matches!(&*k, "tool" | "reasoning" | "id")))
     {
         let mut call = Call::new(name, dialect(IKIGAI), 0).with_id(id_of(&o));
-        set_args(&mut call, o.remove("params"));
+        set_args(&mut call, o.get("params"));
         return vec![call];
     }
     // Wrappers of several calls.
-    if let Some(Value::Array(_)) = o.get("tool_calls")
-        && let Some(Value::Array(items)) = o.remove("tool_calls")
-    {
+    if let Some(items) = o.get("tool_calls").filter(|v| v.kind() == Kind::Array) {
         return items
-            .into_iter()
+            .items()
             .flat_map(|i| object_calls(i, marker))
             .collect();
     }
-    if let Some(Value::Object(_)) = o.get("tool_call")
-        && let Some(inner) = o.remove("tool_call")
-    {
+    if let Some(inner) = o.get("tool_call").filter(|v| v.kind() == Kind::Object) {
         return object_calls(inner, Some(marker.unwrap_or(LLAMACPP_GENERIC)));
     }
     // OpenAI-shaped.
-    if let Some(Value::Object(f)) = o.get("function")
-        && let Some(name) = name_of(f, "name")
+    if let Some(f) = o.obj("function")
+        && let Some(name) = name_of(&f, "name")
     {
         let mut call = Call::new(name, dialect(OPENAI_JSON), 0).with_id(id_of(&o));
-        let Some(Value::Object(mut f)) = o.remove("function") else {
-            unreachable!("an object, seen above")
-        };
         // In this shape arguments are a JSON string by definition: not a repair.
-        match f.remove("arguments").or_else(|| f.remove("parameters")) {
-            Some(Value::String(text)) => call.set_arguments_text(&text),
+        match f.get("arguments").or_else(|| f.get("parameters")) {
+            Some(text) if text.kind() == Kind::String => {
+                call.set_arguments_text(&text.str().unwrap_or_default())
+            }
             other => set_args(&mut call, other),
         }
         return vec![call];
@@ -187,53 +182,50 @@ fn object_calls(value: Value, marker: Option<&'static str>) -> Vec<Call> {
     if let Some(name) = name_of(&o, "name").or_else(|| name_of(&o, "tool_name")) {
         // {name, arguments} (Mandrake, generic), {name, parameters} (Llama 3),
         // {tool_name, parameters} (Command R), {name, args}.
-        let own = if o.contains_key("arguments") {
-            if is_server_method(name) {
+        let own = if o.has("arguments") {
+            if is_server_method(&name) {
                 MANDRAKE_JSON
             } else {
                 NAME_ARGUMENTS
             }
-        } else if o.contains_key("parameters") {
+        } else if o.has("parameters") {
             LLAMA3_JSON
-        } else if o.contains_key("args") || o.contains_key("input") {
+        } else if o.has("args") || o.has("input") {
             NAME_ARGUMENTS
         } else {
             return Vec::new();
         };
-        let id = id_of(&o).or_else(|| {
-            o.get("tool_call_id")
-                .and_then(Value::as_str)
-                .map(Into::into)
-        });
+        let id = id_of(&o).or_else(|| o.str("tool_call_id").map(Into::into));
         let mut call = Call::new(name, dialect(own), 0).with_id(id);
         if is_server_method(&call.name) {
             call.namespace = call.name.split('.').next().map(Into::into);
         }
         let args = ["arguments", "parameters", "args", "input"]
             .into_iter()
-            .find(|k| o.contains_key(*k))
-            .and_then(|k| o.remove(k));
+            .find_map(|k| o.get(k));
         set_args(&mut call, args);
         return vec![call];
     }
     // UICP batch.
-    if let Some(Value::Array(batch)) = o.get("batch")
-        && !batch.is_empty()
-        && batch.iter().all(|e| {
-            e.get("op")
-                .or_else(|| e.get("method"))
-                .is_some_and(Value::is_string)
+    if let Some(batch) = o.get("batch").filter(|v| v.kind() == Kind::Array)
+        && batch.items().next().is_some()
+        && batch.items().all(|e| {
+            e.object().is_some_and(|e| {
+                e.get("op")
+                    .or_else(|| e.get("method"))
+                    .is_some_and(|op| op.kind() == Kind::String)
+            })
         })
     {
         let mut call = Call::new("emit_batch", dialect(UICP_BATCH), 0);
-        call.arguments = o.into();
+        set_args(&mut call, Some(value));
         return vec![call];
     }
     Vec::new()
 }
 
-fn id_of(o: &Map<String, Value>) -> Option<String> {
-    o.get("id").and_then(Value::as_str).map(Into::into)
+fn id_of(o: &Obj) -> Option<String> {
+    o.str("id").map(Into::into)
 }
 
 /// `server.method`: exactly two non-empty dot-separated parts.
@@ -242,17 +234,47 @@ fn is_server_method(name: &str) -> bool {
     matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if !a.is_empty() && !b.is_empty())
 }
 
+/// The arguments of a call from their JSON text, with the repairs it needed; JSON
+/// that cannot be read (or, with `only_object`, is not an object) is kept raw and the
+/// call is invalid.
+pub fn json_arguments(call: &mut Call, raw: &str, strict: bool, only_object: bool) {
+    let read = scan::with_json(raw, strict, |root, repairs| {
+        if only_object && root.kind() != Kind::Object {
+            return false;
+        }
+        set_args(call, Some(root));
+        call.repairs.extend(repairs);
+        true
+    });
+    match read {
+        Ok(true) => {}
+        Ok(false) => call.invalid_arguments(raw, "arguments are not a JSON object"),
+        Err(e) => call.invalid_arguments(raw, &format!("arguments are not valid JSON: {e}")),
+    }
+}
+
 /// Arguments given as an object, as JSON text (decoded and marked), or missing.
-pub fn set_args(call: &mut Call, args: Option<Value>) {
-    match args {
-        None | Some(Value::Null) => {}
-        Some(Value::String(text)) => {
-            call.set_arguments_text(&text);
+pub fn set_args(call: &mut Call, args: Option<Node>) {
+    let Some(args) = args else {
+        return;
+    };
+    match args.kind() {
+        Kind::Null => {}
+        Kind::String => {
+            call.set_arguments_text(&args.str().unwrap_or_default());
             if call.is_valid() {
                 call.repairs.insert(0, "string-arguments");
             }
         }
-        Some(other) => call.set_arguments_value(other),
+        Kind::Object if call.set_arguments_node(args) => {}
+        // Deeper than the compact writer goes, or not an object at all: serde_json
+        // reads it, and says what is wrong with it.
+        _ => match serde_json::from_str::<Value>(args.text()) {
+            Ok(value) => call.set_arguments_value(value),
+            Err(e) => {
+                call.invalid_arguments(args.text(), &format!("arguments are not valid JSON: {e}"))
+            }
+        },
     }
 }
 
@@ -261,8 +283,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The calls of a JSON value, read through the tape as the scanners do.
+    fn value_calls(v: &Value) -> Vec<Call> {
+        let text = v.to_string();
+        let doc = crate::json::Doc::parse(&text).unwrap();
+        calls(doc.root(), None)
+    }
+
     fn one(v: Value) -> Call {
-        let mut c = calls(v.clone(), None);
+        let mut c = value_calls(&v);
         assert_eq!(c.len(), 1, "{v}");
         c.remove(0)
     }
@@ -302,9 +331,8 @@ mod tests {
             one(json!({"batch":[{"op":"window.create","params":{}}]})).name,
             "emit_batch"
         );
-        let wrapped = calls(
-            json!({"reasoning":"r","tool_calls":[{"tool":"a","params":{}},{"tool":"b","params":{}}]}),
-            None,
+        let wrapped = value_calls(
+            &json!({"reasoning":"r","tool_calls":[{"tool":"a","params":{}},{"tool":"b","params":{}}]}),
         );
         assert_eq!(wrapped.len(), 2);
     }
@@ -318,7 +346,7 @@ mod tests {
             json!({"event": "click", "x": 1}),
             json!({"name":"$TOOL","arguments":{}}),
         ] {
-            assert!(calls(v.clone(), None).is_empty(), "{v}");
+            assert!(value_calls(&v).is_empty(), "{v}");
         }
     }
 
