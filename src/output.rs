@@ -52,6 +52,8 @@ pub struct Output {
     /// Calls were validated against contracts: every call says whether it is valid.
     validated: bool,
     collected: Option<Vec<Collected>>,
+    /// The last source file name and its JSON string: every record of a file names it.
+    file: (String, String),
 }
 
 /// A call as `check` sees it: where it was found, and the call.
@@ -70,6 +72,7 @@ impl Output {
             line_buffered,
             validated: false,
             collected: None,
+            file: Default::default(),
         }
     }
 
@@ -105,13 +108,31 @@ impl Output {
             });
             return Ok(());
         }
-        self.write_call(call, channel, &source)?;
+        self.write_call(call, channel)?;
+        self.write_source(&source)?;
         self.end_record()
+    }
+
+    /// `,"source":{...}}`, the end of a call record, with the file name quoted once per
+    /// file rather than once per record.
+    fn write_source(&mut self, source: &Source) -> io::Result<()> {
+        if self.file.0 != source.file {
+            self.file.1 = serde_json::to_string(source.file)?;
+            self.file.0 = source.file.to_owned();
+        }
+        let w = &mut self.out;
+        w.write_all(br#","source":{"file":"#)?;
+        w.write_all(self.file.1.as_bytes())?;
+        w.write_all(br#","line":"#)?;
+        write_json(w, &source.line)?;
+        w.write_all(br#","turn":"#)?;
+        write_json(w, &source.turn)?;
+        w.write_all(b"}}")
     }
 
     /// A call record, written field by field: its arguments are often compact JSON
     /// text already, copied as they are.
-    fn write_call(&mut self, call: &Call, channel: &str, source: &Source) -> io::Result<()> {
+    fn write_call(&mut self, call: &Call, channel: &str) -> io::Result<()> {
         let w = &mut self.out;
         w.write_all(br#"{"type":"call","name":"#)?;
         write_json(w, &call.name)?;
@@ -151,10 +172,7 @@ impl Output {
         w.write_all(br#","channel":"#)?;
         write_json(w, channel)?;
         w.write_all(br#","dialect":"#)?;
-        write_json(w, call.dialect)?;
-        w.write_all(br#","source":"#)?;
-        write_json(w, source)?;
-        w.write_all(b"}")
+        write_json(w, call.dialect)
     }
 
     pub fn result(
