@@ -529,7 +529,14 @@ fn json_payload(
     let closed_at = match (values_end, row.close) {
         (Some(end), Some(close)) => {
             let p = skip_ws(s, end);
-            s[p..].starts_with(close).then(|| (end, p + close.len()))
+            if s[p..].starts_with(close) {
+                Some((end, p + close.len()))
+            } else {
+                // Words after the JSON (`{...} Let me check.</tool_call>`): the block
+                // still closes at its marker, if one comes before the next block.
+                let between = s.as_bytes().get(p..limit).unwrap_or_default();
+                memmem::find(between, close.as_bytes()).map(|n| (end, p + n + close.len()))
+            }
         }
         // Broken JSON: the close marker is the best guess of where it ends.
         (None, Some(close)) if start < *no_close_after => {
@@ -782,6 +789,24 @@ mod tests {
 
     fn scan_text(text: &str) -> Vec<Hit> {
         super::super::scan_for_test(&MARKERS, text, &[], false)
+    }
+
+    #[test]
+    fn words_between_the_json_and_the_close_marker_stay_inside_the_block() {
+        let text = "<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\nLet me check.\n</tool_call> then\n<tool_call>{\"name\": \"b\", \"arguments\": {}} and </tool_call>";
+        let hits = scan_text(text);
+        let names: Vec<&str> = hits.iter().map(|h| h.call.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        for hit in &hits {
+            assert!(hit.call.repairs.is_empty(), "{:?}", hit.call.repairs);
+            assert!(text[..hit.end].ends_with("</tool_call>"));
+        }
+        // A close marker only after the next block's opening is not this block's.
+        let hits = scan_text(
+            "<tool_call>{\"name\": \"a\", \"arguments\": {}} oops\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>",
+        );
+        assert_eq!(hits[0].call.repairs, ["missing-close-tag"]);
+        assert!(hits[1].call.repairs.is_empty());
     }
 
     #[test]
