@@ -2,8 +2,13 @@
 //! recipient (`to=functions.NAME`) before or after the channel, may carry a
 //! `<|constrain|>json` (with or without a space before it), and the arguments follow
 //! `<|message|>` up to `<|call|>`. A call on the `analysis` channel is reasoning.
+//!
+//! Decoded with the special tokens skipped, a call leaves a remnant:
+//! `assistantcommentary to=functions.get_weather json{"city": "Paris"}`, or with the
+//! recipient first, `assistant to=functions.read_filecommentary json{"path": "a"}`
+//! (the channel glued to the name). Those are calls too, marked `stripped-markers`.
 
-use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
+use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
 use memchr::memmem;
@@ -27,7 +32,7 @@ impl Scanner for Harmony {
         vec![DialectRow::new(
             NAME,
             Channel::Json,
-            "OpenAI Harmony: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{json}<|call|> (recipient before or after the channel; analysis-channel calls are reasoning)",
+            "OpenAI Harmony: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{json}<|call|> (recipient before or after the channel; analysis-channel calls are reasoning; also the remnant left when the special tokens were stripped)",
             "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
         )
         .models("gpt-oss-20b, gpt-oss-120b")]
@@ -52,7 +57,85 @@ impl Scanner for Harmony {
             hit.call.line = text.line_at(hit.start);
             out.push(hit);
         }
+        let marked: Vec<(usize, usize)> = out
+            .iter()
+            .filter(|h| h.call.dialect == NAME)
+            .map(|h| (h.start, h.end))
+            .collect();
+        for to in memmem::find_iter(s.as_bytes(), RECIPIENT) {
+            if marked.iter().any(|&(a, b)| a <= to && to < b) {
+                continue;
+            }
+            if let Some(mut hit) = remnant(s, to, ctx.strict) {
+                hit.call.line = text.line_at(hit.start);
+                out.push(hit);
+            }
+        }
     }
+}
+
+/// The recipient of a function call, with the special tokens around it or not.
+const RECIPIENT: &str = "to=functions.";
+const CHANNELS: [&str; 2] = ["commentary", "analysis"];
+
+/// The call left at `to` (a `to=functions.`) when the special tokens were stripped:
+/// `[assistant][channel] to=functions.NAME[channel] [json|code]{json}`.
+fn remnant(s: &str, to: usize, strict: bool) -> Option<Hit> {
+    let name_at = to + RECIPIENT.len();
+    let rest = &s[name_at..];
+    let glued = &rest[..rest
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')))
+        .unwrap_or(rest.len())];
+    // What came before `to=`: the channel when it came first, and the role, glued to
+    // each other and to the text before them (`Checking.assistantcommentary`).
+    let before = s[..to].trim_end_matches([' ', '\t']);
+    let mut channel = CHANNELS.into_iter().find(|c| before.ends_with(c));
+    let mut start = before.len() - channel.map_or(0, str::len);
+    if s[..start].ends_with("assistant") {
+        start -= "assistant".len();
+    } else if channel.is_none() {
+        start = to;
+    }
+    let mut name = glued;
+    let mut p = name_at + glued.len();
+    if channel.is_none() {
+        // The recipient came first: the channel is glued to the name, or follows it.
+        if let Some(c) = CHANNELS
+            .into_iter()
+            .find(|c| glued.len() > c.len() && glued.ends_with(c))
+        {
+            name = &glued[..glued.len() - c.len()];
+            channel = Some(c);
+        } else {
+            let q = scan::skip_ws(s, p);
+            if let Some(c) = CHANNELS.into_iter().find(|c| s[q..].starts_with(c)) {
+                channel = Some(c);
+                p = q + c.len();
+            }
+        }
+    }
+    if !scan::is_tool_name(name) {
+        return None;
+    }
+    // `<|constrain|>json` leaves its word; `<|message|>` leaves nothing.
+    p = scan::skip_ws(s, p);
+    if let Some(c) = ["json", "code"].into_iter().find(|c| s[p..].starts_with(c)) {
+        p = scan::skip_ws(s, p + c.len());
+    }
+    if !s[p..].starts_with('{') {
+        return None;
+    }
+    let end = scan::balanced_end(s, p)?;
+    let mut call = Call::new(name, NAME, 0);
+    call.in_reasoning = channel == Some("analysis");
+    super::shapes::json_arguments(&mut call, &s[p..end], strict, false);
+    call.repairs.insert(0, "stripped-markers");
+    Some(Hit {
+        call,
+        start,
+        end,
+        specificity: STRIPPED,
+    })
 }
 
 /// The call whose `<|message|>` is at `msg`, if its header names a recipient.
@@ -124,6 +207,35 @@ mod tests {
 
     fn scan_text(text: &str) -> Vec<Hit> {
         super::super::scan_for_test(&HARMONY, text, &[], false)
+    }
+
+    #[test]
+    fn remnants_of_stripped_special_tokens() {
+        let text = "analysisNeed the weather.assistantcommentaryChecking.assistantcommentary to=functions.get_weather json{\"city\": \"Paris\"}assistant to=functions.read_filecommentary json{\"path\": \"a\"}assistantanalysis to=functions.run_analysis code{}";
+        let hits = scan_text(text);
+        let got: Vec<(&str, bool)> = hits
+            .iter()
+            .map(|h| (h.call.name.as_str(), h.call.in_reasoning))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("get_weather", false),
+                ("read_file", false),
+                ("run_analysis", true)
+            ]
+        );
+        assert_eq!(hits[0].call.arguments["city"], "Paris");
+        assert!(hits.iter().all(|h| h.call.repairs == ["stripped-markers"]));
+        assert!(text[hits[0].start..].starts_with("assistantcommentary to="));
+        // Named in prose, with no JSON after it, it is not a call.
+        assert!(scan_text("Send it to=functions.f later.").is_empty());
+        // With its tokens, the call is found once, marked as such.
+        let whole = scan_text(
+            "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{}<|call|>",
+        );
+        assert_eq!(whole.len(), 1);
+        assert!(whole[0].call.repairs.is_empty());
     }
 
     #[test]
