@@ -275,6 +275,7 @@ impl<'o> Engine<'o> {
             .zip(found)
         {
             let before = *covered;
+            all.reserve(calls.len());
             for mut c in calls {
                 let (start, end) = c.span.map_or((0, 0), |s| (w.offset + s.1, w.offset + s.2));
                 // Taken once: from the window where it starts before the cut, and not
@@ -494,7 +495,9 @@ impl<'o> Engine<'o> {
                 let openers = text.openers();
                 scan::reasoning_regions_at(&text.text, &openers.angle, &openers.square)
             };
-            for hit in dialects::resolve(hits) {
+            let hits = dialects::resolve(hits);
+            out.reserve(hits.len());
+            for hit in hits {
                 let mut call = hit.call;
                 if self.options.strict && !call.repairs.is_empty() && call.is_valid() {
                     // --strict: a call that needed any repair is reported as written.

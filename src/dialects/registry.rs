@@ -241,6 +241,7 @@ pub fn push_hits(
     (start, end): (usize, usize),
     stripped: bool,
 ) {
+    out.reserve(calls.len());
     for mut call in calls {
         call.line = text.line_at(start);
         if stripped {
