@@ -256,13 +256,23 @@ impl<'o> Engine<'o> {
             written: 0,
         });
         let done = pending.done;
+        let committed = pending.committed;
         let mut turn = Turn::new(Role::Assistant, w.text.line);
         turn.texts.push(w.text);
+        // Once a channel has won the turn, the others' calls would be dropped: they are
+        // not looked for.
         let found: Vec<Vec<Chosen>> = self
             .options
             .formats
             .iter()
-            .map(|&channel| self.channel_calls(channel, &turn, &mut Vec::new()))
+            .enumerate()
+            .map(|(f, &channel)| {
+                if committed.is_some_and(|won| won != f) {
+                    Vec::new()
+                } else {
+                    self.channel_calls(channel, &turn, &mut Vec::new())
+                }
+            })
             .collect();
         if let Some(text) = turn.texts.pop() {
             Window::recycle(text);
