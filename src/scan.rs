@@ -36,7 +36,7 @@ pub fn balanced_end(text: &str, start: usize) -> Option<usize> {
 fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     loop {
-        let at = i + memchr::memchr2(b'"', b'\\', &bytes[i..])?;
+        let at = quote_or_backslash(bytes, i)?;
         if bytes[at] == b'\\' {
             i = at + 2;
             if i > bytes.len() {
@@ -46,6 +46,27 @@ fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
             return Some(at + 1);
         }
     }
+}
+
+/// The next `"` or `\\` at or after `i`. Keys and short values end within a few words,
+/// read eight bytes at a time; longer strings are searched with memchr.
+#[inline]
+fn quote_or_backslash(bytes: &[u8], mut i: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let words_end = (i + 32).min(bytes.len());
+    while i + 8 <= words_end {
+        let word = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes"));
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let found =
+            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGH;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr2(b'"', b'\\', bytes.get(i..)?).map(|n| i + n)
 }
 
 /// A JSON value found in text.
@@ -70,11 +91,19 @@ struct Keys {
 
 impl Keys {
     fn see(&mut self, s: &[u8]) {
+        // One comparison per string, chosen by its first byte.
         let starts = |w: &[u8]| s.starts_with(w);
-        self.strong |=
-            starts(b"tool") || starts(b"event") || starts(b"function") || starts(b"batch");
-        self.name |= starts(b"name");
-        self.args |= starts(b"arg") || starts(b"param") || starts(b"input");
+        match s.first() {
+            Some(b't') => self.strong |= starts(b"tool"),
+            Some(b'e') => self.strong |= starts(b"event"),
+            Some(b'f') => self.strong |= starts(b"function"),
+            Some(b'b') => self.strong |= starts(b"batch"),
+            Some(b'n') => self.name |= starts(b"name"),
+            Some(b'a') => self.args |= starts(b"arg"),
+            Some(b'p') => self.args |= starts(b"param"),
+            Some(b'i') => self.args |= starts(b"input"),
+            _ => {}
+        }
     }
 
     fn any(self) -> bool {
@@ -569,6 +598,39 @@ mod tests {
     /// The value `with_json` reads, as serde_json sees it, and the repairs.
     fn parse_json(text: &str, strict: bool) -> Result<(serde_json::Value, Vec<&str>), String> {
         with_json(text, strict, |root, repairs| (root.value(), repairs))
+    }
+
+    #[test]
+    fn quotes_and_backslashes_are_found_where_a_plain_search_finds_them() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let len = (seed >> 58) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| {
+                    let r = (seed >> ((k * 5) % 59)) as u8;
+                    match r % 23 {
+                        0 => b'"',
+                        1 => b'\\',
+                        2 => 0x80 | r,
+                        _ => b'a' + r % 26,
+                    }
+                })
+                .collect();
+            for from in 0..=len {
+                let want = bytes[from..]
+                    .iter()
+                    .position(|&b| b == b'"' || b == b'\\')
+                    .map(|n| from + n);
+                assert_eq!(
+                    quote_or_backslash(&bytes, from),
+                    want,
+                    "{bytes:?} from {from}"
+                );
+            }
+        }
     }
 
     #[test]
