@@ -159,7 +159,13 @@ fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
         .or_else(|| {
             window
                 .rfind("to=")
-                .map(|i| window[..i].rfind(char::is_whitespace).map_or(0, |w| w + 1))
+                .map(|i| {
+                    // After the last white space, which may be wider than a byte (U+00A0).
+                    window[..i]
+                        .char_indices()
+                        .rfind(|(_, c)| c.is_whitespace())
+                        .map_or(0, |(w, c)| w + c.len_utf8())
+                })
         })?;
     let header = &window[header_at..];
     let to = header.find("to=")?;
@@ -207,6 +213,13 @@ mod tests {
 
     fn scan_text(text: &str) -> Vec<Hit> {
         super::super::scan_for_test(&HARMONY, text, &[], false)
+    }
+
+    #[test]
+    fn a_header_after_wide_white_space_is_read_without_a_panic() {
+        let hits = scan_text("note\u{a0}to=functions.f<|message|>{\"a\": 1}<|call|>");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.name, "f");
     }
 
     #[test]
