@@ -58,6 +58,9 @@ const SPLICES: &[&[u8]] = &[
     b"<|tool_call_begin|>functions.f:0",
     b"<\xef\xbd\x9cDSML\xef\xbd\x9cinvoke name=\"f\">",
     b"<|channel|>commentary to=functions.f<|message|>",
+    // White space wider than a byte, and a Harmony remnant with its tokens stripped.
+    b"\xc2\xa0to=functions.f<|message|>",
+    b"assistantcommentary to=functions.f json",
     b"call:f{a:",
     b"<|\"|>",
     b"[ARGS]",
