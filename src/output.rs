@@ -54,6 +54,9 @@ pub struct Output {
     collected: Option<Vec<Collected>>,
     /// The last source file name and its JSON string: every record of a file names it.
     file: (String, String),
+    /// The call record being written, handed to `out` whole: many small writes to a
+    /// `Vec` instead of to a `dyn Write`.
+    record: Vec<u8>,
 }
 
 /// A call as `check` sees it: where it was found, and the call.
@@ -73,6 +76,7 @@ impl Output {
             validated: false,
             collected: None,
             file: Default::default(),
+            record: Vec::new(),
         }
     }
 
@@ -108,19 +112,27 @@ impl Output {
             });
             return Ok(());
         }
-        self.write_call(call, channel)?;
-        self.write_source(&source)?;
-        self.end_record()
+        let mut record = std::mem::take(&mut self.record);
+        record.clear();
+        write_call(&mut record, call, channel, self.validated)?;
+        self.write_source(&mut record, &source)?;
+        record.push(b'\n');
+        let written = self.out.write_all(&record);
+        self.record = record;
+        written?;
+        if self.line_buffered {
+            self.out.flush()?;
+        }
+        Ok(())
     }
 
     /// `,"source":{...}}`, the end of a call record, with the file name quoted once per
     /// file rather than once per record.
-    fn write_source(&mut self, source: &Source) -> io::Result<()> {
+    fn write_source(&mut self, w: &mut Vec<u8>, source: &Source) -> io::Result<()> {
         if self.file.0 != source.file {
             self.file.1 = serde_json::to_string(source.file)?;
             self.file.0 = source.file.to_owned();
         }
-        let w = &mut self.out;
         w.write_all(br#","source":{"file":"#)?;
         w.write_all(self.file.1.as_bytes())?;
         w.write_all(br#","line":"#)?;
@@ -128,51 +140,6 @@ impl Output {
         w.write_all(br#","turn":"#)?;
         write_json(w, &source.turn)?;
         w.write_all(b"}}")
-    }
-
-    /// A call record, written field by field: its arguments are often compact JSON
-    /// text already, copied as they are.
-    fn write_call(&mut self, call: &Call, channel: &str) -> io::Result<()> {
-        let w = &mut self.out;
-        w.write_all(br#"{"type":"call","name":"#)?;
-        write_json(w, &call.name)?;
-        w.write_all(br#","arguments":"#)?;
-        match call.arguments.compact() {
-            Some(text) => w.write_all(text.as_bytes())?,
-            None => write_json(w, &*call.arguments)?,
-        }
-        for (key, value) in [
-            (&br#","arguments_raw":"#[..], call.arguments_raw.as_deref()),
-            (br#","id":"#, call.id.as_deref()),
-            (br#","namespace":"#, call.namespace.as_deref()),
-        ] {
-            if let Some(value) = value {
-                w.write_all(key)?;
-                write_json(w, value)?;
-            }
-        }
-        if self.validated || !call.is_valid() {
-            w.write_all(if call.is_valid() {
-                br#","valid":true"#
-            } else {
-                br#","valid":false"#
-            })?;
-        }
-        if !call.errors.is_empty() {
-            w.write_all(br#","errors":"#)?;
-            write_json(w, &call.errors)?;
-        }
-        if !call.repairs.is_empty() {
-            w.write_all(br#","repairs":"#)?;
-            write_json(w, &call.repairs)?;
-        }
-        if call.in_reasoning {
-            w.write_all(br#","in_reasoning":true"#)?;
-        }
-        w.write_all(br#","channel":"#)?;
-        write_json(w, channel)?;
-        w.write_all(br#","dialect":"#)?;
-        write_json(w, call.dialect)
     }
 
     pub fn result(
@@ -230,6 +197,50 @@ impl Output {
     }
 }
 
-fn write_json(w: &mut dyn Write, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
+/// A call record, written field by field: its arguments are often compact JSON
+/// text already, copied as they are.
+fn write_call(w: &mut Vec<u8>, call: &Call, channel: &str, validated: bool) -> io::Result<()> {
+    w.write_all(br#"{"type":"call","name":"#)?;
+    write_json(w, &call.name)?;
+    w.write_all(br#","arguments":"#)?;
+    match call.arguments.compact() {
+        Some(text) => w.write_all(text.as_bytes())?,
+        None => write_json(w, &*call.arguments)?,
+    }
+    for (key, value) in [
+        (&br#","arguments_raw":"#[..], call.arguments_raw.as_deref()),
+        (br#","id":"#, call.id.as_deref()),
+        (br#","namespace":"#, call.namespace.as_deref()),
+    ] {
+        if let Some(value) = value {
+            w.write_all(key)?;
+            write_json(w, value)?;
+        }
+    }
+    if validated || !call.is_valid() {
+        w.write_all(if call.is_valid() {
+            br#","valid":true"#
+        } else {
+            br#","valid":false"#
+        })?;
+    }
+    if !call.errors.is_empty() {
+        w.write_all(br#","errors":"#)?;
+        write_json(w, &call.errors)?;
+    }
+    if !call.repairs.is_empty() {
+        w.write_all(br#","repairs":"#)?;
+        write_json(w, &call.repairs)?;
+    }
+    if call.in_reasoning {
+        w.write_all(br#","in_reasoning":true"#)?;
+    }
+    w.write_all(br#","channel":"#)?;
+    write_json(w, channel)?;
+    w.write_all(br#","dialect":"#)?;
+    write_json(w, call.dialect)
+}
+
+fn write_json<W: Write + ?Sized>(w: &mut W, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
     serde_json::to_writer(w, value).map_err(io::Error::from)
 }

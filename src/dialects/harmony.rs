@@ -157,15 +157,13 @@ fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
         .or_else(|| window[after_prev..].find("<|channel|>"))
         .map(|i| after_prev + i)
         .or_else(|| {
-            window
-                .rfind("to=")
-                .map(|i| {
-                    // After the last white space, which may be wider than a byte (U+00A0).
-                    window[..i]
-                        .char_indices()
-                        .rfind(|(_, c)| c.is_whitespace())
-                        .map_or(0, |(w, c)| w + c.len_utf8())
-                })
+            window.rfind("to=").map(|i| {
+                // After the last white space, which may be wider than a byte (U+00A0).
+                window[..i]
+                    .char_indices()
+                    .rfind(|(_, c)| c.is_whitespace())
+                    .map_or(0, |(w, c)| w + c.len_utf8())
+            })
         })?;
     let header = &window[header_at..];
     let to = header.find("to=")?;
