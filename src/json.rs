@@ -167,14 +167,20 @@ fn next_string_byte(s: &[u8], mut i: usize) -> Option<usize> {
 /// bit is exact (higher ones may be false alarms after it).
 #[inline]
 fn string_bytes_in(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let quote = word ^ (ONES * b'"' as u64);
-    let backslash = word ^ (ONES * b'\\' as u64);
-    let zero_quote = quote.wrapping_sub(ONES) & !quote;
-    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    (zero_quote | zero_backslash | control) & HIGH
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    bytes_equal(word, b'"') | bytes_equal(word, b'\\') | control
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` (eight bytes read little-endian) that equals
+/// `byte`; the lowest set bit is exact, higher ones may be false alarms after it. The
+/// word-at-a-time searches of the JSON readers are built from it.
+#[inline]
+pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGH
 }
 
 static STRING_BYTE: [u8; 256] = {

@@ -1,7 +1,7 @@
 //! Text scanning shared by the json and text channels: balanced JSON that is string-
 //! and escape-aware, tolerant JSON parsing with named repairs, and tag helpers.
 
-use crate::json::{Doc, Node};
+use crate::json::{Doc, Node, bytes_equal};
 use crate::pyliteral;
 use memchr::memmem;
 
@@ -52,15 +52,10 @@ fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
 /// read eight bytes at a time; longer strings are searched with memchr.
 #[inline]
 fn quote_or_backslash(bytes: &[u8], mut i: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let words_end = (i + 32).min(bytes.len());
     while i + 8 <= words_end {
         let word = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes"));
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        let found =
-            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGH;
+        let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
         if found != 0 {
             return Some(i + (found.trailing_zeros() / 8) as usize);
         }
@@ -217,14 +212,8 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
 /// bit is exact. `[` and `]` differ from `{` and `}` by the 0x20 bit alone.
 #[inline]
 fn structural_in(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |w: u64, b: u8| {
-        let x = w ^ (ONES * u64::from(b));
-        x.wrapping_sub(ONES) & !x
-    };
-    let folded = word | (ONES * 0x20);
-    (zero(word, b'"') | zero(folded, b'{') | zero(folded, b'}')) & HIGH
+    let folded = word | 0x2020_2020_2020_2020;
+    bytes_equal(word, b'"') | bytes_equal(folded, b'{') | bytes_equal(folded, b'}')
 }
 
 /// How many unclosed openers of one text are tried with a repair.
