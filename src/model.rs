@@ -239,6 +239,26 @@ impl Call {
         true
     }
 
+    /// The text of the JSON string that holds the arguments. When it does not decode (a
+    /// lone surrogate escape: the JSON tape lets it through, serde_json does not), the
+    /// call is made invalid with the string as written, and nothing is returned.
+    pub fn string_arguments<'a>(
+        &mut self,
+        node: crate::json::Node<'a>,
+    ) -> Option<std::borrow::Cow<'a, str>> {
+        let text = node.str();
+        if text.is_none() {
+            let error = serde_json::from_str::<String>(node.text())
+                .err()
+                .map_or_else(|| "not a JSON string".to_owned(), |e| e.to_string());
+            self.invalid_arguments(
+                node.text(),
+                &format!("arguments are not valid JSON: {error}"),
+            );
+        }
+        text
+    }
+
     pub fn invalid_arguments(&mut self, raw: &str, error: &str) {
         self.arguments = Arguments::default();
         self.arguments_raw = Some(raw.to_owned());

@@ -288,7 +288,9 @@ mod tests {
             "]".repeat(200)
         );
         let surrogate = r#"{"name": "g", "arguments": {"s": "\ud800"}}"#.to_owned();
-        for (text, name) in [(deep, "f"), (surrogate, "g")] {
+        let string = r#"{"name": "h", "arguments": "\ud800"}"#.to_owned();
+        let openai = r#"{"function": {"name": "k", "arguments": "\udc00"}}"#.to_owned();
+        for (text, name) in [(deep, "f"), (surrogate, "g"), (string, "h"), (openai, "k")] {
             let hits = scan_text(&text, false);
             assert_eq!(hits.len(), 1, "{text}");
             let call = &hits[0].call;

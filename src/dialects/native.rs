@@ -120,13 +120,12 @@ fn line_of(node: &Node, lines: &crate::json::LineIndex) -> u64 {
 /// Sets arguments from a node that holds a JSON string, an object, or null.
 fn set_arguments(call: &mut Call, node: Option<Node>) {
     let Some(node) = node else { return };
-    match node.str() {
-        Some(text) => call.set_arguments_text(&text),
-        None => {
-            if !call.set_arguments_node(node) {
-                call.set_arguments_value(node.value());
-            }
+    if node.kind() == crate::json::Kind::String {
+        if let Some(text) = call.string_arguments(node) {
+            call.set_arguments_text(&text);
         }
+    } else if !call.set_arguments_node(node) {
+        call.set_arguments_value(node.value());
     }
 }
 
@@ -405,6 +404,16 @@ mod tests {
         );
         assert!(!c.is_valid());
         assert!(c.errors.iter().any(|e| e == "bad json"));
+    }
+
+    #[test]
+    fn an_arguments_string_that_does_not_decode_makes_the_call_invalid() {
+        // A lone surrogate: the tape reads the line, the string has no text.
+        let c =
+            entry(r#"{"id":"c1","type":"function","function":{"name":"f","arguments":"\ud800"}}"#);
+        assert!(!c.is_valid());
+        assert_eq!(c.arguments_raw.as_deref(), Some(r#""\ud800""#));
+        assert!(c.errors[0].starts_with("arguments are not valid JSON"));
     }
 
     #[test]

@@ -173,7 +173,9 @@ fn object_calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
         // In this shape arguments are a JSON string by definition: not a repair.
         match f.get("arguments").or_else(|| f.get("parameters")) {
             Some(text) if text.kind() == Kind::String => {
-                call.set_arguments_text(&text.str().unwrap_or_default())
+                if let Some(text) = call.string_arguments(text) {
+                    call.set_arguments_text(&text);
+                }
             }
             other => set_args(&mut call, other),
         }
@@ -261,9 +263,11 @@ pub fn set_args(call: &mut Call, args: Option<Node>) {
     match args.kind() {
         Kind::Null => {}
         Kind::String => {
-            call.set_arguments_text(&args.str().unwrap_or_default());
-            if call.is_valid() {
-                call.repairs.insert(0, "string-arguments");
+            if let Some(text) = call.string_arguments(args) {
+                call.set_arguments_text(&text);
+                if call.is_valid() {
+                    call.repairs.insert(0, "string-arguments");
+                }
             }
         }
         Kind::Object if call.set_arguments_node(args) => {}
