@@ -631,7 +631,8 @@ fn write_str(out: &mut String, raw: &str, text: &str) {
 }
 
 /// The text of a JSON string body (validated by the tape) with its escapes decoded;
-/// `first` is the offset of the first backslash. `None` for a lone surrogate.
+/// `first` is the offset of the first backslash. Half a surrogate pair becomes U+FFFD
+/// (see [`take_lossy`]); `None` only for an escape that is not hexadecimal.
 fn unescape(inner: &str, first: usize) -> Option<String> {
     let b = inner.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
@@ -664,19 +665,24 @@ fn unescape(inner: &str, first: usize) -> Option<String> {
             _ => {
                 let hex = |at: usize| u32::from_str_radix(inner.get(at..at + 4)?, 16).ok();
                 let unit = hex(i + 2)?;
-                let (c, used) = if (0xD800..0xDC00).contains(&unit) {
-                    // A surrogate pair: the low half must follow.
-                    if !inner[i + 6..].starts_with("\\u") {
-                        return None;
+                let low = inner[i + 6..]
+                    .starts_with("\\u")
+                    .then(|| hex(i + 8))
+                    .flatten()
+                    .filter(|low| (0xDC00..0xE000).contains(low));
+                let (c, used) = match (char::from_u32(unit), low) {
+                    (Some(c), _) => (c, 6),
+                    // A surrogate pair.
+                    (None, Some(low)) if (0xD800..0xDC00).contains(&unit) => {
+                        let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        (char::from_u32(c)?, 12)
                     }
-                    let low = hex(i + 8)?;
-                    if !(0xDC00..0xE000).contains(&low) {
-                        return None;
+                    // Half a pair, which serde_json refuses and the tape lets through:
+                    // read as U+FFFD, as lossy UTF-8 decoding does, and said once.
+                    (None, _) => {
+                        LOSSY.set(true);
+                        (char::REPLACEMENT_CHARACTER, 6)
                     }
-                    let c = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?;
-                    (c, 12)
-                } else {
-                    (char::from_u32(unit)?, 6)
                 };
                 out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 i += used;
@@ -688,6 +694,17 @@ fn unescape(inner: &str, first: usize) -> Option<String> {
     }
     // Runs of the (valid) input and whole characters: valid UTF-8.
     String::from_utf8(out).ok()
+}
+
+thread_local! {
+    /// A string held half a surrogate pair since the last [`take_lossy`].
+    static LOSSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a string decoded since the last call held half a surrogate pair (read as
+/// U+FFFD), so that the reader can say so.
+pub fn take_lossy() -> bool {
+    LOSSY.replace(false)
 }
 
 /// The entries of one object, in source order.
@@ -1050,8 +1067,15 @@ mod tests {
         // serde_json keeps the last of duplicate keys; a lone surrogate is an error.
         assert_eq!(compact(r#"{"a": 1, "b": 2, "a": 3}"#), None);
         assert_eq!(compact(r#"{"a": {"k": 1, "k": 1}}"#), None);
-        assert_eq!(compact(r#"{"a": "\ud800"}"#), None);
-        assert_eq!(compact(r#"{"\udc00": 1}"#), None);
+        // Half a surrogate pair, which serde_json refuses, reads as U+FFFD.
+        assert_eq!(
+            compact(r#"{"a": "\ud800"}"#).as_deref(),
+            Some("{\"a\":\"\u{fffd}\"}")
+        );
+        assert_eq!(
+            compact(r#"{"\udc00": 1}"#).as_deref(),
+            Some("{\"\u{fffd}\":1}")
+        );
         let deep = format!("{}1{}", "[".repeat(150), "]".repeat(150));
         assert_eq!(compact(&deep), None);
     }
@@ -1113,9 +1137,14 @@ mod tests {
             let want: String = serde_json::from_str(t).unwrap();
             assert_eq!(parsed.root().str().unwrap(), want, "{t}");
         }
-        // A lone surrogate is not text.
-        let parsed = Doc::parse(r#""\ud83d x""#).unwrap();
-        assert!(parsed.root().str().is_none());
+        // Half a surrogate pair reads as U+FFFD, and is told.
+        take_lossy();
+        let parsed = Doc::parse(r#""\ud83d x \udc00 \ud83d\u0041""#).unwrap();
+        assert_eq!(
+            parsed.root().str().unwrap(),
+            "\u{fffd} x \u{fffd} \u{fffd}A"
+        );
+        assert!(take_lossy());
     }
 
     #[test]

@@ -407,13 +407,21 @@ mod tests {
     }
 
     #[test]
-    fn an_arguments_string_that_does_not_decode_makes_the_call_invalid() {
-        // A lone surrogate: the tape reads the line, the string has no text.
+    fn half_a_surrogate_pair_is_read_as_a_replacement_character() {
+        // serde_json refuses `\ud800` alone; the tape reads it as U+FFFD (and the
+        // reader says so). As the whole arguments string, that is not JSON: invalid.
         let c =
             entry(r#"{"id":"c1","type":"function","function":{"name":"f","arguments":"\ud800"}}"#);
         assert!(!c.is_valid());
-        assert_eq!(c.arguments_raw.as_deref(), Some(r#""\ud800""#));
+        assert_eq!(c.arguments_raw.as_deref(), Some("\u{fffd}"));
         assert!(c.errors[0].starts_with("arguments are not valid JSON"));
+        // Inside a value, it is one character of the text.
+        let c = entry(
+            r#"{"type":"function","function":{"name":"f","arguments":"{\"a\": \"\ud83d\ude00 \udc00\"}"}}"#,
+        );
+        assert!(c.is_valid());
+        assert_eq!(c.arguments["a"], "\u{1f600} \u{fffd}");
+        assert!(crate::json::take_lossy());
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub struct Reader<'a, 's> {
     sink: &'a mut Sink<'s>,
     warned_utf8: bool,
     warned_depth: bool,
+    warned_lossy: bool,
     /// Plain text larger than this is scanned window by window (0: never).
     window: usize,
 }
@@ -54,6 +55,7 @@ impl<'a, 's> Reader<'a, 's> {
             sink,
             warned_utf8: false,
             warned_depth: false,
+            warned_lossy: false,
             window: TEXT_WINDOW,
         }
     }
@@ -223,7 +225,20 @@ impl<'a, 's> Reader<'a, 's> {
         }
     }
 
+    /// Says, once per source, that a string held half a surrogate pair.
+    fn note_lossy(&mut self, line: Option<u64>) {
+        if crate::json::take_lossy() && !self.warned_lossy {
+            self.warned_lossy = true;
+            self.diag.warn(
+                self.name,
+                line,
+                "a JSON string holds half a surrogate pair (like \\ud800 alone); it was read as U+FFFD",
+            );
+        }
+    }
+
     fn pump(&mut self) -> io::Result<()> {
+        self.note_lossy(None);
         if self.interp.take_too_deep() && !self.warned_depth {
             self.warned_depth = true;
             self.diag.warn(
@@ -292,6 +307,7 @@ impl<'a, 's> Reader<'a, 's> {
             // Borrowed from the line buffer: no copy unless bytes need replacing.
             let text = self.utf8(raw, number);
             self.json_line(&text, number);
+            self.note_lossy(Some(number));
             self.pump()?;
         }
         Ok(())
