@@ -57,16 +57,22 @@ impl Scanner for Harmony {
             hit.call.line = text.line_at(hit.start);
             out.push(hit);
         }
-        let marked: Vec<(usize, usize)> = out
+        let mut marked: Vec<(usize, usize)> = out
             .iter()
             .filter(|h| h.call.dialect == NAME)
             .map(|h| (h.start, h.end))
             .collect();
-        for to in memmem::find_iter(s.as_bytes(), RECIPIENT) {
-            if marked.iter().any(|&(a, b)| a <= to && to < b) {
+        marked.sort_unstable();
+        let recipients: Vec<usize> = memmem::find_iter(s.as_bytes(), RECIPIENT).collect();
+        for (k, &to) in recipients.iter().enumerate() {
+            let i = marked.partition_point(|&(a, _)| a <= to);
+            if i > 0 && to < marked[i - 1].1 {
                 continue;
             }
-            if let Some(mut hit) = remnant(s, to, ctx.strict) {
+            // A remnant's JSON ends before the next recipient: many unclosed ones cost
+            // a short scan each, not one to the end of the text.
+            let limit = recipients.get(k + 1).copied().unwrap_or(s.len());
+            if let Some(mut hit) = remnant(&s[..limit], to, ctx.strict) {
                 hit.call.line = text.line_at(hit.start);
                 out.push(hit);
             }
@@ -79,7 +85,7 @@ const RECIPIENT: &str = "to=functions.";
 const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
 /// The call left at `to` (a `to=functions.`) when the special tokens were stripped:
-/// `[assistant][channel] to=functions.NAME[channel] [json|code]{json}`.
+/// `[assistant][channel] to=functions.NAME[channel] [json|code]{json}`, ending in `s`.
 fn remnant(s: &str, to: usize, strict: bool) -> Option<Hit> {
     let name_at = to + RECIPIENT.len();
     let rest = &s[name_at..];
