@@ -488,6 +488,15 @@ pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
     out
 }
 
+/// The `>` that ends the tag opened by the `<` at `at`, if it comes before any other `<`:
+/// text that opens tag after tag and closes none costs one look per tag, not one to
+/// the end of the text.
+pub fn tag_end(s: &str, at: usize) -> Option<usize> {
+    let from = at + 1;
+    let n = memchr::memchr2(b'>', b'<', s.as_bytes().get(from..)?)?;
+    (s.as_bytes()[from + n] == b'>').then_some(from + n)
+}
+
 /// The first byte at or after `p` that is not ASCII white space.
 pub fn skip_ws(s: &str, mut p: usize) -> usize {
     let b = s.as_bytes();
@@ -620,6 +629,14 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_tag_ends_at_its_own_gt() {
+        assert_eq!(tag_end("<a b=\"c\">x", 0), Some(8));
+        assert_eq!(tag_end("<a b <c>", 0), None);
+        assert_eq!(tag_end("<a", 0), None);
+        assert_eq!(tag_end("x<a>", 1), Some(3));
     }
 
     #[test]

@@ -43,6 +43,11 @@ pub struct LiteralRow {
 /// Gemma's string delimiters, tried when a stripped call shows one.
 const GEMMA_DELIMS: &[&str] = &["<|\"|>", "<escape>"];
 
+/// The longest bare word (a number, `true`, `null`) before its `,` or `}`.
+const MAX_BARE_WORD: usize = 64;
+/// The longest bare text value of a call whose string delimiters were stripped.
+const MAX_BARE_TEXT: usize = 64 << 10;
+
 pub const ROWS: &[LiteralRow] = &[
     LiteralRow {
         name: "pythonic",
@@ -425,11 +430,20 @@ impl Braced<'_> {
             }
             _ => {}
         }
-        // A bare word: number, boolean, null, or (markers stripped) text.
-        let len = rest
-            .bytes()
-            .position(|b| b == b',' || b == closer || b == b'}')
-            .unwrap_or(rest.len());
+        // A bare word: number, boolean, null, or (markers stripped) text. It is looked
+        // for within a bound, so that many unclosed calls cost a short look each, not
+        // one to the end of the text.
+        let bound = if self.bare {
+            MAX_BARE_TEXT
+        } else {
+            MAX_BARE_WORD
+        };
+        let window = &rest.as_bytes()[..rest.len().min(bound)];
+        let len = match memchr::memchr3(b',', closer, b'}', window) {
+            Some(len) => len,
+            None if rest.len() <= bound => rest.len(),
+            None => return None,
+        };
         let word = rest[..len].trim();
         let value = match word {
             "true" | "True" => Value::Bool(true),
@@ -459,6 +473,21 @@ mod tests {
 
     fn scan_text(text: &str) -> Vec<Hit> {
         super::super::scan_for_test(&LITERAL, text, &[], false)
+    }
+
+    #[test]
+    fn bare_values_are_looked_for_within_a_bound() {
+        // Stripped delimiters: a long text value is still one value.
+        let long = "word ".repeat(2000);
+        let hits = scan_text(&format!("call:note{{text:{long},n:3}}"));
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.arguments["text"], long.trim());
+        // With delimiters, a bare word is a number, boolean or null: a run of text with
+        // no `,` or `}` soon after is not one (and is not read to the end of the text).
+        let open = "<start_function_call>call:f{a:<escape ".repeat(50);
+        assert!(scan_text(&open).is_empty());
+        let hits = scan_text("<start_function_call>call:f{a:3,b:true}<end_function_call>");
+        assert_eq!(hits[0].call.arguments["a"], 3);
     }
 
     #[test]

@@ -163,7 +163,7 @@ fn name_tag<'s>(
 
 /// `<tool_call name="Name">` … `</tool_call>`, fenced JSON first, else bare JSON.
 fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usize) -> Option<Hit> {
-    let tag_end = at + s[at..].find('>')?;
+    let tag_end = scan::tag_end(s, at)?;
     let attrs = &s[at + "<tool_call".len()..tag_end];
     let name = scan::attribute(attrs, "name")?;
     if name.is_empty() {
