@@ -488,6 +488,36 @@ pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
     out
 }
 
+/// Searches of one text for a few fixed strings (closing tags, end tokens), made in text
+/// order: a search that found nothing, or found an occurrence further on, answers the
+/// later ones too. Many unclosed blocks then cost one search each, not one to the end
+/// of the text each.
+#[derive(Default)]
+pub struct NextFind {
+    /// The string, where its last search started, and what it found.
+    seen: Vec<(String, usize, Option<usize>)>,
+}
+
+impl NextFind {
+    /// The first `needle` in `s` at or after `from`. `s` must be the same text for
+    /// every search.
+    pub fn find(&mut self, s: &str, needle: &str, from: usize) -> Option<usize> {
+        let entry = self.seen.iter().position(|(n, _, _)| n == needle);
+        if let Some(k) = entry {
+            let (_, searched, found) = self.seen[k];
+            if searched <= from && found.is_none_or(|at| at >= from) {
+                return found;
+            }
+        }
+        let found = memmem::find(s.as_bytes().get(from..)?, needle.as_bytes()).map(|n| from + n);
+        match entry {
+            Some(k) => self.seen[k] = (needle.to_owned(), from, found),
+            None => self.seen.push((needle.to_owned(), from, found)),
+        }
+        found
+    }
+}
+
 /// The `>` that ends the tag opened by the `<` at `at`, if it comes before any other `<`:
 /// text that opens tag after tag and closes none costs one look per tag, not one to
 /// the end of the text.
@@ -627,6 +657,18 @@ mod tests {
                     want,
                     "{bytes:?} from {from}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn strings_found_once_answer_later_searches() {
+        let s = "<a></b> x </a> <a> </a> <b></b> tail";
+        let mut next = NextFind::default();
+        for from in 0..=s.len() + 1 {
+            for needle in ["</a>", "</b>", "</c>"] {
+                let want = s.get(from..).and_then(|r| r.find(needle)).map(|n| from + n);
+                assert_eq!(next.find(s, needle, from), want, "{needle} from {from}");
             }
         }
     }

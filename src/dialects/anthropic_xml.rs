@@ -9,7 +9,6 @@
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
-use memchr::memmem;
 
 pub const NAME: &str = "anthropic-xml";
 pub const LEGACY: &str = "anthropic-xml-legacy";
@@ -42,19 +41,13 @@ impl Scanner for AnthropicXml {
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
         let mut from = 0;
-        // Past a point where no closing tag follows, none will: search once.
-        let mut no_close_after = usize::MAX;
+        // Closing tags are searched in text order: a search that found none answers
+        // the later ones.
+        let mut closes = scan::NextFind::default();
         let angle = &text.openers().angle;
         while let Some(open) = next_open(s, angle, from) {
             from = open.tag_end;
-            let closed = if open.tag_end < no_close_after {
-                close_of(s, angle, open.tag_end, open.prefix)
-            } else {
-                None
-            };
-            if closed.is_none() && open.prefix.is_empty() {
-                no_close_after = no_close_after.min(open.tag_end);
-            }
+            let closed = close_of(s, angle, open.tag_end, open.prefix, &mut closes);
             let (body_end, end) = match closed {
                 Some((b, e)) => (b, e),
                 // Truncated: up to the next invoke, or the end of the text.
@@ -109,28 +102,38 @@ fn next_open<'s>(s: &'s str, angle: &[usize], from: usize) -> Option<Open<'s>> {
         if !after.starts_with(['>', ' ', '\n', '\t', '\r']) {
             continue;
         }
-        let close = after.find('>')?;
+        // A tag that another `<` interrupts is not one.
+        let Some(tag_end) = scan::tag_end(s, start) else {
+            continue;
+        };
+        let attrs_start = start + 1 + prefix.len() + "invoke".len();
         return Some(Open {
             start,
-            tag_end: start + 1 + prefix.len() + "invoke".len() + close + 1,
+            tag_end: tag_end + 1,
             prefix,
-            attrs: &after[..close],
+            attrs: &s[attrs_start..tag_end],
         });
     }
     None
 }
 
 /// The closing `</invoke>` of a block: (end of body, end of tag).
-fn close_of(s: &str, angle: &[usize], from: usize, prefix: &str) -> Option<(usize, usize)> {
+fn close_of(
+    s: &str,
+    angle: &[usize],
+    from: usize,
+    prefix: &str,
+    closes: &mut scan::NextFind,
+) -> Option<(usize, usize)> {
     let close = format!("</{prefix}invoke>");
-    let n = memmem::find(&s.as_bytes()[from..], close.as_bytes())?;
+    let at = closes.find(s, &close, from)?;
     // A later <invoke> before the close means this one was cut off.
     if let Some(next) = next_open(s, angle, from)
-        && next.start < from + n
+        && next.start < at
     {
         return None;
     }
-    Some((from + n, from + n + close.len()))
+    Some((at, at + close.len()))
 }
 
 /// `<parameter name="p">value</parameter>` children.
@@ -264,6 +267,18 @@ mod tests {
 
     fn scan_text(text: &str) -> Vec<Hit> {
         super::super::scan_for_test(&ANTHROPIC_XML, text, &[], false)
+    }
+
+    #[test]
+    fn an_invoke_cut_off_by_the_next_does_not_leave_the_next_unclosed() {
+        let hits = scan_text(
+            "<invoke name=\"a\">\n<parameter name=\"x\">1</parameter>\n<invoke name=\"b\">\n<parameter name=\"y\">2</parameter>\n</invoke>",
+        );
+        let got: Vec<(&str, &[&str])> = hits
+            .iter()
+            .map(|h| (h.call.name.as_str(), &h.call.repairs[..]))
+            .collect();
+        assert_eq!(got, [("a", &["missing-close-tag"][..]), ("b", &[][..])]);
     }
 
     #[test]

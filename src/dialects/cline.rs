@@ -72,7 +72,7 @@ impl Scanner for Cline {
             return;
         }
         let s = text.text.as_str();
-        let mut closes = Closes::default();
+        let mut closes = scan::NextFind::default();
         let mut i = 0;
         for &at in &text.openers().angle {
             if at < i {
@@ -106,36 +106,15 @@ impl Scanner for Cline {
     }
 }
 
-/// Where each tool's closing tag was found last: blocks are read in text order, so a
-/// search that found nothing (or found a tag further on) answers the later ones too, and
-/// many unclosed blocks cost one search each, not one to the end of the text each.
-#[derive(Default)]
-struct Closes {
-    /// Closing tag, where its last search started, and what it found.
-    seen: Vec<(String, usize, Option<usize>)>,
-}
-
-impl Closes {
-    /// The first `close` at or after `from`.
-    fn find(&mut self, s: &str, close: &str, from: usize) -> Option<usize> {
-        if let Some((_, searched, found)) = self.seen.iter().find(|(c, _, _)| c == close)
-            && *searched <= from
-            && found.is_none_or(|at| at >= from)
-        {
-            return *found;
-        }
-        let found = s[from..].find(close).map(|n| from + n);
-        match self.seen.iter_mut().find(|(c, _, _)| c == close) {
-            Some(entry) => *entry = (close.to_owned(), from, found),
-            None => self.seen.push((close.to_owned(), from, found)),
-        }
-        found
-    }
-}
-
 /// Parses the block opened at `at`: parameters up to `</name>`, or to the end of the
 /// text for a final unterminated block (a streamed or aborted turn).
-fn block(s: &str, at: usize, name: &str, tool: &str, closes: &mut Closes) -> Option<(Call, usize)> {
+fn block(
+    s: &str,
+    at: usize,
+    name: &str,
+    tool: &str,
+    closes: &mut scan::NextFind,
+) -> Option<(Call, usize)> {
     let close = format!("</{name}>");
     let mut p = at + name.len() + 2;
     // A call's first child is a parameter element (or the block is empty): prose that
@@ -206,18 +185,6 @@ fn block(s: &str, at: usize, name: &str, tool: &str, closes: &mut Closes) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn closing_tags_found_once_answer_later_searches() {
-        let s = "<a></b> x </a> <a> </a> <b></b> tail";
-        let mut closes = Closes::default();
-        for from in 0..s.len() {
-            for close in ["</a>", "</b>", "</c>"] {
-                let want = s[from..].find(close).map(|n| from + n);
-                assert_eq!(closes.find(s, close, from), want, "{close} from {from}");
-            }
-        }
-    }
 
     fn scan_text(text: &str) -> Vec<Hit> {
         super::super::scan_for_test(&CLINE, text, &[], false)

@@ -44,12 +44,13 @@ impl Scanner for Harmony {
         }
         let s = text.text.as_str();
         let openers = text.openers();
+        let mut ends = scan::NextFind::default();
         let mut from = 0;
         for &at in &openers.angle {
             if at < from || !s[at..].starts_with(MESSAGE) {
                 continue;
             }
-            let Some(hit) = message(s, from, at, ctx.strict) else {
+            let Some(hit) = message(s, from, at, ctx.strict, &mut ends) else {
                 continue;
             };
             from = hit.end;
@@ -145,7 +146,13 @@ fn remnant(s: &str, to: usize, strict: bool) -> Option<Hit> {
 }
 
 /// The call whose `<|message|>` is at `msg`, if its header names a recipient.
-fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
+fn message(
+    s: &str,
+    from: usize,
+    msg: usize,
+    strict: bool,
+    ends: &mut scan::NextFind,
+) -> Option<Hit> {
     let mut lo = msg.saturating_sub(MAX_HEADER).max(from);
     while !s.is_char_boundary(lo) {
         lo += 1;
@@ -191,8 +198,7 @@ fn message(s: &str, from: usize, msg: usize, strict: bool) -> Option<Hit> {
     let (body_end, end) = ENDS
         .iter()
         .filter_map(|e| {
-            memmem::find(&s.as_bytes()[body_start..], e.as_bytes()).map(|n| {
-                let at = body_start + n;
+            ends.find(s, e, body_start).map(|at| {
                 // `<|call|>` belongs to the call; a following header does not.
                 (at, if *e == "<|start|>" { at } else { at + e.len() })
             })

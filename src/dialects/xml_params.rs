@@ -11,7 +11,6 @@ use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
 use crate::scan::skip_ws;
-use memchr::memmem;
 use serde_json::Value;
 
 /// Literal text around one captured piece: `before` CAPTURE `after`. An empty `after`
@@ -186,6 +185,7 @@ impl Scanner for XmlParams {
             .param_opens
             .candidates(text, |e| ctx.enabled(registry.params[entries[e].1].name));
         let s = text.text.as_str();
+        let mut next = scan::NextFind::default();
         let mut from = 0;
         for (at, e) in candidates {
             if at < from {
@@ -194,9 +194,9 @@ impl Scanner for XmlParams {
             let (_, r, wrapper) = entries[e];
             let row = registry.params[r];
             let found = match wrapper {
-                Some(w) => wrapped_calls(row, s, at, row.wrappers[w], ctx),
+                Some(w) => wrapped_calls(row, s, at, row.wrappers[w], ctx, &mut next),
                 None if row.wrapper_required => None,
-                None => one_call(row, s, at, ctx).map(|(call, end)| (vec![call], end)),
+                None => one_call(row, s, at, ctx, &mut next).map(|(call, end)| (vec![call], end)),
             };
             let Some((calls, end)) = found else {
                 continue;
@@ -223,11 +223,12 @@ fn wrapped_calls(
     at: usize,
     (open, close): (&str, &str),
     ctx: &ScanContext,
+    next: &mut scan::NextFind,
 ) -> Option<(Vec<Call>, usize)> {
     let mut p = skip_ws(s, at + open.len());
     let mut calls = Vec::new();
     while s[p..].starts_with(row.call_open.before) {
-        let (call, end) = one_call(row, s, p, ctx)?;
+        let (call, end) = one_call(row, s, p, ctx, next)?;
         calls.push(call);
         p = skip_ws(s, end);
     }
@@ -288,7 +289,13 @@ fn floor_char(s: &str, mut i: usize) -> usize {
 }
 
 /// One call at `at` (which starts with the call's opening text), and where it ends.
-fn one_call(row: &ParamRow, s: &str, at: usize, ctx: &ScanContext) -> Option<(Call, usize)> {
+fn one_call(
+    row: &ParamRow,
+    s: &str,
+    at: usize,
+    ctx: &ScanContext,
+    next: &mut scan::NextFind,
+) -> Option<(Call, usize)> {
     let (name, _, head_end) = capture(&row.call_open, s, at)?;
     let name = name.trim();
     if !scan::is_tool_name(name) {
@@ -311,11 +318,11 @@ fn one_call(row: &ParamRow, s: &str, at: usize, ctx: &ScanContext) -> Option<(Ca
             }
             value_start = q + row.value_open.len();
         }
-        let (value_end, next, ambiguous) = value_close(row, s, value_start);
+        let (value_end, after, ambiguous) = value_close(row, s, value_start, next);
         if ambiguous {
             push_once(&mut call.repairs, "ambiguous-delimiter");
         }
-        if next == value_end {
+        if after == value_end {
             push_once(&mut call.repairs, "missing-close-tag");
         }
         let raw = trim_one_break(&s[value_start..value_end]);
@@ -332,7 +339,7 @@ fn one_call(row: &ParamRow, s: &str, at: usize, ctx: &ScanContext) -> Option<(Ca
             },
         };
         call.arguments.insert(key, value);
-        p = skip_ws(s, next);
+        p = skip_ws(s, after);
     }
     if s[p..].starts_with(row.call_close) {
         Some((call, p + row.call_close.len()))
@@ -354,12 +361,16 @@ fn push_once(repairs: &mut Vec<&'static str>, repair: &'static str) {
 /// is not the chosen one the call is marked ambiguous. With no closing tag at all the
 /// value runs to the end of the call (or the text).
 /// Returns (value end, position after the close, ambiguous).
-fn value_close(row: &ParamRow, s: &str, from: usize) -> (usize, usize, bool) {
+fn value_close(
+    row: &ParamRow,
+    s: &str,
+    from: usize,
+    next: &mut scan::NextFind,
+) -> (usize, usize, bool) {
     let close = row.param_close;
     let mut first = None;
     let mut search = from;
-    while let Some(off) = memmem::find(&s.as_bytes()[search..], close.as_bytes()) {
-        let at = search + off;
+    while let Some(at) = next.find(s, close, search) {
         let rest = s[at + close.len()..].trim_start();
         first.get_or_insert(at);
         let well_formed = rest.is_empty()
@@ -378,8 +389,7 @@ fn value_close(row: &ParamRow, s: &str, from: usize) -> (usize, usize, bool) {
     match first {
         Some(at) => (at, at + close.len(), false),
         None => {
-            let end = memmem::find(&s.as_bytes()[from..], row.call_close.as_bytes())
-                .map_or(s.len(), |n| from + n);
+            let end = next.find(s, row.call_close, from).unwrap_or(s.len());
             (end, end, false)
         }
     }
