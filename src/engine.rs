@@ -409,6 +409,9 @@ impl<'o> Engine<'o> {
     fn select(&self, found: &[Vec<Chosen>], with_reasoning: bool) -> Vec<(usize, usize)> {
         let mut first_invalid: Option<Vec<(usize, usize)>> = None;
         let mut all: Vec<(usize, usize)> = Vec::new();
+        // With --all, the calls kept so far by line, name and a digest of the arguments
+        // that equal arguments share: a repeat is looked for among a few, not all.
+        let mut kept: HashMap<(u64, &str, u64), Vec<(usize, usize)>> = HashMap::new();
         for (ch, channel_calls) in found.iter().enumerate() {
             let calls: Vec<(usize, usize)> = channel_calls
                 .iter()
@@ -424,11 +427,10 @@ impl<'o> Engine<'o> {
                 for c in calls {
                     // The same call found by two channels at one place is one call.
                     let this = call(&c);
-                    let dup = all.iter().any(|a| {
-                        let a = call(a);
-                        a.line == this.line && a.name == this.name && a.arguments == this.arguments
-                    });
-                    if !dup {
+                    let key = (this.line, this.name.as_str(), digest_map(&this.arguments));
+                    let same = kept.entry(key).or_default();
+                    if !same.iter().any(|a| call(a).arguments == this.arguments) {
+                        same.push(c);
                         all.push(c);
                     }
                 }
@@ -584,5 +586,53 @@ impl Stats {
             ));
         }
         s
+    }
+}
+
+/// A digest of a JSON object that equal objects share, whatever the order of their
+/// keys (serde_json's maps compare without regard to order).
+fn digest_map(map: &serde_json::Map<String, serde_json::Value>) -> u64 {
+    map.iter().fold(0u64, |sum, (k, v)| {
+        sum.wrapping_add(digest(&(k, digest_value(v))))
+    })
+}
+
+fn digest_value(value: &serde_json::Value) -> u64 {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => digest_map(map),
+        Value::Array(items) => digest(&items.iter().map(digest_value).collect::<Vec<_>>()),
+        // Numbers as serde_json writes them: equal numbers, equal text.
+        other => digest(&other.to_string()),
+    }
+}
+
+fn digest(value: &impl std::hash::Hash) -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    thread_local! {
+        static STATE: RandomState = RandomState::new();
+    }
+    STATE.with(|s| s.hash_one(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn equal_arguments_share_a_digest_whatever_the_key_order() {
+        let map = |v: serde_json::Value| v.as_object().unwrap().clone();
+        let a = map(json!({"a": 1, "b": {"x": [1, {"p": true, "q": null}], "y": "s"}}));
+        let b = map(json!({"b": {"y": "s", "x": [1, {"q": null, "p": true}]}, "a": 1}));
+        assert_eq!(a, b);
+        assert_eq!(digest_map(&a), digest_map(&b));
+        for other in [
+            json!({"a": 2, "b": {"x": [1, {"p": true, "q": null}], "y": "s"}}),
+            json!({"a": 1, "b": {"x": [{"p": true, "q": null}, 1], "y": "s"}}),
+            json!({"a": 1.0, "b": {"x": [1, {"p": true, "q": null}], "y": "s"}}),
+        ] {
+            assert_ne!(digest_map(&a), digest_map(&map(other)));
+        }
     }
 }
