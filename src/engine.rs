@@ -411,7 +411,7 @@ impl<'o> Engine<'o> {
         let mut all: Vec<(usize, usize)> = Vec::new();
         // With --all, the calls kept so far by line, name and a digest of the arguments
         // that equal arguments share: a repeat is looked for among a few, not all.
-        let mut kept: HashMap<(u64, &str, u64), Vec<(usize, usize)>> = HashMap::new();
+        let mut kept: HashMap<(u64, &str, u64), Vec<Pick>> = HashMap::new();
         for (ch, channel_calls) in found.iter().enumerate() {
             let calls: Vec<(usize, usize)> = channel_calls
                 .iter()
@@ -588,6 +588,9 @@ impl Stats {
         s
     }
 }
+
+/// A call in the channels' lists: (channel, index).
+type Pick = (usize, usize);
 
 /// A digest of a JSON object that equal objects share, whatever the order of their
 /// keys (serde_json's maps compare without regard to order).
