@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 
@@ -329,7 +329,10 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
         .iter()
         .map(|r| r.calls.len() + r.assertions.len())
         .sum();
-    let failures: usize = reports.iter().map(failing_cases).sum();
+    let failures: usize = reports
+        .iter()
+        .map(|r| failing_cases(r, &call_failures(r)))
+        .sum();
     w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     let mut root = BytesStart::new("testsuites");
     root.push_attribute(("name", "toolsift check"));
@@ -345,21 +348,16 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
             "tests",
             (r.calls.len() + r.assertions.len()).to_string().as_str(),
         ));
-        suite.push_attribute(("failures", failing_cases(r).to_string().as_str()));
+        let by_call = call_failures(r);
+        suite.push_attribute(("failures", failing_cases(r, &by_call).to_string().as_str()));
         suite.push_attribute(("errors", "0"));
         w.write_event(Event::Start(suite))?;
         for (i, c) in r.calls.iter().enumerate() {
             let name = format!("#{} line {}: {}", i + 1, c.line, c.name);
-            let failed: Vec<&Finding> = r
-                .findings
-                .iter()
-                .filter(|f| {
-                    f.line == Some(c.line)
-                        && f.tool.as_deref() == Some(c.name.as_str())
-                        && matches!(f.kind, "invalid" | "unknown-tool")
-                })
-                .collect();
-            case(&mut w, &file, &name, Some(c.line), &failed)?;
+            let failed = by_call
+                .get(&(c.line, c.name.as_str()))
+                .map_or(&[][..], Vec::as_slice);
+            case(&mut w, &file, &name, Some(c.line), failed)?;
         }
         for (name, failed) in &r.assertions {
             let failed: Vec<&Finding> = failed.iter().map(|&i| &r.findings[i]).collect();
@@ -372,17 +370,25 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
     w.get_mut().write_all(summary.as_bytes())
 }
 
-fn failing_cases(r: &FileReport) -> usize {
+/// The findings about calls (invalid, unknown tool), by the line and name of the call
+/// they fail: looked up once per call, not searched for among all findings.
+fn call_failures(r: &FileReport) -> HashMap<(u64, &str), Vec<&Finding>> {
+    let mut by_call: HashMap<(u64, &str), Vec<&Finding>> = HashMap::new();
+    for f in &r.findings {
+        if let (Some(line), Some(tool), "invalid" | "unknown-tool") =
+            (f.line, f.tool.as_deref(), f.kind)
+        {
+            by_call.entry((line, tool)).or_default().push(f);
+        }
+    }
+    by_call
+}
+
+fn failing_cases(r: &FileReport, by_call: &HashMap<(u64, &str), Vec<&Finding>>) -> usize {
     let calls = r
         .calls
         .iter()
-        .filter(|c| {
-            r.findings.iter().any(|f| {
-                f.line == Some(c.line)
-                    && f.tool.as_deref() == Some(c.name.as_str())
-                    && matches!(f.kind, "invalid" | "unknown-tool")
-            })
-        })
+        .filter(|c| by_call.contains_key(&(c.line, c.name.as_str())))
         .count();
     calls + r.assertions.iter().filter(|(_, f)| !f.is_empty()).count()
 }
