@@ -410,8 +410,9 @@ impl<'o> Engine<'o> {
         let mut first_invalid: Option<Vec<(usize, usize)>> = None;
         let mut all: Vec<(usize, usize)> = Vec::new();
         // With --all, the calls kept so far by line, name and a digest of the arguments
-        // that equal arguments share: a repeat is looked for among a few, not all.
-        let mut kept: HashMap<(u64, &str, u64), Vec<Pick>> = HashMap::new();
+        // that equal arguments share, then by id: a repeat is looked for among a few,
+        // not all.
+        let mut kept: HashMap<(u64, &str, u64), ById> = HashMap::new();
         for (ch, channel_calls) in found.iter().enumerate() {
             let calls: Vec<(usize, usize)> = channel_calls
                 .iter()
@@ -425,12 +426,21 @@ impl<'o> Engine<'o> {
             let call = |&(ch, i): &(usize, usize)| &found[ch][i].call;
             if self.options.all {
                 for c in calls {
-                    // The same call found by two channels at one place is one call.
+                    // The same call found by two channels at one place is one call:
+                    // same line, name and arguments, and no two different ids.
                     let this = call(&c);
                     let key = (this.line, this.name.as_str(), digest_map(&this.arguments));
-                    let same = kept.entry(key).or_default();
-                    if !same.iter().any(|a| call(a).arguments == this.arguments) {
-                        same.push(c);
+                    let by_id = kept.entry(key).or_default();
+                    let equal = |picks: &Vec<Pick>| {
+                        picks.iter().any(|a| call(a).arguments == this.arguments)
+                    };
+                    let id = this.id.as_deref();
+                    let repeat = match id {
+                        Some(_) => [None, id].iter().any(|k| by_id.get(k).is_some_and(equal)),
+                        None => by_id.values().any(equal),
+                    };
+                    if !repeat {
+                        by_id.entry(id).or_default().push(c);
                         all.push(c);
                     }
                 }
@@ -591,6 +601,9 @@ impl Stats {
 
 /// A call in the channels' lists: (channel, index).
 type Pick = (usize, usize);
+
+/// Calls kept by `--all` at one line, name and arguments digest, by id.
+type ById<'a> = HashMap<Option<&'a str>, Vec<Pick>>;
 
 /// A digest of a JSON object that equal objects share, whatever the order of their
 /// keys (serde_json's maps compare without regard to order).

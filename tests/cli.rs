@@ -221,6 +221,18 @@ fn all_reports_every_channel() {
 }
 
 #[test]
+fn all_keeps_calls_that_differ_only_in_their_id_and_merges_one_call_seen_twice() {
+    // Two calls on one line, the same name and arguments, different ids: two calls.
+    let two = r#"{"object":"response","id":"r","status":"completed","output":[{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"}]}"#;
+    let f = write_temp(two.as_bytes(), ".json");
+    assert_eq!(extract(&["--all", f.path().to_str().unwrap()]).len(), 2);
+    // One call, native and written out again in the text of the same message: one.
+    let once = r#"{"role":"assistant","content":"<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\": 1}"}}]}"#;
+    let f = write_temp(once.as_bytes(), ".jsonl");
+    assert_eq!(extract(&["--all", f.path().to_str().unwrap()]).len(), 1);
+}
+
+#[test]
 fn roles_widen_what_is_scanned() {
     // The SWE-agent prompt holds an example <command>: not a call unless asked.
     let xml = "fixtures/swe-agent/xml-actions.traj";

@@ -8,6 +8,7 @@ use crate::json::Node;
 use crate::json::{LineIndex, Obj};
 use crate::model::{Call, Role, ToolResult, Turn};
 use serde_json::Value;
+use std::collections::HashMap;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -107,6 +108,11 @@ pub struct Stream {
     reasoning: String,
     reasoning_line: u64,
     calls: Vec<Pending>,
+    /// Where the call of each (choice, tool-call index) of a Chat stream sits in
+    /// `calls`, and each Responses item: a stream with thousands of parallel calls finds
+    /// a fragment's call at once, not by a search of all of them.
+    chat_slots: HashMap<(u64, u64), usize>,
+    item_slots: HashMap<String, usize>,
     finished_choices: Vec<u64>,
     done: bool,
     results: Vec<ToolResult>,
@@ -125,6 +131,8 @@ impl Stream {
             reasoning: String::new(),
             reasoning_line: line,
             calls: Vec::new(),
+            chat_slots: HashMap::new(),
+            item_slots: HashMap::new(),
             finished_choices: Vec::new(),
             done: false,
             results: Vec::new(),
@@ -277,14 +285,17 @@ impl Stream {
         f: &Obj,
         line: u64,
     ) {
-        let slot = self.calls.iter().rposition(|c| {
-            c.choice == cidx
-                && match (index, &id) {
-                    (Some(i), _) => c.index == Some(i),
-                    (None, Some(id)) => c.id.as_ref() == Some(id),
-                    (None, None) => true,
-                }
-        });
+        let slot = match index {
+            // Only fragments with an index make calls with one.
+            Some(i) => self.chat_slots.get(&(cidx, i)).copied(),
+            None => self.calls.iter().rposition(|c| {
+                c.choice == cidx
+                    && match &id {
+                        Some(id) => c.id.as_ref() == Some(id),
+                        None => true,
+                    }
+            }),
+        };
         let slot = match slot {
             Some(s) => s,
             None => {
@@ -292,7 +303,11 @@ impl Stream {
                 p.choice = cidx;
                 p.index = index;
                 self.calls.push(p);
-                self.calls.len() - 1
+                let slot = self.calls.len() - 1;
+                if let Some(i) = index {
+                    self.chat_slots.insert((cidx, i), slot);
+                }
+                slot
             }
         };
         let p = &mut self.calls[slot];
@@ -413,18 +428,19 @@ impl Stream {
                 let id = item.str("id").map(|s| s.into_owned());
                 let done = kind == "response.output_item.done";
                 if native::is_responses_call_type(&item_kind) {
-                    let existing = self
-                        .calls
-                        .iter()
-                        .position(|c| c.item.is_some() && c.item == id);
+                    let existing = id.as_ref().and_then(|id| self.item_slots.get(id)).copied();
                     let slot = match existing {
                         Some(s) => s,
                         None => {
                             let mut p = Pending::new(line);
-                            p.item = id;
+                            p.item = id.clone();
                             p.free_form = item_kind == "custom_tool_call";
                             self.calls.push(p);
-                            self.calls.len() - 1
+                            let slot = self.calls.len() - 1;
+                            if let Some(id) = id {
+                                self.item_slots.entry(id).or_insert(slot);
+                            }
+                            slot
                         }
                     };
                     let p = &mut self.calls[slot];
@@ -502,11 +518,16 @@ impl Stream {
                     let id = item.str("id").map(|s| s.into_owned());
                     let kind = item.str("type").unwrap_or_default();
                     if !native::is_responses_call_type(&kind)
-                        || self.calls.iter().any(|c| c.item.is_some() && c.item == id)
+                        || id
+                            .as_ref()
+                            .is_some_and(|id| self.item_slots.contains_key(id))
                     {
                         continue;
                     }
                     let mut p = Pending::new(line);
+                    if let Some(id) = &id {
+                        self.item_slots.insert(id.clone(), self.calls.len());
+                    }
                     p.item = id;
                     p.built = native::responses_item(
                         &item_node,
