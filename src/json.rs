@@ -537,7 +537,10 @@ impl Node<'_> {
                 out.push('{');
                 // Keys that all differ in their summary bit cannot repeat.
                 let unique = self.object().is_some_and(|o| o.unique);
+                // The keys seen: a list while short, a set beyond (objects of thousands
+                // of keys stay linear).
                 let mut keys: Vec<Cow<str>> = Vec::new();
+                let mut many: std::collections::HashSet<Cow<str>> = Default::default();
                 for (n, child) in self.children().enumerate() {
                     if n > 0 {
                         out.push(',');
@@ -550,14 +553,18 @@ impl Node<'_> {
                         Cow::Borrowed(raw)
                     };
                     // serde_json keeps the last of duplicate keys, in the first one's place.
-                    if !unique && keys.contains(&key) {
+                    if !unique && (keys.contains(&key) || many.contains(&key)) {
                         return None;
                     }
                     write_str(out, raw, &key);
                     out.push(':');
                     child.compact(out, depth + 1)?;
                     if !unique {
-                        keys.push(key);
+                        if keys.len() < 16 {
+                            keys.push(key);
+                        } else {
+                            many.insert(key);
+                        }
                     }
                 }
                 out.push('}');
@@ -1060,6 +1067,17 @@ mod tests {
             }
         }
         assert!(checked > 15_000, "{checked}");
+    }
+
+    #[test]
+    fn many_keys_are_checked_for_repeats_as_few_are() {
+        let keys: Vec<String> = (0..300).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}}}", keys.join(", "));
+        let want = serde_json::to_string(&serde_json::from_str::<Value>(&text).unwrap()).unwrap();
+        assert_eq!(compact(&text).as_deref(), Some(want.as_str()));
+        // A repeat of an early key far down is still seen (and left to serde_json).
+        let repeated = format!("{{{}, \"k3\": 0}}", keys.join(", "));
+        assert_eq!(compact(&repeated), None);
     }
 
     #[test]

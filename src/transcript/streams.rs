@@ -113,6 +113,8 @@ pub struct Stream {
     /// a fragment's call at once, not by a search of all of them.
     chat_slots: HashMap<(u64, u64), usize>,
     item_slots: HashMap<String, usize>,
+    /// The last call of each choice (Chat) or content block (Anthropic) in `calls`.
+    last_of_choice: HashMap<u64, usize>,
     finished_choices: Vec<u64>,
     done: bool,
     results: Vec<ToolResult>,
@@ -121,6 +123,18 @@ pub struct Stream {
 }
 
 impl Stream {
+    /// Adds a call under way, and notes where it sits.
+    fn push_call(&mut self, p: Pending) {
+        self.last_of_choice.insert(p.choice, self.calls.len());
+        self.calls.push(p);
+    }
+
+    /// The last call of a choice or content block.
+    fn last_call_of(&mut self, choice: u64) -> Option<&mut Pending> {
+        let slot = *self.last_of_choice.get(&choice)?;
+        self.calls.get_mut(slot)
+    }
+
     fn new(kind: Kind, line: u64) -> Stream {
         Stream {
             kind,
@@ -133,6 +147,7 @@ impl Stream {
             calls: Vec::new(),
             chat_slots: HashMap::new(),
             item_slots: HashMap::new(),
+            last_of_choice: HashMap::new(),
             finished_choices: Vec::new(),
             done: false,
             results: Vec::new(),
@@ -302,7 +317,7 @@ impl Stream {
                 let mut p = Pending::new(line);
                 p.choice = cidx;
                 p.index = index;
-                self.calls.push(p);
+                self.push_call(p);
                 let slot = self.calls.len() - 1;
                 if let Some(i) = index {
                     self.chat_slots.insert((cidx, i), slot);
@@ -355,7 +370,7 @@ impl Stream {
                     p.id = block.str("id").map(Into::into);
                     p.name = block.str("name").unwrap_or_default().into_owned();
                     p.value = block.get("input").map(|i| i.value());
-                    self.calls.push(p);
+                    self.push_call(p);
                 } else if kind == "text" {
                     self.push_text(&block.str("text").unwrap_or_default(), line, false);
                 } else if kind == "thinking" {
@@ -380,7 +395,7 @@ impl Stream {
                 };
                 match delta.str("type").as_deref() {
                     Some("input_json_delta") => {
-                        if let Some(p) = self.calls.iter_mut().rev().find(|c| c.choice == index) {
+                        if let Some(p) = self.last_call_of(index) {
                             p.args
                                 .push_str(&delta.str("partial_json").unwrap_or_default());
                         }
@@ -395,7 +410,7 @@ impl Stream {
                 }
             }
             Some("content_block_stop") => {
-                if let Some(p) = self.calls.iter_mut().rev().find(|c| c.choice == index) {
+                if let Some(p) = self.last_call_of(index) {
                     p.complete = true;
                 }
             }
@@ -435,7 +450,7 @@ impl Stream {
                             let mut p = Pending::new(line);
                             p.item = id.clone();
                             p.free_form = item_kind == "custom_tool_call";
-                            self.calls.push(p);
+                            self.push_call(p);
                             let slot = self.calls.len() - 1;
                             if let Some(id) = id {
                                 self.item_slots.entry(id).or_insert(slot);
@@ -536,7 +551,7 @@ impl Stream {
                         native::OPENAI_RESPONSES_STREAM,
                     );
                     p.complete = true;
-                    self.calls.push(p);
+                    self.push_call(p);
                 }
                 self.mark_done();
                 return true;
