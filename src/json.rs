@@ -1076,8 +1076,10 @@ mod tests {
         let want = serde_json::to_string(&serde_json::from_str::<Value>(&text).unwrap()).unwrap();
         assert_eq!(compact(&text).as_deref(), Some(want.as_str()));
         // A repeat of an early key far down is still seen (and left to serde_json).
-        let repeated = format!("{{{}, \"k3\": 0}}", keys.join(", "));
-        assert_eq!(compact(&repeated), None);
+        for early_or_late in ["k3", "k200"] {
+            let repeated = format!("{{{}, \"{early_or_late}\": 0}}", keys.join(", "));
+            assert_eq!(compact(&repeated), None, "{early_or_late}");
+        }
     }
 
     #[test]
