@@ -1084,7 +1084,7 @@ mod tests {
 
     #[test]
     fn compact_text_leaves_hard_cases_to_serde_json() {
-        // serde_json keeps the last of duplicate keys; a lone surrogate is an error.
+        // serde_json keeps the last of duplicate keys: left to it.
         assert_eq!(compact(r#"{"a": 1, "b": 2, "a": 3}"#), None);
         assert_eq!(compact(r#"{"a": {"k": 1, "k": 1}}"#), None);
         // Half a surrogate pair, which serde_json refuses, reads as U+FFFD.

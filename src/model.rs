@@ -239,9 +239,10 @@ impl Call {
         true
     }
 
-    /// The text of the JSON string that holds the arguments. When it does not decode (a
-    /// lone surrogate escape: the JSON tape lets it through, serde_json does not), the
-    /// call is made invalid with the string as written, and nothing is returned.
+    /// The text of the JSON string that holds the arguments. Should it not decode (half
+    /// a surrogate pair reads as U+FFFD, so only an escape the tape let through by
+    /// mistake could), the call is made invalid with the string as written, and nothing
+    /// is returned: never a valid call with its arguments lost.
     pub fn string_arguments<'a>(
         &mut self,
         node: crate::json::Node<'a>,

@@ -511,7 +511,7 @@ impl NextFind {
         }
         let found = memmem::find(s.as_bytes().get(from..)?, needle.as_bytes()).map(|n| from + n);
         match entry {
-            Some(k) => self.seen[k] = (needle.to_owned(), from, found),
+            Some(k) => (self.seen[k].1, self.seen[k].2) = (from, found),
             None => self.seen.push((needle.to_owned(), from, found)),
         }
         found

@@ -8,7 +8,7 @@
 //! recipient first, `assistant to=functions.read_filecommentary json{"path": "a"}`
 //! (the channel glued to the name). Those are calls too, marked `stripped-markers`.
 
-use super::{Channel, DialectRow, Hit, MARKED, STRIPPED, ScanContext, Scanner};
+use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
 use memchr::memmem;
@@ -73,9 +73,8 @@ impl Scanner for Harmony {
             // A remnant's JSON ends before the next recipient: many unclosed ones cost
             // a short scan each, not one to the end of the text.
             let limit = recipients.get(k + 1).copied().unwrap_or(s.len());
-            if let Some(mut hit) = remnant(&s[..limit], to, ctx.strict) {
-                hit.call.line = text.line_at(hit.start);
-                out.push(hit);
+            if let Some((call, span)) = remnant(&s[..limit], to, ctx.strict) {
+                super::registry::push_hits(out, text, vec![call], span, true);
             }
         }
     }
@@ -86,8 +85,9 @@ const RECIPIENT: &str = "to=functions.";
 const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
 /// The call left at `to` (a `to=functions.`) when the special tokens were stripped:
-/// `[assistant][channel] to=functions.NAME[channel] [json|code]{json}`, ending in `s`.
-fn remnant(s: &str, to: usize, strict: bool) -> Option<Hit> {
+/// `[assistant][channel] to=functions.NAME[channel] [json|code]{json}`, ending in `s`:
+/// the call and its span.
+fn remnant(s: &str, to: usize, strict: bool) -> Option<(Call, (usize, usize))> {
     let name_at = to + RECIPIENT.len();
     let rest = &s[name_at..];
     let glued = &rest[..rest
@@ -136,13 +136,7 @@ fn remnant(s: &str, to: usize, strict: bool) -> Option<Hit> {
     let mut call = Call::new(name, NAME, 0);
     call.in_reasoning = channel == Some("analysis");
     super::shapes::json_arguments(&mut call, &s[p..end], strict, false);
-    call.repairs.insert(0, "stripped-markers");
-    Some(Hit {
-        call,
-        start,
-        end,
-        specificity: STRIPPED,
-    })
+    Some((call, (start, end)))
 }
 
 /// The call whose `<|message|>` is at `msg`, if its header names a recipient.

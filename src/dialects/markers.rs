@@ -726,7 +726,7 @@ fn named_payload(
         end = skip_ws(s, end) + 3;
     }
     let mut call = Call::new(name, row.name, 0).with_id(id);
-    json_arguments(&mut call, slice, strict);
+    shapes::json_arguments(&mut call, slice, strict, false);
     if let Some(close) = row.close {
         let after = skip_ws(s, end);
         if s[after..].starts_with(close) {
@@ -736,11 +736,6 @@ fn named_payload(
         }
     }
     Some((vec![call], at, end))
-}
-
-/// The arguments of a call from their JSON text (repairs named, unreadable kept raw).
-fn json_arguments(call: &mut Call, slice: &str, strict: bool) {
-    shapes::json_arguments(call, slice, strict, false);
 }
 
 /// `NAME[CALL_ID]ID<open>{json}`, read backwards from the open marker.
@@ -779,7 +774,7 @@ fn name_before_payload(
     let end = scan::balanced_end(s, json_start).unwrap_or(s.len());
     let slice = &s[json_start..end];
     let mut call = Call::new(name, row.name, 0).with_id(id);
-    json_arguments(&mut call, slice, strict);
+    shapes::json_arguments(&mut call, slice, strict, false);
     Some((vec![call], start, end))
 }
 
