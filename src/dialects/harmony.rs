@@ -11,7 +11,6 @@
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
-use memchr::memmem;
 
 pub const NAME: &str = "harmony";
 const MESSAGE: &str = "<|message|>";
@@ -64,7 +63,7 @@ impl Scanner for Harmony {
             .map(|h| (h.start, h.end))
             .collect();
         marked.sort_unstable();
-        let recipients: Vec<usize> = memmem::find_iter(s.as_bytes(), RECIPIENT).collect();
+        let recipients = recipients_before_braces(s.as_bytes(), &openers.json);
         for (k, &to) in recipients.iter().enumerate() {
             let i = marked.partition_point(|&(a, _)| a <= to);
             if i > 0 && to < marked[i - 1].1 {
@@ -82,6 +81,41 @@ impl Scanner for Harmony {
 
 /// The recipient of a function call, with the special tokens around it or not.
 const RECIPIENT: &str = "to=functions.";
+
+/// Where a stripped remnant's `to=functions.` may stand: for each `{` (of `json`, the
+/// text's `[` and `{`), the recipient that ends the run of at most three words (name,
+/// channel, `json`) before it, in text order. A remnant's JSON follows its recipient
+/// within those words, so walking back from the braces finds every remnant without a
+/// search of the whole text; [`remnant`] checks the words. Each walk stops at the first
+/// byte that is neither white space nor a name's, and `{` is such a byte, so the walks
+/// together cover the text at most once.
+fn recipients_before_braces(s: &[u8], json: &[usize]) -> Vec<usize> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b"_-.:/".contains(&b);
+    let mut out = Vec::new();
+    for &brace in json {
+        if s[brace] != b'{' {
+            continue;
+        }
+        let mut p = brace;
+        for _ in 0..3 {
+            while p > 0 && s[p - 1].is_ascii_whitespace() {
+                p -= 1;
+            }
+            let end = p;
+            while p > 0 && word(s[p - 1]) {
+                p -= 1;
+            }
+            if p == end {
+                break;
+            }
+            if s[p..].starts_with(b"functions.") && s[..p].ends_with(b"to=") {
+                out.push(p - 3);
+                break;
+            }
+        }
+    }
+    out
+}
 const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
 /// The call left at `to` (a `to=functions.`) when the special tokens were stripped:
@@ -253,6 +287,40 @@ mod tests {
         );
         assert_eq!(whole.len(), 1);
         assert!(whole[0].call.repairs.is_empty());
+    }
+
+    #[test]
+    fn every_remnant_recipient_is_found_back_from_its_brace() {
+        // Each text is read whole (no later recipient bounds a remnant), so the memmem
+        // search this replaced and the walk back from the braces must agree on every
+        // recipient that starts a remnant.
+        let texts = [
+            "assistantcommentary to=functions.get_weather json{\"city\": \"Paris\"}",
+            "assistant to=functions.read_filecommentary json{\"path\": \"a\"}",
+            "to=functions.f commentary json {}",
+            "to=functions.f commentary\n\tjson\n{}",
+            "to=functions.f{} to=functions.g code{} to=functions.h\n{}",
+            "to=functions.wetter_für_köln json{} x to=functions.a.b:c/d{}",
+            "to=functions.f json x {} to=functions.f commentary json code {}",
+            "{\"to=functions.f\": {}} to=functions. json{} =to=functions.f{}",
+            "Send it to=functions.f later. {} [to=functions.g]{}",
+        ];
+        for text in texts {
+            let braces: Vec<usize> = memchr::memchr2_iter(b'{', b'[', text.as_bytes()).collect();
+            let found = recipients_before_braces(text.as_bytes(), &braces);
+            for to in memchr::memmem::find_iter(text.as_bytes(), RECIPIENT) {
+                if remnant(text, to, false).is_some() {
+                    assert!(
+                        found.contains(&to),
+                        "{text:?}: the recipient at {to} is missed"
+                    );
+                }
+            }
+            assert!(found.windows(2).all(|w| w[0] < w[1]), "{text:?}: {found:?}");
+        }
+        let hits = scan_text("to=functions.f commentary\n\tjson\n{\"a\": 1}");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.arguments["a"], 1);
     }
 
     #[test]
