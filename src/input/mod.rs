@@ -167,7 +167,7 @@ impl<'a, 's> Reader<'a, 's> {
             let cut = text.len();
             let last = eof && rest.is_empty();
             let text = Text::new(text, line, false, true);
-            let lines = text.sweep();
+            text.sweep();
             let keep = if last {
                 cut
             } else {
@@ -208,8 +208,9 @@ impl<'a, 's> Reader<'a, 's> {
                 buf.extend_from_slice(&bytes[keep..]);
                 buf.append(&mut rest);
             }
-            let passed =
-                lines - memchr::memchr_iter(b'\n', &text.text.as_bytes()[keep..]).count() as u64;
+            // Only the lines this window moves past: the overlap's are counted with the
+            // next window, so every line break is counted once.
+            let passed = memchr::memchr_iter(b'\n', &text.text.as_bytes()[..keep]).count() as u64;
             let window = Window {
                 text,
                 offset: base,
