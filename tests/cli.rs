@@ -641,6 +641,42 @@ fn long_plain_text_is_scanned_in_windows_with_the_same_result() {
 }
 
 #[test]
+fn a_call_up_to_the_overlap_long_is_found_whole_across_a_default_window_cut() {
+    // About 7.6 MB of prose, then a call of 0.9 MB over 30,000 lines that runs past the
+    // 8 MiB cut of the default window: the next window reaches back 1 MiB and holds the
+    // call whole.
+    let line = "Plain prose about the weather, with no call in it at all.\n";
+    let lines_before = 7_600_000 / line.len();
+    let mut text = line.repeat(lines_before);
+    let row = format!("\"{}\",\n", "x".repeat(26));
+    text.push_str("<tool_call>{\"name\": \"write\", \"arguments\": {\"lines\": [\n");
+    text.push_str(&row.repeat(30_000));
+    text.push_str("\"end\"]}}</tool_call>\n");
+    text.push_str(&line.repeat(20_000));
+    assert!(text.len() > 8 << 20 && text.len() - (8 << 20) > 1000);
+    let f = write_temp(text.as_bytes(), ".txt");
+    let out = toolsift().arg("extract").arg(f.path()).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let recs = records(&out.stdout);
+    assert_eq!(recs.len(), 1);
+    let Record::Call {
+        name,
+        arguments,
+        repairs,
+        source,
+        ..
+    } = &recs[0]
+    else {
+        panic!("not a call: {:?}", recs[0]);
+    };
+    assert_eq!(name, "write");
+    assert_eq!(arguments["lines"].as_array().unwrap().len(), 30_001);
+    assert_eq!(source.line, lines_before as u64 + 1);
+    assert_eq!(repairs, &None);
+}
+
+#[test]
 fn windows_never_cut_inside_a_character() {
     // One long line of two-byte characters, no line break: windows must cut between
     // characters (no replacement characters, no warning).

@@ -42,7 +42,12 @@ pub struct Reader<'a, 's> {
 }
 
 /// The default window for plain text: memory stays near this, whatever the input size.
-pub const TEXT_WINDOW: usize = 4 << 20;
+pub const TEXT_WINDOW: usize = 8 << 20;
+
+/// How far a window reaches back into the one before: a call that starts in the last
+/// `MAX_OVERLAP` bytes of a window is left to the next, which holds it whole. Windows
+/// smaller than four times this overlap by a quarter.
+pub const MAX_OVERLAP: usize = 1 << 20;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -124,11 +129,12 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     /// Plain text too large to hold whole, in overlapping windows cut at line ends: a
-    /// call that starts in the last quarter of a window is left to the next one, which
-    /// holds it whole (calls longer than a quarter window may be cut).
+    /// call that starts in the overlap at the end of a window is left to the next one,
+    /// which holds it whole (calls longer than the overlap, 1 MiB, may be cut). The
+    /// overlap is scanned twice, so it is a small part of a large window.
     fn windowed_text(&mut self, mut buf: Vec<u8>, lines: &mut Lines) -> io::Result<()> {
         let size = self.window.max(2);
-        let overlap = size / 4;
+        let overlap = (size / 4).min(MAX_OVERLAP);
         let mut base = 0usize;
         let mut line = 1u64;
         let mut eof = false;
@@ -173,7 +179,7 @@ impl<'a, 's> Reader<'a, 's> {
             } else {
                 let mut from = cut.saturating_sub(overlap).max(cut / 2);
                 // A call holds a `<`, `[` or `{`, at most a few lines after where it
-                // starts (a fence, `>>>name`). When the last quarter holds none, only
+                // starts (a fence, `>>>name`). When the overlap holds none, only
                 // its last lines can start a call that runs on past the cut: a short
                 // overlap is enough, and plain prose is not scanned twice.
                 let openers = text.openers();
