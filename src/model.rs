@@ -2,7 +2,7 @@
 //! and tool results between them.
 
 use serde_json::{Map, Value};
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// Who produced a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -318,17 +318,26 @@ pub struct Openers {
     pub json: Vec<usize>,
 }
 
+/// Searchers for `WIL` and `wil`, built once: building one costs more than searching a
+/// short message text, and every text of a transcript is searched.
+static WIL_FINDERS: LazyLock<[memchr::memmem::Finder<'static>; 2]> = LazyLock::new(|| {
+    [
+        memchr::memmem::Finder::new(b"WIL"),
+        memchr::memmem::Finder::new(b"wil"),
+    ]
+});
+
 /// Whether `WIL` or `wil` occurs: WIL sentinels are searched (in any case) only then.
 fn holds_wil(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, b"WIL").is_some() || memchr::memmem::find(bytes, b"wil").is_some()
+    WIL_FINDERS.iter().any(|f| f.find(bytes).is_some())
 }
 
 /// The blocks of [`Text::wil_blocks`].
 fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
     const BEGIN: &[u8] = b"BEGIN ";
     const END: &[u8] = b"END ";
-    let upper = memchr::memmem::find_iter(bytes, b"WIL");
-    let lower = memchr::memmem::find_iter(bytes, b"wil");
+    let [upper, lower] = &*WIL_FINDERS;
+    let (upper, lower) = (upper.find_iter(bytes), lower.find_iter(bytes));
     let mut hits: Vec<usize> = upper.chain(lower).collect();
     hits.sort_unstable();
     let behind = |at: usize, word: &[u8]| {
