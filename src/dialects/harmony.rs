@@ -81,9 +81,10 @@ impl Scanner for Harmony {
 
 /// The recipient of a function call, with the special tokens around it or not.
 const RECIPIENT: &str = "to=functions.";
+const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
-/// Where a stripped remnant's `to=functions.` may stand: for each `{` (of `json`, the
-/// text's `[` and `{`), the recipient that ends the run of at most three words (name,
+/// Where a stripped remnant's `to=functions.` may stand: for each `{` among the text's
+/// JSON openers (`json`), the recipient that ends the run of at most three words (name,
 /// channel, `json`) before it, in text order. A remnant's JSON follows its recipient
 /// within those words, so walking back from the braces finds every remnant without a
 /// search of the whole text; [`remnant`] checks the words. Each walk stops at the first
@@ -116,7 +117,6 @@ fn recipients_before_braces(s: &[u8], json: &[usize]) -> Vec<usize> {
     }
     out
 }
-const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
 /// The call left at `to` (a `to=functions.`) when the special tokens were stripped:
 /// `[assistant][channel] to=functions.NAME[channel] [json|code]{json}`, ending in `s`:

@@ -46,7 +46,7 @@ pub const TEXT_WINDOW: usize = 8 << 20;
 
 /// How far a window reaches back into the one before: a call that starts in the last
 /// `MAX_OVERLAP` bytes of a window is left to the next, which holds it whole. Windows
-/// smaller than four times this overlap by a quarter.
+/// under 4 MiB (set for tests) overlap by a quarter of their size.
 pub const MAX_OVERLAP: usize = 1 << 20;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
