@@ -238,7 +238,7 @@ impl Write for SharedBuffer {
     }
 }
 
-/// The plain-text window: 8 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
+/// The plain-text window: 6 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
 pub(crate) fn text_window() -> usize {
     std::env::var("TOOLSIFT_TEXT_WINDOW")
         .ok()

@@ -642,18 +642,21 @@ fn long_plain_text_is_scanned_in_windows_with_the_same_result() {
 
 #[test]
 fn a_call_up_to_the_overlap_long_is_found_whole_across_a_default_window_cut() {
-    // About 7.6 MB of prose, then a call of 0.9 MB over 30,000 lines that runs past the
-    // 8 MiB cut of the default window: the next window reaches back 1 MiB and holds the
-    // call whole.
+    // Prose, then a call of 0.9 MB over 30,000 lines that starts 0.8 MB before the cut
+    // of the default window and runs past it: the next window reaches back 1 MiB and
+    // holds the call whole.
+    use toolsift::input::{MAX_OVERLAP, TEXT_WINDOW};
     let line = "Plain prose about the weather, with no call in it at all.\n";
-    let lines_before = 7_600_000 / line.len();
+    let lines_before = (TEXT_WINDOW - 800_000) / line.len();
     let mut text = line.repeat(lines_before);
+    let call_start = text.len();
     let row = format!("\"{}\",\n", "x".repeat(26));
     text.push_str("<tool_call>{\"name\": \"write\", \"arguments\": {\"lines\": [\n");
     text.push_str(&row.repeat(30_000));
     text.push_str("\"end\"]}}</tool_call>\n");
+    assert!(call_start < TEXT_WINDOW && TEXT_WINDOW < text.len());
+    assert!(text.len() - call_start < MAX_OVERLAP);
     text.push_str(&line.repeat(20_000));
-    assert!(text.len() > 8 << 20 && text.len() - (8 << 20) > 1000);
     let f = write_temp(text.as_bytes(), ".txt");
     let out = toolsift().arg("extract").arg(f.path()).output().unwrap();
     assert!(out.status.success());

@@ -42,7 +42,7 @@ pub struct Reader<'a, 's> {
 }
 
 /// The default window for plain text: memory stays near this, whatever the input size.
-pub const TEXT_WINDOW: usize = 8 << 20;
+pub const TEXT_WINDOW: usize = 6 << 20;
 
 /// How far a window reaches back into the one before: a call that starts in the last
 /// `MAX_OVERLAP` bytes of a window is left to the next, which holds it whole. Windows
