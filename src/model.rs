@@ -299,8 +299,9 @@ pub struct Text {
     /// The text stands in its file as it is, so its line breaks are file lines. Text
     /// decoded from a JSON string sits on the lines of the string instead.
     pub raw: bool,
-    /// Offsets of the text's line breaks, found once when a line is first asked for.
-    newlines: OnceLock<Vec<usize>>,
+    /// How many line breaks come before each block of `LINE_BLOCK` bytes (and one more
+    /// entry for the end), counted once when a line is first asked for.
+    breaks_before: OnceLock<Vec<usize>>,
     /// Offsets of every `<`, `[` and `{`, found in one pass and shared by the scanners.
     openers: OnceLock<Openers>,
     /// Whether `WIL` or `wil` occurs at all (WIL sentinels are searched only then).
@@ -356,6 +357,9 @@ fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
     blocks
 }
 
+/// The block of [`Text::line_at`]'s counts: a line lookup counts at most this many bytes.
+const LINE_BLOCK: usize = 4096;
+
 /// The block of [`Text::sweep`].
 const SWEEP_BLOCK: usize = 256 << 10;
 
@@ -382,7 +386,7 @@ impl Text {
             line,
             reasoning,
             raw,
-            newlines: OnceLock::new(),
+            breaks_before: OnceLock::new(),
             openers: OnceLock::new(),
             wil: OnceLock::new(),
             wil_blocks: OnceLock::new(),
@@ -445,15 +449,29 @@ impl Text {
         let _ = self.wil.set(wil);
     }
 
-    /// The file line of a byte offset in the text.
+    /// The file line of a byte offset in the text: the breaks before its block, plus
+    /// those in the block up to it. A window of short lines holds a hundred thousand
+    /// breaks; counting them per block costs a vector of a few thousand entries and one
+    /// counting pass, where listing each of them cost a push per break.
     pub fn line_at(&self, offset: usize) -> u64 {
         if !self.raw {
             return self.line;
         }
-        let newlines = self
-            .newlines
-            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.as_bytes()).collect());
-        self.line + newlines.partition_point(|&nl| nl < offset) as u64
+        let bytes = self.text.as_bytes();
+        let breaks_before = self.breaks_before.get_or_init(|| {
+            let mut counts = Vec::with_capacity(bytes.len() / LINE_BLOCK + 2);
+            let mut before = 0;
+            for block in bytes.chunks(LINE_BLOCK) {
+                counts.push(before);
+                before += memchr::memchr_iter(b'\n', block).count();
+            }
+            counts.push(before);
+            counts
+        });
+        let offset = offset.min(bytes.len());
+        let block = offset / LINE_BLOCK;
+        let within = memchr::memchr_iter(b'\n', &bytes[block * LINE_BLOCK..offset]).count();
+        self.line + (breaks_before[block] + within) as u64
     }
 }
 
@@ -598,6 +616,38 @@ mod tests {
         for s in ["a <tag>", "a [list]", "a {obj}", "BEGIN WIL\nx\nEND WIL"] {
             assert!(t(s), "{s}");
         }
+    }
+
+    #[test]
+    fn the_line_of_every_offset_is_the_count_of_breaks_before_it() {
+        // Texts around the block size, with runs of breaks and none, and offsets past
+        // the end (which get the last line).
+        let mut texts = vec![String::new(), "\n".into(), "a\nb".into()];
+        for len in [LINE_BLOCK - 1, LINE_BLOCK, LINE_BLOCK + 1, 3 * LINE_BLOCK] {
+            let text: String = (0..len)
+                .map(|i| {
+                    if i % 7 == 3 || i % 1000 < 20 {
+                        '\n'
+                    } else {
+                        'x'
+                    }
+                })
+                .collect();
+            texts.push(text);
+        }
+        texts.push("é\n".repeat(LINE_BLOCK));
+        for text in texts {
+            let t = Text::new(text.clone(), 5, false, true);
+            for offset in 0..=text.len() + 2 {
+                let expected = text.as_bytes()[..offset.min(text.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count() as u64;
+                assert_eq!(t.line_at(offset), 5 + expected, "offset {offset}");
+            }
+        }
+        // Text decoded from a JSON string keeps the line of its string.
+        assert_eq!(Text::new("a\nb\nc", 9, false, false).line_at(4), 9);
     }
 
     #[test]
