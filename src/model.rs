@@ -364,6 +364,12 @@ const LINE_BLOCK: usize = 4096;
 const SWEEP_BLOCK: usize = 256 << 10;
 
 impl Openers {
+    fn clear(&mut self) {
+        self.angle.clear();
+        self.square.clear();
+        self.json.clear();
+    }
+
     /// Adds the openers of `bytes`, which start at `offset` in the text.
     fn add(&mut self, bytes: &[u8], offset: usize) {
         for at in memchr::memchr3_iter(b'<', b'[', b'{', bytes) {
@@ -436,7 +442,8 @@ impl Text {
     /// no call these searches are most of the work there is.
     pub fn sweep(&self) {
         let bytes = self.text.as_bytes();
-        let mut openers = Openers::default();
+        let mut openers = SPARE_OPENERS.take();
+        openers.clear();
         let mut wil = false;
         for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
             let to = (from + SWEEP_BLOCK).min(bytes.len());
@@ -554,6 +561,11 @@ thread_local! {
     /// The buffer of a window already scanned, kept for the next window of this thread:
     /// reusing it spares the allocator and the page faults of a fresh 4 MiB each time.
     static SPARE_WINDOW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The same for the window's opener lists, which hold tens of thousands of offsets
+    /// in text full of brackets: grown afresh each window, they cost page faults too.
+    static SPARE_OPENERS: std::cell::Cell<Openers> = const {
+        std::cell::Cell::new(Openers { angle: Vec::new(), square: Vec::new(), json: Vec::new() })
+    };
 }
 
 impl Window {
@@ -567,6 +579,9 @@ impl Window {
 
     /// Gives a scanned window's text back, for [`Window::buffer`].
     pub fn recycle(text: Text) {
+        if let Some(openers) = text.openers.into_inner() {
+            SPARE_OPENERS.set(openers);
+        }
         SPARE_WINDOW.set(text.text.into_bytes());
     }
 }

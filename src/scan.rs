@@ -119,17 +119,26 @@ pub fn json_values(text: &str) -> Vec<Found> {
 /// the scan then jumps from one value to the next opener instead of searching for it.
 pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
     let bytes = text.as_bytes();
-    // Positions of the open brackets, innermost last.
-    let mut stack: Vec<usize> = Vec::new();
-    // Closed values with the opener they sat in (None at top level), and for top-level
-    // ones the call keys seen in them.
-    let mut closed: Vec<(usize, usize, Option<usize>, Option<bool>)> = Vec::new();
+    // The open brackets, innermost last, each with the length `closed` had when it
+    // opened: what was pushed since then lies inside it.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    // Closed values that count: top-level ones (with the call keys seen in them), and
+    // those directly inside a bracket still open. A value that closes takes the place
+    // of everything closed inside it, so this stays as short as the text's top level.
+    let mut closed: Vec<Found> = Vec::new();
     let mut keys = Keys::default();
+    // Openers are visited in order: a cursor, not a search, finds the next one.
+    let mut next_opener = 0;
     let mut i = 0;
     while i < bytes.len() {
         if stack.is_empty() {
             let next = match openers {
-                Some(at) => at.get(at.partition_point(|&p| p < i)).copied(),
+                Some(at) => {
+                    while at.get(next_opener).is_some_and(|&p| p < i) {
+                        next_opener += 1;
+                    }
+                    at.get(next_opener).copied()
+                }
                 None => memchr::memchr2(b'{', b'[', &bytes[i..]).map(|off| i + off),
             };
             match next {
@@ -164,36 +173,30 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
                 if stack.is_empty() {
                     keys = Keys::default();
                 }
-                stack.push(i);
+                stack.push((i, closed.len()));
             }
             b'}' | b']' => {
-                if let Some(start) = stack.pop() {
-                    let parent = stack.last().copied();
-                    let hint = parent.is_none().then(|| keys.any());
-                    closed.push((start, i + 1, parent, hint));
+                if let Some((start, inside)) = stack.pop() {
+                    closed.truncate(inside);
+                    closed.push(Found {
+                        start,
+                        end: i + 1,
+                        unclosed: false,
+                        call_keys: stack.is_empty().then(|| keys.any()),
+                    });
                 }
             }
             _ => {}
         }
         i += 1;
     }
-    let unclosed: Vec<usize> = stack;
-    let mut out: Vec<Found> = closed
-        .into_iter()
-        .filter(|&(_, _, parent, _)| parent.is_none_or(|p| unclosed.binary_search(&p).is_ok()))
-        .map(|(start, end, _, call_keys)| Found {
-            start,
-            end,
-            unclosed: false,
-            call_keys,
-        })
-        .collect();
+    let mut out = closed;
     // An unclosed value is worth a repair only when it starts like a call, and only the
     // last few: a truncated call is at the end of the text, and trying every opener of
     // a long run of them would cost the rest of the text each time.
-    let mut candidates: Vec<usize> = unclosed
+    let mut candidates: Vec<usize> = stack
         .iter()
-        .copied()
+        .map(|&(p, _)| p)
         .filter(|&p| bytes[p] == b'{' && looks_like_call_start(&text[p..]))
         .collect();
     let skip = candidates.len().saturating_sub(MAX_UNCLOSED);
@@ -204,7 +207,8 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
         unclosed: true,
         call_keys: None,
     }));
-    out.sort_by_key(|f| f.start);
+    // Starts are distinct, and sorted but for the unclosed ones just added.
+    out.sort_unstable_by_key(|f| f.start);
     out
 }
 
@@ -436,7 +440,8 @@ pub fn reasoning_regions_at(text: &str, angle: &[usize], square: &[usize]) -> Ve
             }
             (None, None) => break,
         };
-        if at < from {
+        // Every opening below has a `t` or `|` next: most brackets are passed at a look.
+        if at < from || !matches!(bytes.get(at + 1), Some(b't' | b'T' | b'|')) {
             continue;
         }
         let rest = &bytes[at..];
@@ -621,6 +626,17 @@ mod tests {
             .map(|f| &t[f.start..f.end])
             .collect();
         assert_eq!(spans, [r#"{"name": "f", "arguments": {}}"#]);
+    }
+
+    #[test]
+    fn values_directly_inside_an_unclosed_opener_are_listed_and_theirs_are_not() {
+        let t = r#"a { b [ {"k": 1} ] {"m": [2]} c"#;
+        let spans: Vec<&str> = json_values(t)
+            .iter()
+            .filter(|f| !f.unclosed)
+            .map(|f| &t[f.start..f.end])
+            .collect();
+        assert_eq!(spans, [r#"[ {"k": 1} ]"#, r#"{"m": [2]}"#]);
     }
 
     /// The value `with_json` reads, as serde_json sees it, and the repairs.

@@ -215,9 +215,10 @@ impl OpenIndex {
                 }
                 for &row in &rows {
                     let open = self.opens[row].as_bytes();
-                    if s[p..name_end].starts_with(open) {
+                    // A byte compared first spares a call to compare most names whole.
+                    if open.first() == s.get(p) && s[p..name_end].starts_with(open) {
                         out.push((p, row));
-                    } else if s[..p].ends_with(open) {
+                    } else if open.last() == s.get(p.wrapping_sub(1)) && s[..p].ends_with(open) {
                         out.push((p - open.len(), row));
                     }
                 }
