@@ -5,7 +5,6 @@
 use crate::dialects::{self, Channel, Hit, ScanContext, Scanner};
 use crate::model::{Call, Event, Origin, Role, ToolResult, Turn, Window};
 use crate::output::{Output, Source};
-use crate::scan;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
 
@@ -512,10 +511,9 @@ impl<'o> Engine<'o> {
                 continue;
             }
             let regions = if text.reasoning {
-                Vec::new()
+                &[][..]
             } else {
-                let openers = text.openers();
-                scan::reasoning_regions_at(&text.text, &openers.angle, &openers.square)
+                text.reasoning_regions()
             };
             let hits = dialects::resolve(hits);
             out.reserve(hits.len());

@@ -308,6 +308,8 @@ pub struct Text {
     wil: OnceLock<bool>,
     /// UICP's `BEGIN WIL … END WIL` blocks, found once.
     wil_blocks: OnceLock<Vec<(usize, usize)>>,
+    /// Reasoning regions, found once: a window asks when it is cut and again per channel.
+    reasoning_regions: OnceLock<Vec<(usize, usize)>>,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -317,6 +319,18 @@ pub struct Openers {
     pub square: Vec<usize>,
     /// `[` and `{` together, in order: where JSON values may start.
     pub json: Vec<usize>,
+    /// The `{` whose nearest byte before them, past white space, can end a name (see
+    /// [`name_byte`]): the only braces that a marker or recipient written before a name
+    /// can precede (`>>>f {`, `call:f{`, `to=functions.f json{`). Picked out while the
+    /// sweep has the bytes in cache; each scanner that looks back from a brace would
+    /// otherwise load the text at every one of them.
+    pub named_braces: Vec<usize>,
+}
+
+/// A byte that can end a name written right before a brace: a letter, a digit, one of
+/// `_-.:/`, or part of a multi-byte character.
+pub fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.' | b':' | b'/')
 }
 
 /// Searchers for `WIL` and `wil`, built once: building one costs more than searching a
@@ -360,7 +374,16 @@ fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
 /// The block of [`Text::line_at`]'s counts: a line lookup counts at most this many bytes.
 const LINE_BLOCK: usize = 4096;
 
-/// The block of [`Text::sweep`].
+/// Pushes to `counts`, for each block of `LINE_BLOCK` bytes of `bytes` (which starts at a
+/// block), the line breaks before it, counting on from `before`.
+fn count_breaks(bytes: &[u8], before: &mut usize, counts: &mut Vec<usize>) {
+    for block in bytes.chunks(LINE_BLOCK) {
+        counts.push(*before);
+        *before += memchr::memchr_iter(b'\n', block).count();
+    }
+}
+
+/// The block of [`Text::sweep`]: a multiple of `LINE_BLOCK`.
 const SWEEP_BLOCK: usize = 256 << 10;
 
 impl Openers {
@@ -368,18 +391,30 @@ impl Openers {
         self.angle.clear();
         self.square.clear();
         self.json.clear();
+        self.named_braces.clear();
     }
 
-    /// Adds the openers of `bytes`, which start at `offset` in the text.
-    fn add(&mut self, bytes: &[u8], offset: usize) {
-        for at in memchr::memchr3_iter(b'<', b'[', b'{', bytes) {
-            match bytes[at] {
-                b'<' => self.angle.push(offset + at),
+    /// Adds the openers of `text[from..to]`.
+    fn add(&mut self, text: &[u8], from: usize, to: usize) {
+        for at in memchr::memchr3_iter(b'<', b'[', b'{', &text[from..to]) {
+            let at = from + at;
+            match text[at] {
+                b'<' => self.angle.push(at),
                 b'[' => {
-                    self.square.push(offset + at);
-                    self.json.push(offset + at);
+                    self.square.push(at);
+                    self.json.push(at);
                 }
-                _ => self.json.push(offset + at),
+                _ => {
+                    self.json.push(at);
+                    // Each run of white space is walked back over from one brace at most.
+                    let mut p = at;
+                    while p > 0 && text[p - 1].is_ascii_whitespace() {
+                        p -= 1;
+                    }
+                    if p > 0 && name_byte(text[p - 1]) {
+                        self.named_braces.push(at);
+                    }
+                }
             }
         }
     }
@@ -396,7 +431,17 @@ impl Text {
             openers: OnceLock::new(),
             wil: OnceLock::new(),
             wil_blocks: OnceLock::new(),
+            reasoning_regions: OnceLock::new(),
         }
+    }
+
+    /// The spans of `<think>…</think>` and the like in the text (see
+    /// [`crate::scan::reasoning_regions_at`]).
+    pub fn reasoning_regions(&self) -> &[(usize, usize)] {
+        self.reasoning_regions.get_or_init(|| {
+            let openers = self.openers();
+            crate::scan::reasoning_regions_at(&self.text, &openers.angle, &openers.square)
+        })
     }
 
     /// Whether the text holds `WIL` or `wil` anywhere, found once.
@@ -432,12 +477,13 @@ impl Text {
     pub fn openers(&self) -> &Openers {
         self.openers.get_or_init(|| {
             let mut o = Openers::default();
-            o.add(self.text.as_bytes(), 0);
+            o.add(self.text.as_bytes(), 0, self.text.len());
             o
         })
     }
 
-    /// Finds the openers and whether `WIL` or `wil` occurs in one sweep over blocks
+    /// Finds the openers, whether `WIL` or `wil` occurs and the line breaks per block
+    /// (for [`Text::line_at`]) in one sweep over blocks
     /// small enough to stay in cache from one search to the next: on a large text with
     /// no call these searches are most of the work there is.
     pub fn sweep(&self) {
@@ -445,15 +491,20 @@ impl Text {
         let mut openers = SPARE_OPENERS.take();
         openers.clear();
         let mut wil = false;
+        let mut breaks_before = Vec::with_capacity(bytes.len() / LINE_BLOCK + 2);
+        let mut breaks = 0;
         for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
             let to = (from + SWEEP_BLOCK).min(bytes.len());
-            openers.add(&bytes[from..to], from);
+            openers.add(bytes, from, to);
             // The needle may start in the block before.
             let around = &bytes[from.saturating_sub(2)..to];
             wil = wil || holds_wil(around);
+            count_breaks(&bytes[from..to], &mut breaks, &mut breaks_before);
         }
+        breaks_before.push(breaks);
         let _ = self.openers.set(openers);
         let _ = self.wil.set(wil);
+        let _ = self.breaks_before.set(breaks_before);
     }
 
     /// The file line of a byte offset in the text: the breaks before its block, plus
@@ -468,10 +519,7 @@ impl Text {
         let breaks_before = self.breaks_before.get_or_init(|| {
             let mut counts = Vec::with_capacity(bytes.len() / LINE_BLOCK + 2);
             let mut before = 0;
-            for block in bytes.chunks(LINE_BLOCK) {
-                counts.push(before);
-                before += memchr::memchr_iter(b'\n', block).count();
-            }
+            count_breaks(bytes, &mut before, &mut counts);
             counts.push(before);
             counts
         });
@@ -564,7 +612,12 @@ thread_local! {
     /// The same for the window's opener lists, which hold tens of thousands of offsets
     /// in text full of brackets: grown afresh each window, they cost page faults too.
     static SPARE_OPENERS: std::cell::Cell<Openers> = const {
-        std::cell::Cell::new(Openers { angle: Vec::new(), square: Vec::new(), json: Vec::new() })
+        std::cell::Cell::new(Openers {
+            angle: Vec::new(),
+            square: Vec::new(),
+            json: Vec::new(),
+            named_braces: Vec::new(),
+        })
     };
 }
 
@@ -666,6 +719,28 @@ mod tests {
     }
 
     #[test]
+    fn named_braces_are_those_with_a_name_byte_before_them() {
+        let s = "a{ f {} \"k\": {} [{ ) {} é\n\t{ x/{ ,{ {";
+        let t = Text::new(s, 1, false, true);
+        let before: Vec<&str> = t
+            .openers()
+            .named_braces
+            .iter()
+            .map(|&at| s[..at].trim_end())
+            .collect();
+        assert_eq!(
+            before,
+            [
+                "a",
+                "a{ f",
+                "a{ f {} \"k\":",
+                "a{ f {} \"k\": {} [{ ) {} é",
+                "a{ f {} \"k\": {} [{ ) {} é\n\t{ x/"
+            ]
+        );
+    }
+
+    #[test]
     fn one_sweep_finds_what_the_separate_searches_find() {
         // "WIL" across each block boundary, openers on both sides.
         for cut in [SWEEP_BLOCK - 2, SWEEP_BLOCK - 1, SWEEP_BLOCK] {
@@ -678,6 +753,9 @@ mod tests {
                 swept.sweep();
                 let plain = Text::new(s.clone(), 1, false, true);
                 assert_eq!(swept.openers(), plain.openers());
+                for offset in [0, 1, cut / 2, cut, s.len()] {
+                    assert_eq!(swept.line_at(offset), plain.line_at(offset), "{offset}");
+                }
                 assert_eq!(swept.maybe_wil(), needle != "WIX", "{needle} at {cut}");
             }
         }

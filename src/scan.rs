@@ -482,8 +482,7 @@ const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
 /// Regions whose opening tag gives meaning to what follows: reasoning, and WIL's
 /// `BEGIN WIL … END WIL`. A text read in windows is never cut inside one.
 pub fn context_regions(text: &crate::model::Text) -> Vec<(usize, usize)> {
-    let openers = text.openers();
-    let mut out = reasoning_regions_at(&text.text, &openers.angle, &openers.square);
+    let mut out = text.reasoning_regions().to_vec();
     let len = text.text.len();
     out.extend(
         text.wil_blocks()

@@ -63,7 +63,7 @@ impl Scanner for Harmony {
             .map(|h| (h.start, h.end))
             .collect();
         marked.sort_unstable();
-        let recipients = recipients_before_braces(s.as_bytes(), &openers.json);
+        let recipients = recipients_before_braces(s.as_bytes(), &openers.named_braces);
         for (k, &to) in recipients.iter().enumerate() {
             let i = marked.partition_point(|&(a, _)| a <= to);
             if i > 0 && to < marked[i - 1].1 {
@@ -83,20 +83,17 @@ impl Scanner for Harmony {
 const RECIPIENT: &str = "to=functions.";
 const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
-/// Where a stripped remnant's `to=functions.` may stand: for each `{` among the text's
-/// JSON openers (`json`), the recipient that ends the run of at most three words (name,
+/// Where a stripped remnant's `to=functions.` may stand: for each `{` with a name before
+/// it (`braces`, the text's `named_braces`), the recipient that ends the run of at most three words (name,
 /// channel, `json`) before it, in text order. A remnant's JSON follows its recipient
 /// within those words, so walking back from the braces finds every remnant without a
 /// search of the whole text; [`remnant`] checks the words. Each walk stops at the first
 /// byte that is neither white space nor a name's, and `{` is such a byte, so the walks
 /// together cover the text at most once.
-fn recipients_before_braces(s: &[u8], json: &[usize]) -> Vec<usize> {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b"_-.:/".contains(&b);
+fn recipients_before_braces(s: &[u8], braces: &[usize]) -> Vec<usize> {
+    let word = crate::model::name_byte;
     let mut out = Vec::new();
-    for &brace in json {
-        if s[brace] != b'{' {
-            continue;
-        }
+    for &brace in braces {
         let mut p = brace;
         for _ in 0..3 {
             while p > 0 && s[p - 1].is_ascii_whitespace() {
@@ -306,8 +303,8 @@ mod tests {
             "Send it to=functions.f later. {} [to=functions.g]{}",
         ];
         for text in texts {
-            let braces: Vec<usize> = memchr::memchr2_iter(b'{', b'[', text.as_bytes()).collect();
-            let found = recipients_before_braces(text.as_bytes(), &braces);
+            let swept = Text::new(text, 1, false, true);
+            let found = recipients_before_braces(text.as_bytes(), &swept.openers().named_braces);
             for to in memchr::memmem::find_iter(text.as_bytes(), RECIPIENT) {
                 if remnant(text, to, false).is_some() {
                     assert!(

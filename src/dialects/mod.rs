@@ -195,8 +195,11 @@ pub fn all_rows(registry: &Registry) -> Vec<DialectRow> {
 
 /// Removes hits that overlap a more specific (or earlier) one and orders the rest by
 /// position: one span is never reported twice.
-pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
-    hits.sort_by(|a, b| {
+pub fn resolve(hits: Vec<Hit>) -> Vec<Hit> {
+    // Hits are large: they are ranked and ordered by index, and each is moved once.
+    let mut rank: Vec<usize> = (0..hits.len()).collect();
+    rank.sort_by(|&a, &b| {
+        let (a, b) = (&hits[a], &hits[b]);
         b.specificity
             .cmp(&a.specificity)
             .then(a.start.cmp(&b.start))
@@ -204,8 +207,9 @@ pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
     // Kept spans never overlap (several calls of one value share its span), so the
     // neighbours by start are the only ones a new span can overlap.
     let mut spans: BTreeMap<usize, (usize, u8)> = BTreeMap::new();
-    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
-    for hit in hits {
+    let mut kept: Vec<(usize, usize)> = Vec::with_capacity(hits.len());
+    for (order, &i) in rank.iter().enumerate() {
+        let hit = &hits[i];
         let same = spans.get(&hit.start) == Some(&(hit.end, hit.specificity));
         let before = spans.range(..=hit.start).next_back();
         let after = spans.range(hit.start..).next();
@@ -214,11 +218,15 @@ pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
                 || after.is_some_and(|(&start, _)| start < hit.end));
         if !overlaps {
             spans.insert(hit.start, (hit.end, hit.specificity));
-            kept.push(hit);
+            kept.push((hit.start, order));
         }
     }
-    kept.sort_by_key(|h| h.start);
-    kept
+    // By position; at one position, in rank order.
+    kept.sort_unstable();
+    let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
+    kept.into_iter()
+        .filter_map(|(_, order)| slots[rank[order]].take())
+        .collect()
 }
 
 /// Runs one scanner over a text, as the engine does, for the dialects' own tests.

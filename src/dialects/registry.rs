@@ -193,10 +193,7 @@ impl OpenIndex {
             .filter(|&r| enabled(r))
             .collect();
         if !rows.is_empty() {
-            for &at in &openers.json {
-                if s[at] != b'{' {
-                    continue;
-                }
+            for &at in &openers.named_braces {
                 // Back over white space, then over the name (with its `functions.`,
                 // `call:` or `:0` parts).
                 let mut p = at;
@@ -206,7 +203,8 @@ impl OpenIndex {
                 let name_end = p;
                 while p > 0
                     && name_end - p < MAX_NAME
-                    && (s[p - 1].is_ascii_alphanumeric() || b"_-.:".contains(&s[p - 1]))
+                    && (s[p - 1].is_ascii_alphanumeric()
+                        || matches!(s[p - 1], b'_' | b'-' | b'.' | b':'))
                 {
                     p -= 1;
                 }

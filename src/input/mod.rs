@@ -214,9 +214,8 @@ impl<'a, 's> Reader<'a, 's> {
                 buf.extend_from_slice(&bytes[keep..]);
                 buf.append(&mut rest);
             }
-            // Only the lines this window moves past: the overlap's are counted with the
-            // next window, so every line break is counted once.
-            let passed = memchr::memchr_iter(b'\n', &text.text.as_bytes()[..keep]).count() as u64;
+            // Only the lines this window moves past, from the counts the sweep made.
+            let passed = text.line_at(keep) - text.line;
             let window = Window {
                 text,
                 offset: base,
