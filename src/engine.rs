@@ -5,8 +5,35 @@
 use crate::dialects::{self, Channel, Hit, ScanContext, Scanner};
 use crate::model::{Call, Event, Origin, Role, ToolResult, Turn, Window};
 use crate::output::{Output, Source};
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
+
+thread_local! {
+    /// The vectors of a window's hits and chosen calls, kept for the next window. On
+    /// text dense with calls they hold hundreds of kilobytes; freed after each window,
+    /// their memory went back to the kernel and came back as page faults in the next.
+    static SPARE_HITS: Cell<Vec<Hit>> = const { Cell::new(Vec::new()) };
+    static SPARE_CHOSEN: RefCell<Vec<Vec<Chosen>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty vector for chosen calls, with the capacity of a recycled one if any.
+fn spare_chosen() -> Vec<Chosen> {
+    SPARE_CHOSEN.with(|spare| spare.borrow_mut().pop().unwrap_or_default())
+}
+
+/// Keeps a drained vector of chosen calls for [`spare_chosen`] (a few at most).
+fn recycle_chosen(mut calls: Vec<Chosen>) {
+    calls.clear();
+    if calls.capacity() > 0 {
+        SPARE_CHOSEN.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < 4 {
+                spare.push(calls);
+            }
+        });
+    }
+}
 
 /// What to do with calls found inside reasoning (`<think>`, thinking blocks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,7 +312,8 @@ impl<'o> Engine<'o> {
         {
             let before = *covered;
             all.reserve(calls.len());
-            for mut c in calls {
+            let mut calls = calls;
+            for mut c in calls.drain(..) {
                 let (start, end) = c.span.map_or((0, 0), |s| (w.offset + s.1, w.offset + s.2));
                 // Taken once: from the window where it starts before the cut, and not
                 // again as a part of a call of its channel taken from the last window.
@@ -295,6 +323,7 @@ impl<'o> Engine<'o> {
                     all.push(c);
                 }
             }
+            recycle_chosen(calls);
         }
         pending.done = w.keep_before;
         // With --all every channel is reported, in channel order: nothing to commit.
@@ -326,6 +355,7 @@ impl<'o> Engine<'o> {
                 self.count(c, index);
                 self.write_call(c, index)?;
             }
+            recycle_chosen(calls);
             if w.last {
                 let pending = self.window.take().expect("created above");
                 self.stats.turns += 1;
@@ -497,17 +527,18 @@ impl<'o> Engine<'o> {
             strict: self.options.strict,
             selected: self.options.dialects.as_deref(),
         };
-        let mut out = Vec::new();
+        let mut out = spare_chosen();
         for (t, text) in turn.texts.iter().enumerate() {
             if !self.options.registry.user_rows && !ctx.explicitly("wil") && !text.may_hold_call() {
                 continue;
             }
-            let mut hits: Vec<Hit> = Vec::new();
+            let mut hits: Vec<Hit> = SPARE_HITS.take();
             for scanner in self.scanners.iter().filter(|s| s.channel() == channel) {
                 scanner.scan(text, &ctx, &mut hits);
             }
             hits.retain(|h| enabled(h.call.dialect));
             if hits.is_empty() {
+                SPARE_HITS.set(hits);
                 continue;
             }
             let regions = if text.reasoning {
@@ -515,9 +546,9 @@ impl<'o> Engine<'o> {
             } else {
                 text.reasoning_regions()
             };
-            let hits = dialects::resolve(hits);
+            let mut hits = dialects::resolve(hits);
             out.reserve(hits.len());
-            for hit in hits {
+            for hit in hits.drain(..) {
                 let mut call = hit.call;
                 if self.options.strict && !call.repairs.is_empty() && call.is_valid() {
                     // --strict: a call that needed any repair is reported as written.
@@ -540,6 +571,7 @@ impl<'o> Engine<'o> {
                     span: Some((t, hit.start, hit.end)),
                 });
             }
+            SPARE_HITS.set(hits);
         }
         out
     }

@@ -195,7 +195,7 @@ pub fn all_rows(registry: &Registry) -> Vec<DialectRow> {
 
 /// Removes hits that overlap a more specific (or earlier) one and orders the rest by
 /// position: one span is never reported twice.
-pub fn resolve(hits: Vec<Hit>) -> Vec<Hit> {
+pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
     // Hits are large: they are ranked and ordered by index, and each is moved once.
     let mut rank: Vec<usize> = (0..hits.len()).collect();
     rank.sort_by(|&a, &b| {
@@ -221,12 +221,38 @@ pub fn resolve(hits: Vec<Hit>) -> Vec<Hit> {
             kept.push((hit.start, order));
         }
     }
-    // By position; at one position, in rank order.
+    // By position; at one position, in rank order: put in that order in their own
+    // vector (which the engine keeps from one window to the next), the dropped last,
+    // and cut off.
     kept.sort_unstable();
-    let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
-    kept.into_iter()
-        .filter_map(|(_, order)| slots[rank[order]].take())
-        .collect()
+    let count = kept.len();
+    let mut placed = vec![false; hits.len()];
+    let mut order: Vec<usize> = Vec::with_capacity(hits.len());
+    for (_, r) in kept {
+        placed[rank[r]] = true;
+        order.push(rank[r]);
+    }
+    order.extend((0..hits.len()).filter(|&i| !placed[i]));
+    gather_in_place(&mut hits, order);
+    hits.truncate(count);
+    hits
+}
+
+/// Reorders `items` so that position `j` holds what position `order[j]` held (`order`
+/// is a permutation), by swaps along its cycles.
+fn gather_in_place<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..items.len() {
+        let mut at = start;
+        while order[at] != at {
+            let from = order[at];
+            order[at] = at;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// Runs one scanner over a text, as the engine does, for the dialects' own tests.
@@ -271,6 +297,17 @@ mod tests {
         let before = names.len();
         names.dedup();
         assert_eq!(names.len(), before);
+    }
+
+    #[test]
+    fn gathering_in_place_follows_every_cycle() {
+        let orders: [&[usize]; 5] = [&[], &[0], &[1, 0], &[2, 0, 1, 3], &[3, 4, 0, 5, 1, 2]];
+        for order in orders {
+            let mut items: Vec<usize> = (0..order.len()).map(|i| i * 10).collect();
+            gather_in_place(&mut items, order.to_vec());
+            let expected: Vec<usize> = order.iter().map(|&i| i * 10).collect();
+            assert_eq!(items, expected, "{order:?}");
+        }
     }
 
     #[test]
