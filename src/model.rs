@@ -325,6 +325,10 @@ pub struct Openers {
     /// sweep has the bytes in cache; each scanner that looks back from a brace would
     /// otherwise load the text at every one of them.
     pub named_braces: Vec<usize>,
+    /// The `{` of JSON members (`"key": {`), which [`Openers::named_braces`] leaves out:
+    /// the name before them is the lone `:`, which no built-in marker or recipient can
+    /// be. Apart, because JSON written in text is full of them.
+    pub member_braces: Vec<usize>,
 }
 
 /// A byte that can end a name written right before a brace: a letter, a digit, one of
@@ -392,6 +396,7 @@ impl Openers {
         self.square.clear();
         self.json.clear();
         self.named_braces.clear();
+        self.member_braces.clear();
     }
 
     /// Adds the openers of `text[from..to]`.
@@ -412,7 +417,11 @@ impl Openers {
                         p -= 1;
                     }
                     if p > 0 && name_byte(text[p - 1]) {
-                        self.named_braces.push(at);
+                        if p >= 2 && text[p - 1] == b':' && text[p - 2] == b'"' {
+                            self.member_braces.push(at);
+                        } else {
+                            self.named_braces.push(at);
+                        }
                     }
                 }
             }
@@ -617,6 +626,7 @@ thread_local! {
             square: Vec::new(),
             json: Vec::new(),
             named_braces: Vec::new(),
+            member_braces: Vec::new(),
         })
     };
 }
@@ -720,24 +730,20 @@ mod tests {
 
     #[test]
     fn named_braces_are_those_with_a_name_byte_before_them() {
-        let s = "a{ f {} \"k\": {} [{ ) {} é\n\t{ x/{ ,{ {";
+        let s = "a{ f {} \"k\": {} [{ ) {} é\n\t{ x/{ ,{ { y: {} \"a:b\":{}";
         let t = Text::new(s, 1, false, true);
-        let before: Vec<&str> = t
-            .openers()
-            .named_braces
-            .iter()
-            .map(|&at| s[..at].trim_end())
-            .collect();
+        let before = |braces: &[usize]| -> Vec<String> {
+            braces
+                .iter()
+                .map(|&at| s[..at].trim_end().chars().rev().take(4).collect())
+                .collect()
+        };
+        let openers = t.openers();
         assert_eq!(
-            before,
-            [
-                "a",
-                "a{ f",
-                "a{ f {} \"k\":",
-                "a{ f {} \"k\": {} [{ ) {} é",
-                "a{ f {} \"k\": {} [{ ) {} é\n\t{ x/"
-            ]
+            before(&openers.named_braces),
+            ["a", "f {a", "é }{", "/x {", ":y {"]
         );
+        assert_eq!(before(&openers.member_braces), [":\"k\"", ":\"b:"]);
     }
 
     #[test]

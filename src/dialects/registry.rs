@@ -80,6 +80,10 @@ pub struct OpenIndex {
     /// Rows of `other` whose marker is always followed by a name and a `{` (`call:NAME{`,
     /// `>>>NAME\n{`): found from the text's `{`s instead of a search of every byte.
     before_brace: Vec<u16>,
+    /// Whether a row of `before_brace` could stand before a JSON member's `{` (`"k": {`,
+    /// whose name is the lone `:`): a marker that is empty, `:` or ends with `"`. No
+    /// built-in one is, so those braces are passed over.
+    members_too: bool,
 }
 
 /// The longest name between such a marker and its `{`.
@@ -94,6 +98,7 @@ impl OpenIndex {
             square_tail: Vec::new(),
             other: Vec::new(),
             before_brace: Vec::new(),
+            members_too: false,
             opens: Vec::new(),
             any_angle: false,
             any_square: false,
@@ -128,6 +133,8 @@ impl OpenIndex {
             if flag && let Some(i) = self.other.iter().position(|&r| r == row) {
                 self.other.remove(i);
                 self.before_brace.push(row);
+                let open = self.opens[row as usize];
+                self.members_too |= open.is_empty() || open == ":" || open.ends_with('"');
             }
         }
         self
@@ -193,7 +200,12 @@ impl OpenIndex {
             .filter(|&r| enabled(r))
             .collect();
         if !rows.is_empty() {
-            for &at in &openers.named_braces {
+            let members: &[usize] = if self.members_too {
+                &openers.member_braces
+            } else {
+                &[]
+            };
+            for &at in openers.named_braces.iter().chain(members) {
                 // Back over white space, then over the name (with its `functions.`,
                 // `call:` or `:0` parts).
                 let mut p = at;
@@ -311,6 +323,17 @@ mod tests {
             "{found:?}"
         );
         assert!(index.candidates(&text, |row| row == 0).len() == 1);
+    }
+
+    #[test]
+    fn a_marker_ending_in_a_quote_still_sees_json_member_braces() {
+        // `"k": {` is passed over for the built-in markers, but not for one that can
+        // stand there (a user row's, say).
+        let text = Text::new("{\"k\": {}} call:f{}", 1, false, true);
+        let quoted = OpenIndex::new(["k\""].into_iter()).names_before_brace([true].into_iter());
+        assert_eq!(quoted.candidates(&text, |_| true), [(2, 0)]);
+        let call = OpenIndex::new(["call:"].into_iter()).names_before_brace([true].into_iter());
+        assert_eq!(call.candidates(&text, |_| true), [(10, 0)]);
     }
 
     #[test]
