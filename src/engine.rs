@@ -3,7 +3,7 @@
 //! unless the turn has no other call (`--reasoning`). Records go out in input order.
 
 use crate::dialects::{self, Channel, Hit, ScanContext, Scanner};
-use crate::model::{Call, Event, Origin, Role, ToolResult, Turn, Window};
+use crate::model::{Call, Event, Origin, Role, Text, ToolResult, Turn, Window};
 use crate::output::{Output, Source};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -270,7 +270,7 @@ impl<'o> Engine<'o> {
     /// One window of a plain text too large to hold at once (see `input`). Calls that
     /// start before `keep_before` (an offset in the whole text) are kept, once; the last
     /// window decides the turn as if the text had been read whole.
-    fn window(&mut self, w: Window) -> io::Result<()> {
+    fn window(&mut self, mut w: Window) -> io::Result<()> {
         if !self.options.roles.contains(&Role::Assistant) {
             return Ok(());
         }
@@ -284,7 +284,10 @@ impl<'o> Engine<'o> {
         let done = pending.done;
         let committed = pending.committed;
         let mut turn = Turn::new(Role::Assistant, w.text.line);
-        turn.texts.push(w.text);
+        // The text goes back into the window when scanned: dropping the window recycles
+        // its buffers and counts its lines for the reader.
+        let text = std::mem::replace(&mut w.text, Text::new(String::new(), 0, false, true));
+        turn.texts.push(text);
         // Once a channel has won the turn, the others' calls would be dropped: they are
         // not looked for.
         let found: Vec<Vec<Chosen>> = self
@@ -301,7 +304,7 @@ impl<'o> Engine<'o> {
             })
             .collect();
         if let Some(text) = turn.texts.pop() {
-            Window::recycle(text);
+            w.text = text;
         }
         let pending = self.window.as_mut().expect("created above");
         for ((all, covered), calls) in pending

@@ -302,8 +302,10 @@ pub struct Text {
     /// How many line breaks come before each block of `LINE_BLOCK` bytes (and one more
     /// entry for the end), counted once when a line is first asked for.
     breaks_before: OnceLock<Vec<usize>>,
-    /// Offsets of every `<`, `[` and `{`, found in one pass and shared by the scanners.
-    openers: OnceLock<Openers>,
+    /// Offsets of every `<`, `[` and `{`, found in one pass and shared by the scanners;
+    /// boxed, and only when there are some, so that a text stays small to move and to
+    /// allocate in a turn's vector (most message texts hold none).
+    openers: OnceLock<Option<Box<Openers>>>,
     /// Whether `WIL` or `wil` occurs at all (WIL sentinels are searched only then).
     wil: OnceLock<bool>,
     /// UICP's `BEGIN WIL … END WIL` blocks, found once.
@@ -378,19 +380,15 @@ fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
 /// The block of [`Text::line_at`]'s counts: a line lookup counts at most this many bytes.
 const LINE_BLOCK: usize = 4096;
 
-/// Pushes to `counts`, for each block of `LINE_BLOCK` bytes of `bytes` (which starts at a
-/// block), the line breaks before it, counting on from `before`.
-fn count_breaks(bytes: &[u8], before: &mut usize, counts: &mut Vec<usize>) {
-    for block in bytes.chunks(LINE_BLOCK) {
-        counts.push(*before);
-        *before += memchr::memchr_iter(b'\n', block).count();
-    }
-}
-
-/// The block of [`Text::sweep`]: a multiple of `LINE_BLOCK`.
+/// The block of [`Text::sweep`].
 const SWEEP_BLOCK: usize = 256 << 10;
 
 impl Openers {
+    /// No `<`, `[` or `{` at all (the brace lists are parts of `json`).
+    fn is_empty(&self) -> bool {
+        self.angle.is_empty() && self.json.is_empty()
+    }
+
     fn clear(&mut self) {
         self.angle.clear();
         self.square.clear();
@@ -484,15 +482,24 @@ impl Text {
 
     /// The offsets of `<`, `[` and `{` in the text.
     pub fn openers(&self) -> &Openers {
-        self.openers.get_or_init(|| {
-            let mut o = Openers::default();
-            o.add(self.text.as_bytes(), 0, self.text.len());
-            o
-        })
+        static NONE: Openers = Openers {
+            angle: Vec::new(),
+            square: Vec::new(),
+            json: Vec::new(),
+            named_braces: Vec::new(),
+            member_braces: Vec::new(),
+        };
+        self.openers
+            .get_or_init(|| {
+                let mut o = Openers::default();
+                o.add(self.text.as_bytes(), 0, self.text.len());
+                (!o.is_empty()).then(|| Box::new(o))
+            })
+            .as_deref()
+            .unwrap_or(&NONE)
     }
 
-    /// Finds the openers, whether `WIL` or `wil` occurs and the line breaks per block
-    /// (for [`Text::line_at`]) in one sweep over blocks
+    /// Finds the openers and whether `WIL` or `wil` occurs in one sweep over blocks
     /// small enough to stay in cache from one search to the next: on a large text with
     /// no call these searches are most of the work there is.
     pub fn sweep(&self) {
@@ -500,20 +507,15 @@ impl Text {
         let mut openers = SPARE_OPENERS.take();
         openers.clear();
         let mut wil = false;
-        let mut breaks_before = Vec::with_capacity(bytes.len() / LINE_BLOCK + 2);
-        let mut breaks = 0;
         for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
             let to = (from + SWEEP_BLOCK).min(bytes.len());
             openers.add(bytes, from, to);
             // The needle may start in the block before.
             let around = &bytes[from.saturating_sub(2)..to];
             wil = wil || holds_wil(around);
-            count_breaks(&bytes[from..to], &mut breaks, &mut breaks_before);
         }
-        breaks_before.push(breaks);
-        let _ = self.openers.set(openers);
+        let _ = self.openers.set(Some(Box::new(openers)));
         let _ = self.wil.set(wil);
-        let _ = self.breaks_before.set(breaks_before);
     }
 
     /// The file line of a byte offset in the text: the breaks before its block, plus
@@ -528,7 +530,10 @@ impl Text {
         let breaks_before = self.breaks_before.get_or_init(|| {
             let mut counts = Vec::with_capacity(bytes.len() / LINE_BLOCK + 2);
             let mut before = 0;
-            count_breaks(bytes, &mut before, &mut counts);
+            for block in bytes.chunks(LINE_BLOCK) {
+                counts.push(before);
+                before += memchr::memchr_iter(b'\n', block).count();
+            }
             counts.push(before);
             counts
         });
@@ -536,6 +541,17 @@ impl Text {
         let block = offset / LINE_BLOCK;
         let within = memchr::memchr_iter(b'\n', &bytes[block * LINE_BLOCK..offset]).count();
         self.line + (breaks_before[block] + within) as u64
+    }
+
+    /// The line breaks before `offset` in raw text: from the per-block counts when a
+    /// call's line has made them, else counted in one pass.
+    fn breaks_up_to(&self, offset: usize) -> u64 {
+        let offset = offset.min(self.text.len());
+        if self.breaks_before.get().is_some() {
+            self.line_at(offset) - self.line
+        } else {
+            memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count() as u64
+        }
     }
 }
 
@@ -618,6 +634,8 @@ thread_local! {
     /// The buffer of a window already scanned, kept for the next window of this thread:
     /// reusing it spares the allocator and the page faults of a fresh 4 MiB each time.
     static SPARE_WINDOW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// See [`Window::take_lines_passed`].
+    static LINES_PASSED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
     /// The same for the window's opener lists, which hold tens of thousands of offsets
     /// in text full of brackets: grown afresh each window, they cost page faults too.
     static SPARE_OPENERS: std::cell::Cell<Openers> = const {
@@ -640,12 +658,24 @@ impl Window {
         buf
     }
 
-    /// Gives a scanned window's text back, for [`Window::buffer`].
-    pub fn recycle(text: Text) {
-        if let Some(openers) = text.openers.into_inner() {
-            SPARE_OPENERS.set(openers);
+    /// How many line breaks the last window dropped on this thread held before its cut
+    /// (`keep_before`), for the reader to number the next window's lines.
+    pub fn take_lines_passed() -> Option<u64> {
+        LINES_PASSED.take()
+    }
+}
+
+impl Drop for Window {
+    /// Once its consumer is done with it, a window counts the lines before its cut (from
+    /// the line index when a call's line has built it, so a window with calls is not
+    /// counted twice) and gives its buffers back for the next window.
+    fn drop(&mut self) {
+        let keep = self.keep_before - self.offset;
+        LINES_PASSED.set(Some(self.text.breaks_up_to(keep)));
+        if let Some(Some(openers)) = self.text.openers.take() {
+            SPARE_OPENERS.set(*openers);
         }
-        SPARE_WINDOW.set(text.text.into_bytes());
+        SPARE_WINDOW.set(std::mem::take(&mut self.text.text).into_bytes());
     }
 }
 

@@ -214,8 +214,6 @@ impl<'a, 's> Reader<'a, 's> {
                 buf.extend_from_slice(&bytes[keep..]);
                 buf.append(&mut rest);
             }
-            // Only the lines this window moves past, from the counts the sweep made.
-            let passed = text.line_at(keep) - text.line;
             let window = Window {
                 text,
                 offset: base,
@@ -226,7 +224,9 @@ impl<'a, 's> Reader<'a, 's> {
             if last {
                 return Ok(());
             }
-            line += passed;
+            // Only the lines this window moves past: the window counted them when its
+            // consumer dropped it (the overlap's are counted with the next window).
+            line += Window::take_lines_passed().expect("a window is dropped by its consumer");
             base += keep;
         }
     }
