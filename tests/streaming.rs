@@ -243,3 +243,24 @@ fn every_fixture_in_random_chunks_gives_the_same_calls() {
         }
     }
 }
+
+/// A consumer that keeps the windows it is given (the engine drops each): the reader
+/// cannot number the lines after one, and says so with an error, not a panic.
+#[test]
+fn a_sink_that_keeps_windows_gets_an_error() {
+    let text = "some prose {\"a\": 1}\n".repeat(2000);
+    let diag = Diag::new(true);
+    let mut kept = Vec::new();
+    let mut sink = |event| {
+        kept.push(event);
+        Ok(())
+    };
+    let result = Reader::new("input", &diag, &mut sink)
+        .with_window(4096)
+        .read(&mut text.as_bytes(), Framing::Text);
+    let error = result.expect_err("the reader cannot go on");
+    assert!(
+        error.to_string().contains("kept by its consumer"),
+        "{error}"
+    );
+}

@@ -226,7 +226,11 @@ impl<'a, 's> Reader<'a, 's> {
             }
             // Only the lines this window moves past: the window counted them when its
             // consumer dropped it (the overlap's are counted with the next window).
-            line += Window::take_lines_passed().expect("a window is dropped by its consumer");
+            line += Window::take_lines_passed().ok_or_else(|| {
+                io::Error::other(
+                    "a text window was kept by its consumer; lines after it are unknown",
+                )
+            })?;
             base += keep;
         }
     }
