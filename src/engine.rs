@@ -344,6 +344,14 @@ impl<'o> Engine<'o> {
         {
             pending.committed = Some(f);
         }
+        // Once a channel without WIL has won, later windows are scanned for its calls
+        // only, and WIL's sentinels (which keep a cut out of a WIL block) are moot.
+        if pending
+            .committed
+            .is_some_and(|f| self.options.formats[f] != Channel::Text)
+        {
+            Window::sentinels_moot();
+        }
         if let Some(f) = pending.committed {
             let mut calls = std::mem::take(&mut pending.found[f]);
             for other in pending.found.iter_mut() {

@@ -499,14 +499,16 @@ impl Text {
             .unwrap_or(&NONE)
     }
 
-    /// Finds the openers and whether `WIL` or `wil` occurs in one sweep over blocks
+    /// Finds the openers and (with `find_wil`) whether `WIL` or `wil` occurs in one
+    /// sweep over blocks
     /// small enough to stay in cache from one search to the next: on a large text with
     /// no call these searches are most of the work there is.
-    pub fn sweep(&self) {
+    pub fn sweep(&self, find_wil: bool) {
         let bytes = self.text.as_bytes();
         let mut openers = SPARE_OPENERS.take();
         openers.clear();
-        let mut wil = false;
+        // Not looked for is not found: the searches below stop at the first.
+        let mut wil = !find_wil;
         for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
             let to = (from + SWEEP_BLOCK).min(bytes.len());
             openers.add(bytes, from, to);
@@ -515,7 +517,7 @@ impl Text {
             wil = wil || holds_wil(around);
         }
         let _ = self.openers.set(Some(Box::new(openers)));
-        let _ = self.wil.set(wil);
+        let _ = self.wil.set(wil && find_wil);
     }
 
     /// The file line of a byte offset in the text: the breaks before its block, plus
@@ -636,6 +638,8 @@ thread_local! {
     static SPARE_WINDOW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     /// See [`Window::take_lines_passed`].
     static LINES_PASSED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// See [`Window::sentinels_moot`].
+    static SENTINELS_MOOT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The same for the window's opener lists, which hold tens of thousands of offsets
     /// in text full of brackets: grown afresh each window, they cost page faults too.
     static SPARE_OPENERS: std::cell::Cell<Openers> = const {
@@ -662,6 +666,19 @@ impl Window {
     /// (`keep_before`), for the reader to number the next window's lines.
     pub fn take_lines_passed() -> Option<u64> {
         LINES_PASSED.take()
+    }
+
+    /// Said by the consumer of a window: the windows after it need no search for WIL's
+    /// sentinels, because the turn is won by a channel WIL is no part of (the sentinels
+    /// only keep a window from being cut inside a WIL block).
+    pub fn sentinels_moot() {
+        SENTINELS_MOOT.set(true);
+    }
+
+    /// Whether the consumer of the last window said [`Window::sentinels_moot`]; asked
+    /// once per window.
+    pub fn take_sentinels_moot() -> bool {
+        SENTINELS_MOOT.take()
     }
 }
 
@@ -786,7 +803,7 @@ mod tests {
                 s.push_str(needle);
                 s.push_str("\n<x>[y]{z}\n");
                 let swept = Text::new(s.clone(), 1, false, true);
-                swept.sweep();
+                swept.sweep(true);
                 let plain = Text::new(s.clone(), 1, false, true);
                 assert_eq!(swept.openers(), plain.openers());
                 for offset in [0, 1, cut / 2, cut, s.len()] {

@@ -138,6 +138,10 @@ impl<'a, 's> Reader<'a, 's> {
         let mut base = 0usize;
         let mut line = 1u64;
         let mut eof = false;
+        // Set once the engine says that no later window needs WIL's sentinels (a word
+        // left from another text is dropped).
+        Window::take_sentinels_moot();
+        let mut sentinels_moot = false;
         if buf.starts_with(BOM) {
             buf.drain(..BOM.len());
         }
@@ -173,7 +177,7 @@ impl<'a, 's> Reader<'a, 's> {
             let cut = text.len();
             let last = eof && rest.is_empty();
             let text = Text::new(text, line, false, true);
-            text.sweep();
+            text.sweep(!sentinels_moot);
             let keep = if last {
                 cut
             } else {
@@ -231,6 +235,7 @@ impl<'a, 's> Reader<'a, 's> {
                     "a text window was kept by its consumer; lines after it are unknown",
                 )
             })?;
+            sentinels_moot = Window::take_sentinels_moot();
             base += keep;
         }
     }
