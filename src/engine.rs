@@ -307,7 +307,7 @@ impl<'o> Engine<'o> {
             w.text = text;
         }
         let pending = self.window.as_mut().expect("created above");
-        for ((all, covered), calls) in pending
+        for ((all, covered), mut calls) in pending
             .found
             .iter_mut()
             .zip(pending.covered.iter_mut())
@@ -315,7 +315,6 @@ impl<'o> Engine<'o> {
         {
             let before = *covered;
             all.reserve(calls.len());
-            let mut calls = calls;
             for mut c in calls.drain(..) {
                 let (start, end) = c.span.map_or((0, 0), |s| (w.offset + s.1, w.offset + s.2));
                 // Taken once: from the window where it starts before the cut, and not

@@ -384,6 +384,14 @@ const LINE_BLOCK: usize = 4096;
 const SWEEP_BLOCK: usize = 256 << 10;
 
 impl Openers {
+    const EMPTY: Openers = Openers {
+        angle: Vec::new(),
+        square: Vec::new(),
+        json: Vec::new(),
+        named_braces: Vec::new(),
+        member_braces: Vec::new(),
+    };
+
     /// No `<`, `[` or `{` at all (the brace lists are parts of `json`).
     fn is_empty(&self) -> bool {
         self.angle.is_empty() && self.json.is_empty()
@@ -482,13 +490,7 @@ impl Text {
 
     /// The offsets of `<`, `[` and `{` in the text.
     pub fn openers(&self) -> &Openers {
-        static NONE: Openers = Openers {
-            angle: Vec::new(),
-            square: Vec::new(),
-            json: Vec::new(),
-            named_braces: Vec::new(),
-            member_braces: Vec::new(),
-        };
+        static NONE: Openers = Openers::EMPTY;
         self.openers
             .get_or_init(|| {
                 let mut o = Openers::default();
@@ -500,9 +502,8 @@ impl Text {
     }
 
     /// Finds the openers and (with `find_wil`) whether `WIL` or `wil` occurs in one
-    /// sweep over blocks
-    /// small enough to stay in cache from one search to the next: on a large text with
-    /// no call these searches are most of the work there is.
+    /// sweep over blocks small enough to stay in cache from one search to the next: on
+    /// a large text with no call these searches are most of the work there is.
     pub fn sweep(&self, find_wil: bool) {
         let bytes = self.text.as_bytes();
         let mut openers = SPARE_OPENERS.take();
@@ -636,21 +637,13 @@ thread_local! {
     /// The buffer of a window already scanned, kept for the next window of this thread:
     /// reusing it spares the allocator and the page faults of a fresh 4 MiB each time.
     static SPARE_WINDOW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The same for the window's opener lists, which hold tens of thousands of offsets
+    /// in text full of brackets: grown afresh each window, they cost page faults too.
+    static SPARE_OPENERS: std::cell::Cell<Openers> = const { std::cell::Cell::new(Openers::EMPTY) };
     /// See [`Window::take_lines_passed`].
     static LINES_PASSED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
     /// See [`Window::sentinels_moot`].
     static SENTINELS_MOOT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// The same for the window's opener lists, which hold tens of thousands of offsets
-    /// in text full of brackets: grown afresh each window, they cost page faults too.
-    static SPARE_OPENERS: std::cell::Cell<Openers> = const {
-        std::cell::Cell::new(Openers {
-            angle: Vec::new(),
-            square: Vec::new(),
-            json: Vec::new(),
-            named_braces: Vec::new(),
-            member_braces: Vec::new(),
-        })
-    };
 }
 
 impl Window {

@@ -84,12 +84,12 @@ const RECIPIENT: &str = "to=functions.";
 const CHANNELS: [&str; 2] = ["commentary", "analysis"];
 
 /// Where a stripped remnant's `to=functions.` may stand: for each `{` with a name before
-/// it (`braces`, the text's `named_braces`), the recipient that ends the run of at most three words (name,
-/// channel, `json`) before it, in text order. A remnant's JSON follows its recipient
-/// within those words, so walking back from the braces finds every remnant without a
-/// search of the whole text; [`remnant`] checks the words. Each walk stops at the first
-/// byte that is neither white space nor a name's, and `{` is such a byte, so the walks
-/// together cover the text at most once.
+/// it (`braces`, the text's `named_braces`), the recipient that ends the run of at most
+/// three words (name, channel, `json`) before it, in text order. A remnant's JSON
+/// follows its recipient within those words, so walking back from the braces finds
+/// every remnant without a search of the whole text; [`remnant`] checks the words. Each
+/// walk stops at the first byte that is neither white space nor a name's, and `{` is
+/// such a byte, so the walks together cover the text at most once.
 fn recipients_before_braces(s: &[u8], braces: &[usize]) -> Vec<usize> {
     let word = crate::model::name_byte;
     let mut out = Vec::new();

@@ -196,7 +196,7 @@ pub fn all_rows(registry: &Registry) -> Vec<DialectRow> {
 /// Removes hits that overlap a more specific (or earlier) one and orders the rest by
 /// position: one span is never reported twice.
 pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
-    // Hits are large: they are ranked and ordered by index, and each is moved once.
+    // Hits are large: they are ranked by index, then put in order by swaps.
     let mut rank: Vec<usize> = (0..hits.len()).collect();
     rank.sort_by(|&a, &b| {
         let (a, b) = (&hits[a], &hits[b]);
