@@ -537,7 +537,7 @@ impl<'o> Engine<'o> {
             strict: self.options.strict,
             selected: self.options.dialects.as_deref(),
         };
-        let mut out = spare_chosen();
+        let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
             if !self.options.registry.user_rows && !ctx.explicitly("wil") && !text.may_hold_call() {
                 continue;
@@ -557,6 +557,9 @@ impl<'o> Engine<'o> {
                 text.reasoning_regions()
             };
             let mut hits = dialects::resolve(hits);
+            if out.capacity() == 0 {
+                out = spare_chosen();
+            }
             out.reserve(hits.len());
             for hit in hits.drain(..) {
                 let mut call = hit.call;
