@@ -352,7 +352,7 @@ impl<'o> Engine<'o> {
             Window::sentinels_moot();
         }
         if let Some(f) = pending.committed {
-            let mut calls = std::mem::take(&mut pending.found[f]);
+            let mut calls = std::mem::replace(&mut pending.found[f], spare_chosen());
             for other in pending.found.iter_mut() {
                 other.clear();
             }
