@@ -2,7 +2,7 @@
 //! valid call wins, unless `--all`. Calls inside the model's reasoning are kept back
 //! unless the turn has no other call (`--reasoning`). Records go out in input order.
 
-use crate::dialects::{self, Channel, Hit, ScanContext, Scanner};
+use crate::dialects::{self, Channel, Hit, Resume, ScanContext, Scanner};
 use crate::model::{Call, Event, Origin, Role, Text, ToolResult, Turn, Window};
 use crate::output::{Output, Source};
 use std::cell::{Cell, RefCell};
@@ -18,6 +18,20 @@ thread_local! {
 }
 
 /// An empty vector for chosen calls, with the capacity of a recycled one if any.
+/// What every hit of a window tells its [`Resume`]: the next window must not start
+/// inside one, and one that ends at the window's end (or with only white space after
+/// it) may run on, or absorb what follows (a closing `)`, a fence), in a longer text.
+fn report_hits(resume: &Resume, text: &str, hits: &[Hit]) {
+    /// Bytes after a call that a dialect may look at to end or extend it.
+    const LOOK_AHEAD: usize = 64;
+    for h in hits {
+        resume.span(h.start, h.end);
+        if crate::scan::skip_ws(text, h.end) + LOOK_AHEAD >= text.len() {
+            resume.unsettled_from(h.start);
+        }
+    }
+}
+
 fn spare_chosen() -> Vec<Chosen> {
     SPARE_CHOSEN.with(|spare| spare.borrow_mut().pop().unwrap_or_default())
 }
@@ -182,7 +196,7 @@ impl<'o> Engine<'o> {
             let calls = if decided {
                 Vec::new()
             } else {
-                self.channel_calls(channel, &turn, &mut native)
+                self.channel_calls(channel, &turn, &mut native, None)
             };
             decided |= !self.options.all
                 && calls
@@ -288,6 +302,20 @@ impl<'o> Engine<'o> {
         // its buffers and counts its lines for the reader.
         let text = std::mem::replace(&mut w.text, Text::new(String::new(), 0, false, true));
         turn.texts.push(text);
+        // Once the turn is won by a channel whose scanners all say what they left open
+        // at the window's end, the next window may start later than a full overlap back.
+        let resume = committed
+            .filter(|_| w.latest_keep > w.keep_before)
+            .filter(|&f| {
+                let channel = self.options.formats[f];
+                channel != Channel::Tool
+                    && self
+                        .scanners
+                        .iter()
+                        .filter(|s| s.channel() == channel)
+                        .all(|s| s.reports_resume())
+            })
+            .map(|_| Resume::new(w.keep_before - w.offset));
         // Once a channel has won the turn, the others' calls would be dropped: they are
         // not looked for.
         let found: Vec<Vec<Chosen>> = self
@@ -299,12 +327,17 @@ impl<'o> Engine<'o> {
                 if committed.is_some_and(|won| won != f) {
                     Vec::new()
                 } else {
-                    self.channel_calls(channel, &turn, &mut Vec::new())
+                    self.channel_calls(channel, &turn, &mut Vec::new(), resume.as_ref())
                 }
             })
             .collect();
         if let Some(text) = turn.texts.pop() {
             w.text = text;
+        }
+        if let Some(resume) = resume {
+            let regions = crate::scan::context_regions(&w.text);
+            let keep = resume.point(&w.text.text, w.latest_keep - w.offset, &regions);
+            w.keep_before = w.offset + keep;
         }
         let pending = self.window.as_mut().expect("created above");
         for ((all, covered), mut calls) in pending
@@ -509,7 +542,13 @@ impl<'o> Engine<'o> {
 
     /// The calls one channel finds in a turn; the tool channel takes the turn's native
     /// calls (moved out of `native`).
-    fn channel_calls(&self, channel: Channel, turn: &Turn, native: &mut Vec<Call>) -> Vec<Chosen> {
+    fn channel_calls(
+        &self,
+        channel: Channel,
+        turn: &Turn,
+        native: &mut Vec<Call>,
+        resume: Option<&Resume>,
+    ) -> Vec<Chosen> {
         let enabled = |dialect: &str| {
             self.options
                 .dialects
@@ -536,6 +575,7 @@ impl<'o> Engine<'o> {
             registry: self.options.registry,
             strict: self.options.strict,
             selected: self.options.dialects.as_deref(),
+            resume,
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
@@ -545,6 +585,9 @@ impl<'o> Engine<'o> {
             let mut hits: Vec<Hit> = SPARE_HITS.take();
             for scanner in self.scanners.iter().filter(|s| s.channel() == channel) {
                 scanner.scan(text, &ctx, &mut hits);
+            }
+            if let Some(resume) = resume {
+                report_hits(resume, &text.text, &hits);
             }
             hits.retain(|h| enabled(h.call.dialect));
             if hits.is_empty() {

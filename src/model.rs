@@ -628,9 +628,22 @@ pub struct Window {
     pub text: Text,
     /// Offset of this window in the whole text.
     pub offset: usize,
-    /// Calls that start at or after this offset are left to the next window.
+    /// Calls that start at or after this offset are left to the next window, which
+    /// starts there. The consumer may move it on, up to `latest_keep`, when it knows
+    /// that nothing before the new offset could change in a longer text.
     pub keep_before: usize,
+    pub latest_keep: usize,
     pub last: bool,
+}
+
+/// What a window leaves its reader when its consumer drops it.
+pub struct Passed {
+    /// Line breaks before the cut (`keep_before`), for numbering the next window.
+    pub lines: u64,
+    /// The cut, as an offset in the window's text.
+    pub keep: usize,
+    /// The window's text, whose part from the cut on starts the next window.
+    pub bytes: Vec<u8>,
 }
 
 thread_local! {
@@ -640,8 +653,8 @@ thread_local! {
     /// The same for the window's opener lists, which hold tens of thousands of offsets
     /// in text full of brackets: grown afresh each window, they cost page faults too.
     static SPARE_OPENERS: std::cell::Cell<Openers> = const { std::cell::Cell::new(Openers::EMPTY) };
-    /// See [`Window::take_lines_passed`].
-    static LINES_PASSED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// See [`Window::take_passed`].
+    static PASSED: std::cell::Cell<Option<Passed>> = const { std::cell::Cell::new(None) };
     /// See [`Window::sentinels_moot`].
     static SENTINELS_MOOT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -655,10 +668,15 @@ impl Window {
         buf
     }
 
-    /// How many line breaks the last window dropped on this thread held before its cut
-    /// (`keep_before`), for the reader to number the next window's lines.
-    pub fn take_lines_passed() -> Option<u64> {
-        LINES_PASSED.take()
+    /// What the last window dropped on this thread left: its lines and text up to its
+    /// final cut (`keep_before`, which its consumer may have moved).
+    pub fn take_passed() -> Option<Passed> {
+        PASSED.take()
+    }
+
+    /// Gives a window's buffer back for the window after next.
+    pub fn recycle(buffer: Vec<u8>) {
+        SPARE_WINDOW.set(buffer);
     }
 
     /// Said by the consumer of a window: the windows after it need no search for WIL's
@@ -678,14 +696,16 @@ impl Window {
 impl Drop for Window {
     /// Once its consumer is done with it, a window counts the lines before its cut (from
     /// the line index when a call's line has built it, so a window with calls is not
-    /// counted twice) and gives its buffers back for the next window.
+    /// counted twice), gives its opener lists back for the next window and its text to
+    /// the reader.
     fn drop(&mut self) {
         let keep = self.keep_before - self.offset;
-        LINES_PASSED.set(Some(self.text.breaks_up_to(keep)));
+        let lines = self.text.breaks_up_to(keep);
         if let Some(Some(openers)) = self.text.openers.take() {
             SPARE_OPENERS.set(*openers);
         }
-        SPARE_WINDOW.set(std::mem::take(&mut self.text.text).into_bytes());
+        let bytes = std::mem::take(&mut self.text.text).into_bytes();
+        PASSED.set(Some(Passed { lines, keep, bytes }));
     }
 }
 

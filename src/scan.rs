@@ -118,6 +118,12 @@ pub fn json_values(text: &str) -> Vec<Found> {
 /// [`json_values`], with the offsets of every `{` and `[` when they are known already:
 /// the scan then jumps from one value to the next opener instead of searching for it.
 pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
+    json_values_open(text, openers).0
+}
+
+/// [`json_values_at`], and the first opener still open at the end of the text: every
+/// value from there on could be read otherwise if the text went on.
+pub fn json_values_open(text: &str, openers: Option<&[usize]>) -> (Vec<Found>, Option<usize>) {
     let bytes = text.as_bytes();
     // The open brackets, innermost last, each with the length `closed` had when it
     // opened: what was pushed since then lies inside it.
@@ -190,6 +196,7 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
         }
         i += 1;
     }
+    let open = stack.first().map(|&(p, _)| p);
     let mut out = closed;
     // An unclosed value is worth a repair only when it starts like a call, and only the
     // last few: a truncated call is at the end of the text, and trying every opener of
@@ -209,7 +216,7 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
     }));
     // Starts are distinct, and sorted but for the unclosed ones just added.
     out.sort_unstable_by_key(|f| f.start);
-    out
+    (out, open)
 }
 
 /// The high bit of each byte of `word` that is `"`, `{`, `}`, `[` or `]`; the lowest set

@@ -680,6 +680,48 @@ fn a_call_up_to_the_overlap_long_is_found_whole_across_a_default_window_cut() {
 }
 
 #[test]
+fn calls_up_to_the_overlap_long_are_whole_across_later_window_cuts() {
+    // Once the json channel has won, a window may move on to a short overlap before its
+    // cut, unless a value is still open there. Calls of 0.9 MB, one after another, over
+    // 12 MB: every later cut falls inside one or between two, and each is found whole.
+    use toolsift::input::{MAX_OVERLAP, TEXT_WINDOW};
+    let first = "<tool_call>{\"name\": \"first\", \"arguments\": {}}</tool_call>\n";
+    let mut text = first.to_owned();
+    let row = format!("\"{}\",\n", "x".repeat(26));
+    let call = format!(
+        "{{\"name\": \"write\", \"arguments\": {{\"lines\": [\n{}\"end\"]}}}}\nSome prose.\n",
+        row.repeat(30_000)
+    );
+    assert!(call.len() < MAX_OVERLAP);
+    while text.len() < 2 * TEXT_WINDOW {
+        text.push_str(&call);
+    }
+    let f = write_temp(text.as_bytes(), ".txt");
+    let out = toolsift().arg("extract").arg(f.path()).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let recs = records(&out.stdout);
+    let count = (text.len() - first.len()) / call.len();
+    assert_eq!(recs.len(), 1 + count);
+    for (k, rec) in recs.iter().enumerate().skip(1) {
+        let Record::Call {
+            name,
+            arguments,
+            repairs,
+            source,
+            ..
+        } = rec
+        else {
+            panic!("not a call: {rec:?}");
+        };
+        assert_eq!(name, "write");
+        assert_eq!(arguments["lines"].as_array().unwrap().len(), 30_001);
+        assert_eq!(repairs, &None);
+        assert_eq!(source.line, 2 + (k as u64 - 1) * 30_003);
+    }
+}
+
+#[test]
 fn windows_never_cut_inside_a_character() {
     // One long line of two-byte characters, no line break: windows must cut between
     // characters (no replacement characters, no warning).

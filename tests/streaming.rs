@@ -219,6 +219,67 @@ fn window_edges_in_plain_prose_give_the_same_calls() {
     }
 }
 
+/// Once the json channel has won a windowed text, the next window may start only a short
+/// overlap before the cut, unless something the scanners read is still open there: calls
+/// spread over many lines, JSON that is not a call, code full of braces and blocks
+/// without their close marker must come out as from a whole read wherever the cuts fall
+/// (every call shorter than the overlap, a quarter of these windows).
+#[test]
+fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut text =
+        String::from("<tool_call>{\"name\": \"first\", \"arguments\": {}}</tool_call>\n");
+    let mut k = 0;
+    while text.len() < 300_000 {
+        k += 1;
+        for _ in 0..next(6) {
+            text.push_str("Prose about the task, with nothing to call in it at all.\n");
+        }
+        let rows: String = (0..next(90))
+            .map(|i| format!("      \"row {i}: {{ not a brace }}\",\n"))
+            .collect();
+        match next(8) {
+            0 => text.push_str(&format!(
+                "<tool_call>\n{{\"name\": \"write{k}\", \"arguments\": {{\"lines\": [\n{rows}      \"end\"]}}}}\n</tool_call>\n"
+            )),
+            1 => text.push_str(&format!(
+                "```json\n{{\"name\": \"fenced{k}\", \"arguments\": {{\"lines\": [\n{rows}\"end\"]}}}}\n```\n"
+            )),
+            2 => text.push_str(&format!("{{\"config\": {{\"rows\": [\n{rows}\"end\"]}}}}\n")),
+            3 => text.push_str(&format!("fn f{k}() {{\n    if x {{\n{rows}    }}\n}}\n")),
+            // Words between the JSON and the close marker belong to the block.
+            4 => text.push_str(&format!(
+                "<tool_call>{{\"name\": \"late_close{k}\", \"arguments\": {{}}}}\n{}</tool_call>\n",
+                rows.replace('"', "")
+            )),
+            // A call that does not start like one: no repair is tried while it is open.
+            5 => text.push_str(&format!(
+                "{{\"x\": 0, \"name\": \"plain{k}\", \"arguments\": {{\"a\": [\n{rows}1]}}}}\n"
+            )),
+            // Not a call, though it holds call-shaped examples, one per line.
+            6 => text.push_str(&format!(
+                "{{\"examples\": [\n{}{{}}]}}\n",
+                "  {\"name\": \"example\", \"arguments\": {}},\n".repeat(next(60))
+            )),
+            _ => text.push_str(&format!("{{\"type\": \"ksi_tool_use\", \"id\": \"k{k}\", \"name\": \"ksi{k}\", \"input\": {{}}}}\n")),
+        }
+    }
+    let whole = calls_with(text.as_bytes(), Vec::new(), 1 << 16, 0, false);
+    assert!(whole.len() > 100, "{} calls", whole.len());
+    assert!(whole.iter().all(|c| c.contains(r#""channel":"json""#)));
+    assert!(!whole.iter().any(|c| c.contains("example")));
+    for window in (16_384..16_384 + 41 * 50).step_by(41) {
+        let got = calls_with(text.as_bytes(), Vec::new(), 4096, window, false);
+        assert_eq!(got, whole, "window {window}");
+    }
+}
+
 #[test]
 fn every_fixture_in_random_chunks_gives_the_same_calls() {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;

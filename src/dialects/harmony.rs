@@ -27,6 +27,10 @@ impl Scanner for Harmony {
         Channel::Json
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
@@ -52,6 +56,12 @@ impl Scanner for Harmony {
             let Some(hit) = message(s, from, at, ctx.strict, &mut ends) else {
                 continue;
             };
+            // A message with no end token runs to the end of the text.
+            if hit.end == s.len()
+                && let Some(resume) = ctx.resume
+            {
+                resume.unsettled_from(hit.start);
+            }
             from = hit.end;
             let mut hit = hit;
             hit.call.line = text.line_at(hit.start);
@@ -72,7 +82,14 @@ impl Scanner for Harmony {
             // A remnant's JSON ends before the next recipient: many unclosed ones cost
             // a short scan each, not one to the end of the text.
             let limit = recipients.get(k + 1).copied().unwrap_or(s.len());
-            if let Some((call, span)) = remnant(&s[..limit], to, ctx.strict) {
+            let found = remnant(&s[..limit], to, ctx.strict);
+            if limit == s.len()
+                && found.as_ref().is_none_or(|(_, span)| span.1 == s.len())
+                && let Some(resume) = ctx.resume
+            {
+                resume.unsettled_from(found.as_ref().map_or(to, |(_, span)| span.0.min(to)));
+            }
+            if let Some((call, span)) = found {
                 super::registry::push_hits(out, text, vec![call], span, true);
             }
         }
@@ -244,6 +261,17 @@ fn message(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_message_without_its_end_token_is_unsettled() {
+        let open = "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1}";
+        let resume = |text: &str| super::super::resume_for_test(&HARMONY, text).0;
+        assert_eq!(resume(open), Some(0));
+        assert_eq!(resume(&format!("{open}<|call|>\nmore")), None);
+        // A remnant whose JSON is not closed yet.
+        assert_eq!(resume("ok. to=functions.f json{\"a\": "), Some(4));
+        assert_eq!(resume("ok. to=functions.f json{\"a\": 1} done"), None);
+    }
     use super::*;
 
     fn scan_text(text: &str) -> Vec<Hit> {

@@ -31,9 +31,23 @@ impl Scanner for JsonText {
         rows
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
-        let values = scan::json_values_at(s, Some(&text.openers().json));
+        let (values, open) = scan::json_values_open(s, Some(&text.openers().json));
+        if let Some(resume) = ctx.resume {
+            // A value still open could close past the end; a closed one is read alike
+            // whatever follows, and the next window must not start inside it.
+            if let Some(open) = open {
+                resume.unsettled_from(open);
+            }
+            for found in values.iter().filter(|f| !f.unclosed) {
+                resume.span(found.start, found.end);
+            }
+        }
         // Values inside a marked call found already (a Hermes block) would lose to it:
         // they are not parsed a second time.
         let mut marked: Vec<(usize, usize)> = out
@@ -212,6 +226,18 @@ fn unreadable_call(slice: &str) -> Option<Call> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_value_open_at_the_end_is_unsettled_and_closed_ones_are_spans() {
+        let text = "{\"a\": 1}\nprose {\"name\": \"f\", \"arguments\": {\"b\": [1]";
+        let (unsettled, spans) = super::super::resume_for_test(&JSON_TEXT, text);
+        assert_eq!(unsettled, Some(15));
+        // The value inside the open one is listed too: it counts while its opener is open.
+        assert_eq!(spans, [(0, 8), (48, 51)]);
+        let (unsettled, _) =
+            super::super::resume_for_test(&JSON_TEXT, "{\"a\": 1} and {\"b\": 2}\n");
+        assert_eq!(unsettled, None);
+    }
     use super::*;
 
     pub fn scan_text(text: &str, strict: bool) -> Vec<Hit> {

@@ -406,6 +406,10 @@ impl Scanner for Markers {
         Channel::Json
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
         registry
             .markers
@@ -433,9 +437,13 @@ impl Scanner for Markers {
                 continue;
             }
             let row = registry.markers[r];
+            let mut reading = Reading {
+                strict: ctx.strict,
+                at_end: false,
+            };
             let found = match row.payload {
                 Payload::Json { body, keys } => {
-                    json_payload(row, s, at, body, keys, ctx.strict, &mut no_close_after[r])
+                    json_payload(row, s, at, body, keys, &mut no_close_after[r], &mut reading)
                 }
                 Payload::NameKeyed => json_payload(
                     row,
@@ -443,18 +451,23 @@ impl Scanner for Markers {
                     at,
                     Body::Array,
                     None,
-                    ctx.strict,
                     &mut no_close_after[r],
+                    &mut reading,
                 ),
                 Payload::Named {
                     head_end,
                     id_marker,
                     head,
-                } => named_payload(row, s, at, head_end, id_marker, head, ctx.strict),
+                } => named_payload(row, s, at, head_end, id_marker, head, &mut reading),
                 Payload::NameBefore { id_marker } => {
-                    name_before_payload(row, s, at, id_marker, ctx.strict)
+                    name_before_payload(row, s, at, id_marker, &mut reading)
                 }
             };
+            if reading.at_end
+                && let Some(resume) = ctx.resume
+            {
+                resume.unsettled_from(found.as_ref().map_or(at, |f| f.1.min(at)));
+            }
             let Some((calls, start, end)) = found else {
                 continue;
             };
@@ -463,6 +476,13 @@ impl Scanner for Markers {
             from = span.1;
         }
     }
+}
+
+/// How one marker's payload is read: with repairs or not, and whether the reading ran
+/// into the end of the text (more text could change what it found).
+struct Reading {
+    strict: bool,
+    at_end: bool,
 }
 
 /// JSON right after the open marker: up to the close marker, or, when the dialect has
@@ -475,8 +495,8 @@ fn json_payload(
     at: usize,
     body_kind: Body,
     keys: Option<&Keys>,
-    strict: bool,
     no_close_after: &mut usize,
+    reading: &mut Reading,
 ) -> Option<(Vec<Call>, usize, usize)> {
     // A marker may end with the payload's first bracket (`functools[`).
     let after = at + row.open.len();
@@ -485,6 +505,7 @@ fn json_payload(
     } else {
         skip_ws(s, after)
     };
+    reading.at_end = start >= s.len();
     let first = *s.as_bytes().get(start)?;
     let allowed = match body_kind {
         Body::Array => first == b'[',
@@ -501,6 +522,9 @@ fn json_payload(
     // and many unclosed markers cost one short scan each, not one to the end of the text.
     let limit = memmem::find(&s.as_bytes()[start + 1..], row.open.as_bytes())
         .map_or(s.len(), |n| start + 1 + n);
+    // Up to the next block, all is read from text before it; the last block is read up
+    // to the end of the text, and what it found there could go otherwise.
+    let last_block = limit == s.len();
     let value_end = |p: usize| {
         if body_kind == Body::Python {
             pyliteral::parse_prefix(&s[p..limit]).map(|(_, used)| p + used)
@@ -521,10 +545,15 @@ fn json_payload(
                 s[p..].starts_with('{') || (body_kind != Body::Lines && s[p..].starts_with('['));
             match more.then(|| value_end(p)) {
                 Some(Some(next)) if row.close.is_some() || s[p..].starts_with('{') => end = next,
-                _ => break,
+                found => {
+                    reading.at_end |= last_block && (p >= s.len() || found == Some(None));
+                    break;
+                }
             }
         }
         values_end = Some(end);
+    } else {
+        reading.at_end |= last_block;
     }
     let closed_at = match (values_end, row.close) {
         (Some(end), Some(close)) => {
@@ -535,7 +564,10 @@ fn json_payload(
                 // Words after the JSON (`{...} Let me check.</tool_call>`): the block
                 // still closes at its marker, if one comes before the next block.
                 let between = s.as_bytes().get(p..limit).unwrap_or_default();
-                memmem::find(between, close.as_bytes()).map(|n| (end, p + n + close.len()))
+                let found =
+                    memmem::find(between, close.as_bytes()).map(|n| (end, p + n + close.len()));
+                reading.at_end |= last_block && found.is_none();
+                found
             }
         }
         // Broken JSON: the close marker is the best guess of where it ends.
@@ -545,7 +577,13 @@ fn json_payload(
             if found.is_none() {
                 *no_close_after = start;
             }
+            reading.at_end |= found.is_none();
             found
+        }
+        // Searched before from an earlier start, and not found.
+        (None, Some(_)) => {
+            reading.at_end = true;
+            None
         }
         _ => None,
     };
@@ -565,9 +603,9 @@ fn json_payload(
         for found in scan::json_values(body) {
             let slice = &body[found.start..found.end];
             match (&row.payload, keys) {
-                (Payload::NameKeyed, _) => calls.extend(name_keyed(slice, strict)),
-                (_, Some(keys)) => calls.extend(keyed(slice, keys, strict)),
-                _ => calls.extend(super::json_text::calls_in_json(slice, strict)),
+                (Payload::NameKeyed, _) => calls.extend(name_keyed(slice, reading.strict)),
+                (_, Some(keys)) => calls.extend(keyed(slice, keys, reading.strict)),
+                _ => calls.extend(super::json_text::calls_in_json(slice, reading.strict)),
             }
         }
     }
@@ -674,9 +712,11 @@ fn named_payload(
     head_end: &str,
     id_marker: Option<&str>,
     head_kind: Head,
-    strict: bool,
+    reading: &mut Reading,
 ) -> Option<(Vec<Call>, usize, usize)> {
     let head_start = at + row.open.len();
+    // A head cut short by the end of the text, or arguments that run into it.
+    reading.at_end = head_start + MAX_HEAD >= s.len();
     let window = &s.as_bytes()[head_start..(head_start + MAX_HEAD).min(s.len())];
     let (head_stop, json_from) = if head_end.is_empty() {
         let n = memchr::memchr(b'{', window)?;
@@ -714,19 +754,23 @@ fn named_payload(
     let mut json_start = skip_ws(s, json_from);
     let fenced = s[json_start..].starts_with("```");
     if fenced {
-        json_start = skip_ws(s, json_start + s[json_start..].find('\n')?);
+        let line_end = s[json_start..].find('\n');
+        reading.at_end |= line_end.is_none();
+        json_start = skip_ws(s, json_start + line_end?);
     }
+    reading.at_end |= json_start + 3 >= s.len();
     if !s[json_start..].starts_with('{') {
         return None;
     }
     let json_end = scan::balanced_end(s, json_start).unwrap_or(s.len());
+    reading.at_end |= json_end == s.len();
     let slice = &s[json_start..json_end];
     let mut end = json_end;
     if fenced && s[skip_ws(s, end)..].starts_with("```") {
         end = skip_ws(s, end) + 3;
     }
     let mut call = Call::new(name, row.name, 0).with_id(id);
-    shapes::json_arguments(&mut call, slice, strict, false);
+    shapes::json_arguments(&mut call, slice, reading.strict, false);
     if let Some(close) = row.close {
         let after = skip_ws(s, end);
         if s[after..].starts_with(close) {
@@ -744,7 +788,7 @@ fn name_before_payload(
     s: &str,
     at: usize,
     id_marker: Option<&str>,
-    strict: bool,
+    reading: &mut Reading,
 ) -> Option<(Vec<Call>, usize, usize)> {
     let word_before = |end: usize| {
         let start = s[..end]
@@ -768,18 +812,44 @@ fn name_before_payload(
         return None;
     }
     let json_start = skip_ws(s, at + row.open.len());
+    reading.at_end = json_start >= s.len();
     if !s[json_start..].starts_with('{') {
         return None;
     }
     let end = scan::balanced_end(s, json_start).unwrap_or(s.len());
+    reading.at_end |= end == s.len();
     let slice = &s[json_start..end];
     let mut call = Call::new(name, row.name, 0).with_id(id);
-    shapes::json_arguments(&mut call, slice, strict, false);
+    shapes::json_arguments(&mut call, slice, reading.strict, false);
     Some((vec![call], start, end))
 }
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_last_block_is_unsettled_only_when_more_text_could_change_it() {
+        let resume = |text: &str| super::super::resume_for_test(&MARKERS, text).0;
+        let closed = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n";
+        assert_eq!(resume(closed), None);
+        // Named in prose: nothing after it can make it a call.
+        assert_eq!(
+            resume(&format!("{closed}Calls go in <tool_call> tags.\n")),
+            None
+        );
+        // No close marker yet, a value still open, or nothing but white space after it.
+        let at = closed.len();
+        for tail in [
+            "<tool_call>{\"name\": \"g\", \"arguments\": {}}\nmore words",
+            "<tool_call>{\"name\": \"g\", \"arguments\": {",
+            "<tool_call>\n  ",
+        ] {
+            assert_eq!(resume(&format!("{closed}{tail}")), Some(at), "{tail}");
+        }
+        // An earlier block without its close is settled by the next block's opening.
+        let text = format!("<tool_call>{{\"name\": \"g\", \"arguments\": {{}}}}\nwords\n{closed}");
+        assert_eq!(resume(&text), None);
+    }
     use super::*;
 
     fn scan_text(text: &str) -> Vec<Hit> {

@@ -94,6 +94,79 @@ pub struct ScanContext<'t> {
     pub strict: bool,
     /// `--dialects`: when set, only these.
     pub selected: Option<&'t [String]>,
+    /// Set when the text is a window of a longer one: where the next window may start.
+    pub resume: Option<&'t Resume>,
+}
+
+/// What the scanners of one window tell the engine about where the next window may
+/// start (see [`Resume::point`]). Scanners that report say which of their candidates
+/// could turn out otherwise if the text went on past the window's end, and which
+/// constructs a window must not start inside. Only scanners whose
+/// [`Scanner::reports_resume`] is true are trusted with it.
+#[derive(Debug)]
+pub struct Resume {
+    /// Constructs that end before this offset do not matter: the next window starts no
+    /// earlier.
+    pub lo: usize,
+    unsettled: std::cell::Cell<usize>,
+    spans: std::cell::RefCell<Vec<(usize, usize)>>,
+}
+
+impl Resume {
+    pub fn new(lo: usize) -> Resume {
+        Resume {
+            lo,
+            unsettled: std::cell::Cell::new(usize::MAX),
+            spans: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A candidate at `at` whose outcome depends on text past the end of the window (a
+    /// value still open, a close marker not found): the next window starts before it.
+    pub fn unsettled_from(&self, at: usize) {
+        self.unsettled.set(self.unsettled.get().min(at));
+    }
+
+    /// A construct (a call, a JSON value) the next window must not start inside: it
+    /// would see its inside without its opening.
+    pub fn span(&self, start: usize, end: usize) {
+        if end > self.lo && end > start + 1 {
+            self.spans.borrow_mut().push((start, end));
+        }
+    }
+
+    /// The latest line start in `lo..=hi` of `text` that is before every unsettled
+    /// candidate and inside no reported span or context region (`regions`); `lo` when
+    /// there is none.
+    pub fn point(self, text: &str, hi: usize, regions: &[(usize, usize)]) -> usize {
+        let mut spans = self.spans.into_inner();
+        spans.extend(regions.iter().filter(|&&(a, b)| b > self.lo && b > a + 1));
+        spans.sort_unstable();
+        // The largest end among the spans that start before each one, and the span
+        // that has it: a point is inside some span exactly when that end is beyond it.
+        let mut reach: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for &(a, b) in &spans {
+            let best = reach.last().copied().unwrap_or((0, 0));
+            reach.push(if b > best.0 { (b, a) } else { best });
+        }
+        let bytes = text.as_bytes();
+        let mut want = hi.min(self.unsettled.get()).min(bytes.len());
+        loop {
+            if want <= self.lo {
+                return self.lo;
+            }
+            // The line that holds `want` starts after the last line break before it.
+            let at = match memchr::memrchr(b'\n', &bytes[self.lo..want]) {
+                Some(n) => self.lo + n + 1,
+                None => return self.lo,
+            };
+            let i = spans.partition_point(|&(a, _)| a < at);
+            match reach.get(i.wrapping_sub(1)) {
+                Some(&(end, start)) if end > at => want = start,
+                _ => return at,
+            }
+        }
+    }
 }
 
 impl ScanContext<'_> {
@@ -131,6 +204,11 @@ pub trait Scanner: Sync {
     fn rows(&self, registry: &Registry) -> Vec<DialectRow>;
     /// Appends the calls found in `text` to `out`, with their spans.
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>);
+    /// Whether `scan` reports to [`ScanContext::resume`] every candidate whose outcome
+    /// depends on text past the end and every construct it read that spans lines.
+    fn reports_resume(&self) -> bool {
+        false
+    }
 }
 
 /// All built-in scanners of the json and text channels.
@@ -271,15 +349,73 @@ pub(crate) fn scan_for_test(
         registry: Registry::builtin(),
         strict,
         selected: None,
+        resume: None,
     };
     let mut out = Vec::new();
     scanner.scan(&Text::new(text, 1, false, true), &ctx, &mut out);
     out
 }
 
+/// What `scanner` tells a [`Resume`] about `text` (read as one window, with every
+/// construct counted): the earliest unsettled start and the spans reported.
+#[cfg(test)]
+pub(crate) fn resume_for_test(
+    scanner: &dyn Scanner,
+    text: &str,
+) -> (Option<usize>, Vec<(usize, usize)>) {
+    let turn = Turn::new(crate::model::Role::Assistant, 1);
+    let resume = Resume::new(0);
+    let ctx = ScanContext {
+        turn: &turn,
+        tools: &[],
+        registry: Registry::builtin(),
+        strict: false,
+        selected: None,
+        resume: Some(&resume),
+    };
+    let mut out = Vec::new();
+    scanner.scan(&Text::new(text, 1, false, true), &ctx, &mut out);
+    let unsettled = Some(resume.unsettled.get()).filter(|&u| u != usize::MAX);
+    let mut spans = resume.spans.take();
+    spans.sort_unstable();
+    (unsettled, spans)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_next_window_starts_at_a_line_start_before_all_that_is_open() {
+        // Lines start at 0, 5, 11, 17, 20 and 25; the text ends at 28.
+        let text = "aaaa\nbb {x\ny} cc\ndd\neeee\nff\n";
+        assert_eq!(text.len(), 28);
+        let point = |lo: usize, hi: usize, spans: &[(usize, usize)], unsettled: usize| {
+            let r = Resume::new(lo);
+            for &(a, b) in spans {
+                r.span(a, b);
+            }
+            r.unsettled_from(unsettled);
+            r.point(text, hi, &[(19, 23)][..usize::from(unsettled == 22)])
+        };
+        let none = usize::MAX;
+        // Nothing reported: the latest line start at or before `hi`.
+        assert_eq!(point(0, 28, &[], none), 28);
+        assert_eq!(point(0, 27, &[], none), 25);
+        assert_eq!(point(0, 25, &[], none), 25);
+        // Never inside a span: from line 3 (inside `{x\ny}`) back to the span's line.
+        assert_eq!(point(0, 12, &[(8, 13)], none), 5);
+        assert_eq!(point(0, 17, &[(8, 13)], none), 17);
+        // A span that ends where a line starts does not hold it.
+        assert_eq!(point(0, 11, &[(8, 11)], none), 11);
+        // Before anything unsettled; a context region counts as a span.
+        assert_eq!(point(0, 28, &[], 23), 20);
+        assert_eq!(point(0, 28, &[], 22), 17);
+        // Never before `lo`: with nothing later to go back to, `lo` itself.
+        assert_eq!(point(17, 28, &[], 10), 17);
+        assert_eq!(point(17, 28, &[(16, 26)], none), 28);
+        assert_eq!(point(17, 27, &[(16, 26)], none), 17);
+    }
 
     #[test]
     fn channel_names_round_trip() {

@@ -86,6 +86,7 @@ mod tests {
             registry: super::super::Registry::builtin(),
             strict: false,
             selected: None,
+            resume: None,
         };
         let t = Text::new(text, 10, false, true);
         let mut out = Vec::new();

@@ -567,6 +567,7 @@ mod tests {
             registry: super::super::Registry::builtin(),
             strict: false,
             selected: None,
+            resume: None,
         };
         let t = Text::new(
             "close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4",

@@ -49,6 +49,15 @@ pub const TEXT_WINDOW: usize = 6 << 20;
 /// under 4 MiB (set for tests) overlap by a quarter of their size.
 pub const MAX_OVERLAP: usize = 1 << 20;
 
+/// The shortest overlap, as a part of the full one: what is left to scan twice when the
+/// consumer knows that nothing before it is still open (64 KiB of a 1 MiB overlap).
+const SHORT_OVERLAP_PART: usize = 16;
+
+/// Never shorter than this: the opening of a call that the cut splits (a marker, a
+/// Harmony header of up to 512 bytes, a head of up to 256) is no candidate yet, and the
+/// next window must hold it whole.
+const MIN_SHORT_OVERLAP: usize = 1024;
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl<'a, 's> Reader<'a, 's> {
@@ -211,32 +220,45 @@ impl<'a, 's> Reader<'a, 's> {
                     .find(|&&(a, b)| a < keep && keep < b && a > 0)
                     .map_or(keep, |&(a, _)| a)
             };
-            // The next window starts with the overlap, then what waited.
-            if !last {
-                let bytes = text.text.as_bytes();
-                buf = Window::buffer(size + size / 4);
-                buf.extend_from_slice(&bytes[keep..]);
-                buf.append(&mut rest);
-            }
+            // The consumer may start the next window later, never earlier than `keep`:
+            // as late as a short overlap before the cut, when it knows that every call
+            // before that point is whole (see `engine`).
+            let latest_keep = if last {
+                keep
+            } else {
+                let short = (overlap / SHORT_OVERLAP_PART)
+                    .max(MIN_SHORT_OVERLAP)
+                    .min(overlap);
+                let short = cut.saturating_sub(short);
+                keep.max(short)
+            };
             let window = Window {
                 text,
                 offset: base,
                 keep_before: base + keep,
+                latest_keep: base + latest_keep,
                 last,
             };
             (self.sink)(Event::Window(window))?;
-            if last {
-                return Ok(());
-            }
             // Only the lines this window moves past: the window counted them when its
             // consumer dropped it (the overlap's are counted with the next window).
-            line += Window::take_lines_passed().ok_or_else(|| {
+            let passed = Window::take_passed().ok_or_else(|| {
                 io::Error::other(
                     "a text window was kept by its consumer; lines after it are unknown",
                 )
             })?;
+            if last {
+                Window::recycle(passed.bytes);
+                return Ok(());
+            }
+            // The next window starts with the overlap, then what waited.
+            buf = Window::buffer(size + size / 4);
+            buf.extend_from_slice(&passed.bytes[passed.keep..]);
+            buf.append(&mut rest);
+            Window::recycle(passed.bytes);
+            line += passed.lines;
             sentinels_moot = Window::take_sentinels_moot();
-            base += keep;
+            base += passed.keep;
         }
     }
 
