@@ -124,7 +124,19 @@ pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
 /// [`json_values_at`], and the first opener still open at the end of the text: every
 /// value from there on could be read otherwise if the text went on.
 pub fn json_values_open(text: &str, openers: Option<&[usize]>) -> (Vec<Found>, Option<usize>) {
+    json_values_skipping(text, openers, &[])
+}
+
+/// [`json_values_open`], passing over `skip` (sorted spans that hold balanced JSON and
+/// markers only, see [`crate::dialects::Hit::balanced`]) when the walk comes to one
+/// outside any value: their values are not listed, and the rest is as without skipping.
+pub fn json_values_skipping(
+    text: &str,
+    openers: Option<&[usize]>,
+    skip: &[(usize, usize)],
+) -> (Vec<Found>, Option<usize>) {
     let bytes = text.as_bytes();
+    let mut next_skip = 0;
     // The open brackets, innermost last, each with the length `closed` had when it
     // opened: what was pushed since then lies inside it.
     let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -147,10 +159,21 @@ pub fn json_values_open(text: &str, openers: Option<&[usize]>) -> (Vec<Found>, O
                 }
                 None => memchr::memchr2(b'{', b'[', &bytes[i..]).map(|off| i + off),
             };
-            match next {
-                Some(at) => i = at,
-                None => break,
+            let Some(at) = next else { break };
+            while skip.get(next_skip).is_some_and(|&(_, b)| b <= at) {
+                next_skip += 1;
             }
+            // The walk was outside any value from before the span to its first bracket:
+            // it would be again at the span's end.
+            if let Some(&(a, b)) = skip.get(next_skip)
+                && i <= a
+                && a <= at
+            {
+                i = b;
+                next_skip += 1;
+                continue;
+            }
+            i = at;
         } else {
             // Inside a value: on to the next quote or bracket, eight bytes at a time.
             while let Some(word) = bytes.get(i..i + 8) {
@@ -614,6 +637,28 @@ pub fn typed_value(raw: &str) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_balanced_span_is_passed_over_only_from_outside_any_value() {
+        let starts = |text: &str, skip: &[(usize, usize)]| -> Vec<(usize, usize)> {
+            json_values_skipping(text, None, skip)
+                .0
+                .iter()
+                .map(|f| (f.start, f.end))
+                .collect()
+        };
+        let text = r#"{"a": 1} <m>{"b": [2]}</m> [3] <m>{"c": 4}</m>"#;
+        let all = starts(text, &[]);
+        assert_eq!(all, [(0, 8), (12, 22), (27, 30), (34, 42)]);
+        // Each block alone, then both: the values inside are left out, nothing else.
+        assert_eq!(starts(text, &[(9, 26)]), [(0, 8), (27, 30), (34, 42)]);
+        assert_eq!(starts(text, &[(9, 26), (31, 46)]), [(0, 8), (27, 30)]);
+        // A block reached inside a value (an unclosed `[` before it) is walked as usual.
+        let text = r#"[ {"a": 1} <m>{"b": 2}</m> ]"#;
+        assert_eq!(starts(text, &[(11, 26)]), starts(text, &[]));
+        let (_, open) = json_values_skipping("[ <m>{\"b\": 2}</m>", None, &[(2, 18)]);
+        assert_eq!(open, Some(0));
+    }
 
     #[test]
     fn braces_inside_strings_do_not_count() {

@@ -73,6 +73,7 @@ impl Scanner for AnthropicXml {
                 call,
                 start: open.start,
                 end,
+                balanced: false,
                 specificity: MARKED,
             });
             from = end.max(from);

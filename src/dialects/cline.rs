@@ -98,6 +98,7 @@ impl Scanner for Cline {
                     call,
                     start: at,
                     end,
+                    balanced: false,
                     specificity: MARKED,
                 });
                 i = end;

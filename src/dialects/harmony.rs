@@ -255,6 +255,7 @@ fn message(
         call,
         start: lo + header_at,
         end,
+        balanced: false,
         specificity: MARKED,
     })
 }

@@ -37,7 +37,16 @@ impl Scanner for JsonText {
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
         let s = text.text.as_str();
-        let (values, open) = scan::json_values_open(s, Some(&text.openers().json));
+        // Blocks of JSON between markers found already (a Hermes block) are passed over:
+        // their values are inside a marked call, and would lose to it.
+        let mut balanced: Vec<(usize, usize)> = out
+            .iter()
+            .filter(|h| h.balanced)
+            .map(|h| (h.start, h.end))
+            .collect();
+        balanced.sort_unstable();
+        balanced.dedup();
+        let (values, open) = scan::json_values_skipping(s, Some(&text.openers().json), &balanced);
         if let Some(resume) = ctx.resume {
             // A value still open could close past the end; a closed one is read alike
             // whatever follows, and the next window must not start inside it.
@@ -86,6 +95,7 @@ impl Scanner for JsonText {
                     call,
                     start: at,
                     end,
+                    balanced: false,
                     specificity: MARKED,
                 });
                 continue;
@@ -96,6 +106,7 @@ impl Scanner for JsonText {
                     call,
                     start: found.start,
                     end: found.end,
+                    balanced: false,
                     specificity: GENERIC,
                 });
             }

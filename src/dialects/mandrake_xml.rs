@@ -74,6 +74,7 @@ impl Scanner for MandrakeXml {
                 call,
                 start: at,
                 end,
+                balanced: false,
                 specificity: MARKED,
             });
         }

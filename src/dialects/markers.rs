@@ -440,6 +440,7 @@ impl Scanner for Markers {
             let mut reading = Reading {
                 strict: ctx.strict,
                 at_end: false,
+                values: None,
             };
             let found = match row.payload {
                 Payload::Json { body, keys } => {
@@ -472,17 +473,46 @@ impl Scanner for Markers {
                 continue;
             };
             let span = absorb_wrappers(s, start, end, row.wrappers);
+            let first = out.len();
             push_hits(out, text, calls, span, row.stripped);
+            // JSON values between markers that hold no other bracket or quote: the
+            // walk of the text's JSON may pass over the block.
+            let balanced = reading.values.is_some_and(|(a, b)| {
+                a >= span.0 && b <= span.1 && plain(&s[span.0..a]) && plain(&s[b..span.1])
+            });
+            for hit in &mut out[first..] {
+                hit.balanced = balanced;
+            }
             from = span.1;
         }
     }
 }
 
-/// How one marker's payload is read: with repairs or not, and whether the reading ran
-/// into the end of the text (more text could change what it found).
+/// How one marker's payload is read: with repairs or not, whether the reading ran into
+/// the end of the text (more text could change what it found), and where the JSON
+/// values are when they are all the block holds between its markers.
 struct Reading {
     strict: bool,
     at_end: bool,
+    values: Option<(usize, usize)>,
+}
+
+/// Text around JSON values that a walk of the JSON passes through outside any value: no
+/// quote or brace, and square brackets that pair up (`[TOOL_CALLS]`).
+fn plain(s: &str) -> bool {
+    let mut depth = 0usize;
+    for b in s.bytes() {
+        match b {
+            b'"' | b'{' | b'}' => return false,
+            b'[' => depth += 1,
+            b']' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// JSON right after the open marker: up to the close marker, or, when the dialect has
@@ -533,6 +563,8 @@ fn json_payload(
         }
     };
     let mut values_end = None;
+    // Whether more than one value followed the marker.
+    let mut chained = false;
     if let Some(mut end) = value_end(start) {
         // More values right after, alone, one per line, or after `;` (Llama 3's
         // parallel calls), up to the close marker.
@@ -544,7 +576,10 @@ fn json_payload(
             let more =
                 s[p..].starts_with('{') || (body_kind != Body::Lines && s[p..].starts_with('['));
             match more.then(|| value_end(p)) {
-                Some(Some(next)) if row.close.is_some() || s[p..].starts_with('{') => end = next,
+                Some(Some(next)) if row.close.is_some() || s[p..].starts_with('{') => {
+                    end = next;
+                    chained = true;
+                }
                 found => {
                     reading.at_end |= last_block && (p >= s.len() || found == Some(None));
                     break;
@@ -600,12 +635,20 @@ fn json_payload(
         let json = value.to_string();
         calls = shapes::calls(Doc::parse(&json).ok()?.root(), None);
     } else {
-        for found in scan::json_values(body) {
-            let slice = &body[found.start..found.end];
-            match (&row.payload, keys) {
-                (Payload::NameKeyed, _) => calls.extend(name_keyed(slice, reading.strict)),
-                (_, Some(keys)) => calls.extend(keyed(slice, keys, reading.strict)),
-                _ => calls.extend(super::json_text::calls_in_json(slice, reading.strict)),
+        let read = |slice: &str, calls: &mut Vec<Call>| match (&row.payload, keys) {
+            (Payload::NameKeyed, _) => calls.extend(name_keyed(slice, reading.strict)),
+            (_, Some(keys)) => calls.extend(keyed(slice, keys, reading.strict)),
+            _ => calls.extend(super::json_text::calls_in_json(slice, reading.strict)),
+        };
+        if values_end == Some(body_end) {
+            reading.values = Some((start, body_end));
+        }
+        if !chained && values_end == Some(body_end) {
+            // The body is the one value read above: no need to find it again.
+            read(body, &mut calls);
+        } else {
+            for found in scan::json_values(body) {
+                read(&body[found.start..found.end], &mut calls);
             }
         }
     }
@@ -826,6 +869,27 @@ fn name_before_payload(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn blocks_of_json_between_markers_only_are_balanced() {
+        let balanced =
+            |text: &str| -> Vec<bool> { scan_text(text).iter().map(|h| h.balanced).collect() };
+        let call = r#"{"name": "f", "arguments": {}}"#;
+        assert_eq!(
+            balanced(&format!("<tool_call>\n{call}\n</tool_call>")),
+            [true]
+        );
+        assert_eq!(
+            balanced(&format!("[TOOL_CALLS][{call}, {call}]")),
+            [true, true]
+        );
+        // Words (and a bracket) between the JSON and the close marker, or a missing close.
+        assert_eq!(
+            balanced(&format!("<tool_call>{call} see [1</tool_call>")),
+            [false]
+        );
+        assert_eq!(balanced(&format!("<tool_call>{call} done")), [true]);
+    }
 
     #[test]
     fn the_last_block_is_unsettled_only_when_more_text_could_change_it() {

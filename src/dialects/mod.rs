@@ -74,6 +74,10 @@ pub struct Hit {
     pub end: usize,
     /// Higher wins when two hits overlap: specific markers beat bare JSON.
     pub specificity: u8,
+    /// The span is JSON values between markers, with no other bracket or quote: a walk
+    /// of the text's JSON (`scan::json_values_skipping`) that comes to it outside any
+    /// value may pass over it, and is outside any value again at its end.
+    pub balanced: bool,
 }
 
 /// Bare JSON, found anywhere.
@@ -453,6 +457,7 @@ mod tests {
             start,
             end,
             specificity,
+            balanced: false,
         };
         let kept = resolve(vec![
             hit(5, 20, GENERIC),

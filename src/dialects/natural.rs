@@ -157,6 +157,7 @@ fn name_tag<'s>(
         call: call_from_json(&declared, TAG, json, ctx.strict),
         start: at,
         end,
+        balanced: false,
         specificity: MARKED,
     })
 }
@@ -195,6 +196,7 @@ fn tool_call_tag(s: &str, at: usize, ctx: &ScanContext, unclosed_after: &mut usi
         call,
         start: at,
         end,
+        balanced: false,
         specificity: MARKED,
     })
 }

@@ -262,6 +262,7 @@ pub fn push_hits(
             call,
             start,
             end,
+            balanced: false,
             specificity: if stripped {
                 super::STRIPPED
             } else {

@@ -55,6 +55,7 @@ impl Scanner for SweAgentCommand {
                 call,
                 start: at,
                 end: body_start + close + CLOSE.len(),
+                balanced: false,
                 specificity: MARKED,
             });
         }

@@ -463,6 +463,7 @@ impl Scanner for Wil {
                         call,
                         start: line_start,
                         end: line_start + line.len(),
+                        balanced: false,
                         specificity: MARKED,
                     });
                 }

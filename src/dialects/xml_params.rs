@@ -208,6 +208,7 @@ impl Scanner for XmlParams {
                     call,
                     start,
                     end,
+                    balanced: false,
                     specificity: MARKED,
                 });
             }
