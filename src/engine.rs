@@ -302,20 +302,26 @@ impl<'o> Engine<'o> {
         // its buffers and counts its lines for the reader.
         let text = std::mem::replace(&mut w.text, Text::new(String::new(), 0, false, true));
         turn.texts.push(text);
-        // Once the turn is won by a channel whose scanners all say what they left open
-        // at the window's end, the next window may start later than a full overlap back.
-        let resume = committed
+        // The channel that has won the turn, or the one that wins it if this window
+        // gives it a valid call (with --all none does).
+        let first_text = self
+            .options
+            .formats
+            .iter()
+            .position(|&c| c != Channel::Tool);
+        let winner = committed.or(first_text.filter(|_| !self.options.all));
+        // When the winner's scanners all say what they left open at the window's end,
+        // the next window may start later than a full overlap back.
+        let resume = winner
             .filter(|_| w.latest_keep > w.keep_before)
             .filter(|&f| {
                 let channel = self.options.formats[f];
-                channel != Channel::Tool
-                    && self
-                        .scanners
-                        .iter()
-                        .filter(|s| s.channel() == channel)
-                        .all(|s| s.reports_resume())
+                self.scanners
+                    .iter()
+                    .filter(|s| s.channel() == channel)
+                    .all(|s| s.reports_resume())
             })
-            .map(|_| Resume::new(w.keep_before - w.offset));
+            .map(|f| (f, Resume::new(w.keep_before - w.offset)));
         // Once a channel has won the turn, the others' calls would be dropped: they are
         // not looked for.
         let found: Vec<Vec<Chosen>> = self
@@ -327,17 +333,31 @@ impl<'o> Engine<'o> {
                 if committed.is_some_and(|won| won != f) {
                     Vec::new()
                 } else {
-                    self.channel_calls(channel, &turn, &mut Vec::new(), resume.as_ref())
+                    let report = resume.as_ref().filter(|r| r.0 == f).map(|r| &r.1);
+                    self.channel_calls(channel, &turn, &mut Vec::new(), report)
                 }
             })
             .collect();
         if let Some(text) = turn.texts.pop() {
             w.text = text;
         }
-        if let Some(resume) = resume {
-            let regions = crate::scan::context_regions(&w.text);
-            let keep = resume.point(&w.text.text, w.latest_keep - w.offset, &regions);
-            w.keep_before = w.offset + keep;
+        if let Some((f, resume)) = resume {
+            // Not won yet: only if a valid call this window takes in any case wins it
+            // (the other channels' calls are then dropped, whatever they were).
+            let covered = self.window.as_ref().map_or(0, |p| p.covered[f]);
+            let wins = committed.is_some()
+                || found[f].iter().any(|c| {
+                    let start = c.span.map_or(0, |s| w.offset + s.1);
+                    c.call.is_valid()
+                        && !c.call.in_reasoning
+                        && start >= done.max(covered)
+                        && start < w.keep_before
+                });
+            if wins {
+                let regions = crate::scan::context_regions(&w.text);
+                let keep = resume.point(&w.text.text, w.latest_keep - w.offset, &regions);
+                w.keep_before = w.offset + keep;
+            }
         }
         let pending = self.window.as_mut().expect("created above");
         for ((all, covered), mut calls) in pending
@@ -362,11 +382,6 @@ impl<'o> Engine<'o> {
         }
         pending.done = w.keep_before;
         // With --all every channel is reported, in channel order: nothing to commit.
-        let first_text = self
-            .options
-            .formats
-            .iter()
-            .position(|&c| c != Channel::Tool);
         if !self.options.all
             && pending.committed.is_none()
             && let Some(f) = first_text

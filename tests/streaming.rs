@@ -280,6 +280,41 @@ fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
     }
 }
 
+/// A text won by the text channel keeps the full overlap: the json channel's scanners
+/// say nothing of what the text channel's calls leave open at a cut, so multi-line
+/// blocks that cross cuts come out whole, as from a whole read.
+#[test]
+fn window_edges_in_text_won_by_the_text_channel_give_the_same_calls() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut text = String::new();
+    let mut k = 0;
+    while text.len() < 300_000 {
+        k += 1;
+        for _ in 0..next(6) {
+            text.push_str("Prose about the task, with nothing to call in it at all.\n");
+        }
+        let lines: String = (0..next(90))
+            .map(|i| format!("    let x{i} = {i};\n"))
+            .collect();
+        text.push_str(&format!(
+            "<write_to_file>\n<path>src/f{k}.rs</path>\n<content>\nfn f() {{\n{lines}}}\n</content>\n</write_to_file>\n"
+        ));
+    }
+    let whole = calls_with(text.as_bytes(), Vec::new(), 1 << 16, 0, false);
+    assert!(whole.len() > 100, "{} calls", whole.len());
+    assert!(whole.iter().all(|c| c.contains(r#""channel":"text""#)));
+    for window in (16_384..16_384 + 43 * 50).step_by(43) {
+        let got = calls_with(text.as_bytes(), Vec::new(), 4096, window, false);
+        assert_eq!(got, whole, "window {window}");
+    }
+}
+
 #[test]
 fn every_fixture_in_random_chunks_gives_the_same_calls() {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
