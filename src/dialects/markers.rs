@@ -476,10 +476,12 @@ impl Scanner for Markers {
             let first = out.len();
             push_hits(out, text, calls, span, row.stripped);
             // JSON values between markers that hold no other bracket or quote: the
-            // walk of the text's JSON may pass over the block.
-            let balanced = reading.values.is_some_and(|(a, b)| {
-                a >= span.0 && b <= span.1 && plain(&s[span.0..a]) && plain(&s[b..span.1])
-            });
+            // walk of the text's JSON may pass over the block. (Only marked blocks:
+            // the bare values inside one lose to it; see `json_text`.)
+            let balanced = !row.stripped
+                && reading.values.is_some_and(|(a, b)| {
+                    a >= span.0 && b <= span.1 && plain(&s[span.0..a]) && plain(&s[b..span.1])
+                });
             for hit in &mut out[first..] {
                 hit.balanced = balanced;
             }
