@@ -226,58 +226,41 @@ fn window_edges_in_plain_prose_give_the_same_calls() {
 /// (every call shorter than the overlap, a quarter of these windows).
 #[test]
 fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
-    let mut text =
-        String::from("<tool_call>{\"name\": \"first\", \"arguments\": {}}</tool_call>\n");
-    let mut k = 0;
-    while text.len() < 300_000 {
-        k += 1;
-        for _ in 0..next(6) {
-            text.push_str("Prose about the task, with nothing to call in it at all.\n");
-        }
+    let first = "<tool_call>{\"name\": \"first\", \"arguments\": {}}</tool_call>\n";
+    let text = prose_and_blocks(first, 0x2545_F491_4F6C_DD1D, |k, next| {
         let rows: String = (0..next(90))
             .map(|i| format!("      \"row {i}: {{ not a brace }}\",\n"))
             .collect();
         match next(8) {
-            0 => text.push_str(&format!(
+            0 => format!(
                 "<tool_call>\n{{\"name\": \"write{k}\", \"arguments\": {{\"lines\": [\n{rows}      \"end\"]}}}}\n</tool_call>\n"
-            )),
-            1 => text.push_str(&format!(
+            ),
+            1 => format!(
                 "```json\n{{\"name\": \"fenced{k}\", \"arguments\": {{\"lines\": [\n{rows}\"end\"]}}}}\n```\n"
-            )),
-            2 => text.push_str(&format!("{{\"config\": {{\"rows\": [\n{rows}\"end\"]}}}}\n")),
-            3 => text.push_str(&format!("fn f{k}() {{\n    if x {{\n{rows}    }}\n}}\n")),
+            ),
+            2 => format!("{{\"config\": {{\"rows\": [\n{rows}\"end\"]}}}}\n"),
+            3 => format!("fn f{k}() {{\n    if x {{\n{rows}    }}\n}}\n"),
             // Words between the JSON and the close marker belong to the block.
-            4 => text.push_str(&format!(
+            4 => format!(
                 "<tool_call>{{\"name\": \"late_close{k}\", \"arguments\": {{}}}}\n{}</tool_call>\n",
                 rows.replace('"', "")
-            )),
+            ),
             // A call that does not start like one: no repair is tried while it is open.
-            5 => text.push_str(&format!(
+            5 => format!(
                 "{{\"x\": 0, \"name\": \"plain{k}\", \"arguments\": {{\"a\": [\n{rows}1]}}}}\n"
-            )),
+            ),
             // Not a call, though it holds call-shaped examples, one per line.
-            6 => text.push_str(&format!(
+            6 => format!(
                 "{{\"examples\": [\n{}{{}}]}}\n",
                 "  {\"name\": \"example\", \"arguments\": {}},\n".repeat(next(60))
-            )),
-            _ => text.push_str(&format!("{{\"type\": \"ksi_tool_use\", \"id\": \"k{k}\", \"name\": \"ksi{k}\", \"input\": {{}}}}\n")),
+            ),
+            _ => format!(
+                "{{\"type\": \"ksi_tool_use\", \"id\": \"k{k}\", \"name\": \"ksi{k}\", \"input\": {{}}}}\n"
+            ),
         }
-    }
-    let whole = calls_with(text.as_bytes(), Vec::new(), 1 << 16, 0, false);
-    assert!(whole.len() > 100, "{} calls", whole.len());
-    assert!(whole.iter().all(|c| c.contains(r#""channel":"json""#)));
+    });
+    let whole = windows_match_whole(&text, "json", 41);
     assert!(!whole.iter().any(|c| c.contains("example")));
-    for window in (16_384..16_384 + 41 * 50).step_by(41) {
-        let got = calls_with(text.as_bytes(), Vec::new(), 4096, window, false);
-        assert_eq!(got, whole, "window {window}");
-    }
 }
 
 /// A text won by the text channel keeps the full overlap: the json channel's scanners
@@ -285,34 +268,59 @@ fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
 /// blocks that cross cuts come out whole, as from a whole read.
 #[test]
 fn window_edges_in_text_won_by_the_text_channel_give_the_same_calls() {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
+    let text = prose_and_blocks("", 0x9E37_79B9_7F4A_7C15, |k, next| {
+        let lines: String = (0..next(90))
+            .map(|i| format!("    let x{i} = {i};\n"))
+            .collect();
+        format!(
+            "<write_to_file>\n<path>src/f{k}.rs</path>\n<content>\nfn f() {{\n{lines}}}\n</content>\n</write_to_file>\n"
+        )
+    });
+    windows_match_whole(&text, "text", 43);
+}
+
+/// Numbers below `n` from a xorshift generator: the same on every run.
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         (seed % n as u64) as usize
-    };
-    let mut text = String::new();
+    }
+}
+
+/// 300 KB of text: `first`, then blocks (`block(k, next)` for the k-th, with `next` for
+/// random numbers), each after a few lines of prose.
+fn prose_and_blocks(
+    first: &str,
+    seed: u64,
+    mut block: impl FnMut(usize, &mut dyn FnMut(usize) -> usize) -> String,
+) -> String {
+    let mut next = below(seed);
+    let mut text = first.to_owned();
     let mut k = 0;
     while text.len() < 300_000 {
         k += 1;
         for _ in 0..next(6) {
             text.push_str("Prose about the task, with nothing to call in it at all.\n");
         }
-        let lines: String = (0..next(90))
-            .map(|i| format!("    let x{i} = {i};\n"))
-            .collect();
-        text.push_str(&format!(
-            "<write_to_file>\n<path>src/f{k}.rs</path>\n<content>\nfn f() {{\n{lines}}}\n</content>\n</write_to_file>\n"
-        ));
+        text.push_str(&block(k, &mut next));
     }
+    text
+}
+
+/// Reads `text` whole (more than 100 calls, all of `channel`) and in windows of 50 sizes
+/// from 16 KiB on, `step` bytes apart: the calls are the same. Returns the whole read's.
+fn windows_match_whole(text: &str, channel: &str, step: usize) -> Vec<String> {
     let whole = calls_with(text.as_bytes(), Vec::new(), 1 << 16, 0, false);
     assert!(whole.len() > 100, "{} calls", whole.len());
-    assert!(whole.iter().all(|c| c.contains(r#""channel":"text""#)));
-    for window in (16_384..16_384 + 43 * 50).step_by(43) {
+    let tag = format!(r#""channel":"{channel}""#);
+    assert!(whole.iter().all(|c| c.contains(&tag)));
+    for window in (16_384..16_384 + step * 50).step_by(step) {
         let got = calls_with(text.as_bytes(), Vec::new(), 4096, window, false);
         assert_eq!(got, whole, "window {window}");
     }
+    whole
 }
 
 #[test]
