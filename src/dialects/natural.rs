@@ -123,21 +123,21 @@ fn name_tag<'s>(
     ctx: &ScanContext,
     unclosed: &mut Vec<(&'s str, usize)>,
 ) -> Option<Hit> {
+    let body_start = at + name.len() + 2;
+    // A call's body starts with its fence (or, for a declared tool, its JSON): checked
+    // first, so tags in prose (`<br>`, `<b>`) cost one look.
+    let head = s[body_start..].trim_start();
+    if !(head.starts_with("```") || (!ctx.tools.is_empty() && head.starts_with(['{', '[']))) {
+        return None;
+    }
     let declared = if ctx.tools.is_empty() {
-        if NOT_TOOLS.contains(&name.to_ascii_lowercase().as_str()) {
+        if NOT_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(name)) {
             return None;
         }
         name.to_owned()
     } else {
         ctx.declared(name)?.to_owned()
     };
-    let body_start = at + name.len() + 2;
-    // A call's body starts with its fence (or, for a declared tool, its JSON): checked
-    // before looking for the closing tag, so unclosed tags (`<br>`) cost nothing.
-    let head = s[body_start..].trim_start();
-    if !(head.starts_with("```") || (!ctx.tools.is_empty() && head.starts_with(['{', '[']))) {
-        return None;
-    }
     let close = format!("</{name}>");
     let Some((body_end, end)) = body_close(s, body_start, &format!("<{name}>"), &close) else {
         unclosed.push((name, at));
