@@ -255,7 +255,7 @@ fn capture<'s>(tpl: &Tpl, s: &'s str, at: usize) -> Option<(&'s str, &'s str, us
     let from = at + tpl.before.len();
     let window = &s[from..floor_char(s, (from + MAX_HEAD).min(s.len()))];
     if tpl.after.is_empty() {
-        let n = window.find(['\n', '<']).unwrap_or(window.len());
+        let n = memchr::memchr2(b'\n', b'<', window.as_bytes()).unwrap_or(window.len());
         return Some((window[..n].trim(), "", from + n));
     }
     // The capture ends at the first character of `after`.
