@@ -18,15 +18,23 @@ thread_local! {
 }
 
 /// An empty vector for chosen calls, with the capacity of a recycled one if any.
-/// What every hit of a window tells its [`Resume`]: the next window must not start
-/// inside one, and one that ends at the window's end (or with only white space after
-/// it) may run on, or absorb what follows (a closing `)`, a fence), in a longer text.
-fn report_hits(resume: &Resume, text: &str, hits: &[Hit]) {
+/// What a window's hits tell its [`Resume`], besides what the scanners said: the next
+/// window must not start inside a call, and one that ends at the window's end (or with
+/// only white space after it) may run on, or absorb what follows (a closing `)`, a
+/// fence), in a longer text. And a tag still open at the end (no `>` after the last `<`)
+/// is no candidate yet for any scanner that needs its `>`.
+fn report_hits(resume: &Resume, text: &Text, hits: &[Hit]) {
     /// Bytes after a call that a dialect may look at to end or extend it.
     const LOOK_AHEAD: usize = 64;
+    let s = text.text.as_str();
+    if let Some(&last) = text.openers().angle.last()
+        && memchr::memchr(b'>', &s.as_bytes()[last..]).is_none()
+    {
+        resume.unsettled_from(last);
+    }
     for h in hits {
         resume.span(h.start, h.end);
-        if crate::scan::skip_ws(text, h.end) + LOOK_AHEAD >= text.len() {
+        if crate::scan::skip_ws(s, h.end) + LOOK_AHEAD >= s.len() {
             resume.unsettled_from(h.start);
         }
     }
@@ -302,26 +310,24 @@ impl<'o> Engine<'o> {
         // its buffers and counts its lines for the reader.
         let text = std::mem::replace(&mut w.text, Text::new(String::new(), 0, false, true));
         turn.texts.push(text);
-        // The channel that has won the turn, or the one that wins it if this window
-        // gives it a valid call (with --all none does).
-        let first_text = self
+        // When every scanner this window runs says what it left open at the window's
+        // end (and where its candidates are), the next window may start later than a
+        // full overlap back. Once a channel has won the turn, only its scanners run.
+        let reports = self
             .options
             .formats
             .iter()
-            .position(|&c| c != Channel::Tool);
-        let winner = committed.or(first_text.filter(|_| !self.options.all));
-        // When the winner's scanners all say what they left open at the window's end,
-        // the next window may start later than a full overlap back.
-        let resume = winner
-            .filter(|_| w.latest_keep > w.keep_before)
-            .filter(|&f| {
-                let channel = self.options.formats[f];
-                self.scanners
-                    .iter()
-                    .filter(|s| s.channel() == channel)
-                    .all(|s| s.reports_resume())
-            })
-            .map(|f| (f, Resume::new(w.keep_before - w.offset)));
+            .enumerate()
+            .all(|(f, &channel)| {
+                committed.is_some_and(|won| won != f)
+                    || self
+                        .scanners
+                        .iter()
+                        .filter(|s| s.channel() == channel)
+                        .all(|s| s.reports_resume())
+            });
+        let resume = (reports && w.latest_keep > w.keep_before)
+            .then(|| Resume::new(w.keep_before - w.offset));
         // Once a channel has won the turn, the others' calls would be dropped: they are
         // not looked for.
         let found: Vec<Vec<Chosen>> = self
@@ -333,31 +339,17 @@ impl<'o> Engine<'o> {
                 if committed.is_some_and(|won| won != f) {
                     Vec::new()
                 } else {
-                    let report = resume.as_ref().filter(|r| r.0 == f).map(|r| &r.1);
-                    self.channel_calls(channel, &turn, &mut Vec::new(), report)
+                    self.channel_calls(channel, &turn, &mut Vec::new(), resume.as_ref())
                 }
             })
             .collect();
         if let Some(text) = turn.texts.pop() {
             w.text = text;
         }
-        if let Some((f, resume)) = resume {
-            // Not won yet: only if a valid call this window takes in any case wins it
-            // (the other channels' calls are then dropped, whatever they were).
-            let covered = self.window.as_ref().map_or(0, |p| p.covered[f]);
-            let wins = committed.is_some()
-                || found[f].iter().any(|c| {
-                    let start = c.span.map_or(0, |s| w.offset + s.1);
-                    c.call.is_valid()
-                        && !c.call.in_reasoning
-                        && start >= done.max(covered)
-                        && start < w.keep_before
-                });
-            if wins {
-                let regions = crate::scan::context_regions(&w.text);
-                let keep = resume.point(&w.text.text, w.latest_keep - w.offset, &regions);
-                w.keep_before = w.offset + keep;
-            }
+        if let Some(resume) = resume {
+            let regions = crate::scan::context_regions(&w.text);
+            let keep = resume.point(&w.text.text, w.latest_keep - w.offset, &regions);
+            w.keep_before = w.offset + keep;
         }
         let pending = self.window.as_mut().expect("created above");
         for ((all, covered), mut calls) in pending
@@ -382,6 +374,11 @@ impl<'o> Engine<'o> {
         }
         pending.done = w.keep_before;
         // With --all every channel is reported, in channel order: nothing to commit.
+        let first_text = self
+            .options
+            .formats
+            .iter()
+            .position(|&c| c != Channel::Tool);
         if !self.options.all
             && pending.committed.is_none()
             && let Some(f) = first_text
@@ -602,7 +599,7 @@ impl<'o> Engine<'o> {
                 scanner.scan(text, &ctx, &mut hits);
             }
             if let Some(resume) = resume {
-                report_hits(resume, &text.text, &hits);
+                report_hits(resume, text, &hits);
             }
             hits.retain(|h| enabled(h.call.dialect));
             if hits.is_empty() {

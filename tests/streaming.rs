@@ -227,7 +227,7 @@ fn window_edges_in_plain_prose_give_the_same_calls() {
 #[test]
 fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
     let first = "<tool_call>{\"name\": \"first\", \"arguments\": {}}</tool_call>\n";
-    let text = prose_and_blocks(first, 0x2545_F491_4F6C_DD1D, |k, next| {
+    let text = prose_and_blocks(first, 0x2545_F491_4F6C_DD1D, (6, 300_000), |k, next| {
         let rows: String = (0..next(90))
             .map(|i| format!("      \"row {i}: {{ not a brace }}\",\n"))
             .collect();
@@ -259,7 +259,7 @@ fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
             ),
         }
     });
-    let whole = windows_match_whole(&text, "json", 41);
+    let whole = windows_match_whole(&text, "json", 100, 16_384, 41);
     assert!(!whole.iter().any(|c| c.contains("example")));
 }
 
@@ -268,7 +268,7 @@ fn window_edges_after_the_json_channel_has_won_give_the_same_calls() {
 /// blocks that cross cuts come out whole, as from a whole read.
 #[test]
 fn window_edges_in_text_won_by_the_text_channel_give_the_same_calls() {
-    let text = prose_and_blocks("", 0x9E37_79B9_7F4A_7C15, |k, next| {
+    let text = prose_and_blocks("", 0x9E37_79B9_7F4A_7C15, (6, 300_000), |k, next| {
         let lines: String = (0..next(90))
             .map(|i| format!("    let x{i} = {i};\n"))
             .collect();
@@ -276,7 +276,42 @@ fn window_edges_in_text_won_by_the_text_channel_give_the_same_calls() {
             "<write_to_file>\n<path>src/f{k}.rs</path>\n<content>\nfn f() {{\n{lines}}}\n</content>\n</write_to_file>\n"
         )
     });
-    windows_match_whole(&text, "text", 43);
+    windows_match_whole(&text, "text", 100, 16_384, 43);
+}
+
+/// Text-channel calls of each family, spread over many lines between long runs of prose,
+/// read in windows that the text channel's scanners let move on: they come out as from
+/// a whole read. One family per text, so that no other family's candidates hold the next
+/// window back for it.
+#[test]
+fn window_edges_between_text_channel_calls_give_the_same_calls() {
+    for family in 0..6 {
+        let text = prose_and_blocks("", 0x6A09_E667_F3BC_C908, (300, 600_000), |k, next| {
+            let lines: String = (0..100 + next(300))
+                .map(|i| format!("    line {i} of the value\n"))
+                .collect();
+            let items: String = (0..100 + next(300)).map(|i| format!("{i},\n")).collect();
+            match family {
+                0 => format!(
+                    "<write_to_file>\n<path>src/f{k}.rs</path>\n<content>\n{lines}</content>\n</write_to_file>\n"
+                ),
+                1 => {
+                    format!("<Write{k}>\n```json\n{{\"items\": [\n{items}0]}}\n```\n</Write{k}>\n")
+                }
+                2 => format!(
+                    "<function_calls>\n<invoke name=\"edit{k}\">\n<parameter name=\"text\">\n{lines}</parameter>\n</invoke>\n</function_calls>\n"
+                ),
+                3 => format!(
+                    "<tool_call>\n<server>files</server>\n<method>write{k}</method>\n<arguments>\n{{\"items\": [\n{items}0]}}\n</arguments>\n</tool_call>\n"
+                ),
+                4 => format!(
+                    "<tool_call>glm{k}\n<arg_key>text</arg_key>\n<arg_value>\n{lines}</arg_value>\n</tool_call>\n"
+                ),
+                _ => format!("[py{k}(items=[\n{items}0], flag=True)]\n"),
+            }
+        });
+        windows_match_whole(&text, "text", 30, 65_536, 997);
+    }
 }
 
 /// Numbers below `n` from a xorshift generator: the same on every run.
@@ -289,19 +324,20 @@ fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
-/// 300 KB of text: `first`, then blocks (`block(k, next)` for the k-th, with `next` for
-/// random numbers), each after a few lines of prose.
+/// `size` bytes of text: `first`, then blocks (`block(k, next)` for the k-th, with `next`
+/// for random numbers), each after up to `prose_lines` lines of prose.
 fn prose_and_blocks(
     first: &str,
     seed: u64,
+    (prose_lines, size): (usize, usize),
     mut block: impl FnMut(usize, &mut dyn FnMut(usize) -> usize) -> String,
 ) -> String {
     let mut next = below(seed);
     let mut text = first.to_owned();
     let mut k = 0;
-    while text.len() < 300_000 {
+    while text.len() < size {
         k += 1;
-        for _ in 0..next(6) {
+        for _ in 0..next(prose_lines) {
             text.push_str("Prose about the task, with nothing to call in it at all.\n");
         }
         text.push_str(&block(k, &mut next));
@@ -309,14 +345,21 @@ fn prose_and_blocks(
     text
 }
 
-/// Reads `text` whole (more than 100 calls, all of `channel`) and in windows of 50 sizes
-/// from 16 KiB on, `step` bytes apart: the calls are the same. Returns the whole read's.
-fn windows_match_whole(text: &str, channel: &str, step: usize) -> Vec<String> {
+/// Reads `text` whole (more than `least` calls, all of `channel`) and in windows of 50
+/// sizes from `from` bytes on, `step` bytes apart: the calls are the same. Returns the
+/// whole read's.
+fn windows_match_whole(
+    text: &str,
+    channel: &str,
+    least: usize,
+    from: usize,
+    step: usize,
+) -> Vec<String> {
     let whole = calls_with(text.as_bytes(), Vec::new(), 1 << 16, 0, false);
-    assert!(whole.len() > 100, "{} calls", whole.len());
+    assert!(whole.len() > least, "{} calls", whole.len());
     let tag = format!(r#""channel":"{channel}""#);
     assert!(whole.iter().all(|c| c.contains(&tag)));
-    for window in (16_384..16_384 + step * 50).step_by(step) {
+    for window in (from..from + step * 50).step_by(step) {
         let got = calls_with(text.as_bytes(), Vec::new(), 4096, window, false);
         assert_eq!(got, whole, "window {window}");
     }

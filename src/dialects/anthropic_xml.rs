@@ -21,6 +21,10 @@ impl Scanner for AnthropicXml {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![
             DialectRow::new(
@@ -46,6 +50,7 @@ impl Scanner for AnthropicXml {
         let mut closes = scan::NextFind::default();
         let angle = &text.openers().angle;
         while let Some(open) = next_open(s, angle, from) {
+            ctx.candidate(open.start);
             from = open.tag_end;
             let closed = close_of(s, angle, open.tag_end, open.prefix, &mut closes);
             let (body_end, end) = match closed {

@@ -58,6 +58,10 @@ impl Scanner for Cline {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
@@ -92,7 +96,7 @@ impl Scanner for Cline {
             } else {
                 continue;
             };
-            if let Some((mut call, end)) = block(s, at, name, &tool, &mut closes) {
+            if let Some((mut call, end)) = block(s, at, name, &tool, ctx, &mut closes) {
                 call.line = text.line_at(at);
                 out.push(Hit {
                     call,
@@ -114,16 +118,21 @@ fn block(
     at: usize,
     name: &str,
     tool: &str,
+    ctx: &ScanContext,
     closes: &mut scan::NextFind,
 ) -> Option<(Call, usize)> {
-    let close = format!("</{name}>");
     let mut p = at + name.len() + 2;
     // A call's first child is a parameter element (or the block is empty): prose that
     // names a tool is rejected before the closing tag is looked for.
     let head = s[p..].trim_start();
+    if head.len() < 2 {
+        ctx.candidate(at);
+    }
     if !head.starts_with('<') || head.starts_with("<!") {
         return None;
     }
+    ctx.candidate(at);
+    let close = format!("</{name}>");
     let block_end = closes.find(s, &close, p);
     let limit = block_end.unwrap_or(s.len());
     let mut call = Call::new(tool, NAME, 0);

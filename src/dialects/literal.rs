@@ -139,6 +139,10 @@ impl Scanner for Literal {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
         registry
             .literals
@@ -160,6 +164,9 @@ impl Scanner for Literal {
                 continue;
             }
             let row = registry.literals[r];
+            if may_start_call(row, s, at) {
+                ctx.candidate(at);
+            }
             let Some((calls, end)) = row_calls(row, s, at) else {
                 continue;
             };
@@ -167,6 +174,22 @@ impl Scanner for Literal {
             from = end;
         }
     }
+}
+
+/// Whether a call could start at `at` for the pythonic list row (`[` and a name with
+/// `(` or `.` after it, or the end of the text before that is known); always for
+/// the rows with a marker of their own, which prose rarely holds. A window's reader
+/// asks: what could not start a call here never can, however the text goes on.
+fn may_start_call(row: &LiteralRow, s: &str, at: usize) -> bool {
+    if row.open != "[" {
+        return true;
+    }
+    let p = skip_ws(s, at + 1);
+    let Some(name) = scan::ident(&s[p..]) else {
+        return p >= s.len();
+    };
+    let q = p + name.len();
+    q >= s.len() || s[q..].starts_with(['(', '.'])
 }
 
 /// The calls of one row at `at`, and where they end (after the close marker).

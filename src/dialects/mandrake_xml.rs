@@ -21,6 +21,10 @@ impl Scanner for MandrakeXml {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
@@ -43,10 +47,14 @@ impl Scanner for MandrakeXml {
             }
             let body_start = at + OPEN.len();
             let head = s[body_start..].trim_start();
+            if head.len() < "<server".len() {
+                ctx.candidate(at);
+            }
             if !head.starts_with("<server") && !head.starts_with("<method") {
                 from = body_start;
                 continue;
             }
+            ctx.candidate(at);
             let (body_end, end, closed) =
                 match memmem::find(&s.as_bytes()[body_start..], CLOSE.as_bytes()) {
                     Some(n) => (body_start + n, body_start + n + CLOSE.len(), true),

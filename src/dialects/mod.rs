@@ -178,6 +178,16 @@ impl ScanContext<'_> {
         self.selected.is_none_or(|s| s.iter().any(|d| d == dialect))
     }
 
+    /// A candidate of a text-channel scanner at `at`, when the text is a window: the next
+    /// window starts before it (text scanners do not say whether what they found there
+    /// could change in a longer text, so every candidate past the cheap checks counts).
+    /// Candidates before the full overlap are taken from this window, as they always were.
+    pub fn candidate(&self, at: usize) {
+        if let Some(resume) = self.resume.filter(|r| at >= r.lo) {
+            resume.unsettled_from(at);
+        }
+    }
+
     /// Whether the user named this dialect in `--dialects`.
     pub fn explicitly(&self, dialect: &str) -> bool {
         self.selected
@@ -208,8 +218,11 @@ pub trait Scanner: Sync {
     fn rows(&self, registry: &Registry) -> Vec<DialectRow>;
     /// Appends the calls found in `text` to `out`, with their spans.
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>);
-    /// Whether `scan` reports to [`ScanContext::resume`] every candidate whose outcome
-    /// depends on text past the end and every construct it read that spans lines.
+    /// Whether `scan` tells [`ScanContext::resume`] enough for a window's next one to
+    /// start later than a full overlap back: the json channel's scanners report every
+    /// candidate whose outcome could change with more text, and the constructs a window
+    /// must not start inside; the text channel's report every candidate past their
+    /// cheap checks ([`ScanContext::candidate`]). Calls are reported by the engine.
     fn reports_resume(&self) -> bool {
         false
     }

@@ -52,6 +52,10 @@ impl Scanner for Natural {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![
             DialectRow::new(
@@ -84,6 +88,9 @@ impl Scanner for Natural {
             if let Some(attrs) = rest.strip_prefix("tool_call")
                 && attrs.starts_with(char::is_whitespace)
             {
+                if ctx.enabled(TOOL_CALL) {
+                    ctx.candidate(at);
+                }
                 if ctx.enabled(TOOL_CALL)
                     && at < tool_call_unclosed
                     && let Some(hit) = tool_call_tag(s, at, ctx, &mut tool_call_unclosed)
@@ -127,9 +134,14 @@ fn name_tag<'s>(
     // A call's body starts with its fence (or, for a declared tool, its JSON): checked
     // first, so tags in prose (`<br>`, `<b>`) cost one look.
     let head = s[body_start..].trim_start();
+    if head.len() < 3 {
+        // Nothing yet after the tag but white space (a fence may follow in more text).
+        ctx.candidate(at);
+    }
     if !(head.starts_with("```") || (!ctx.tools.is_empty() && head.starts_with(['{', '[']))) {
         return None;
     }
+    ctx.candidate(at);
     let declared = if ctx.tools.is_empty() {
         if NOT_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(name)) {
             return None;

@@ -21,6 +21,10 @@ impl Scanner for SweAgentCommand {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
@@ -38,6 +42,7 @@ impl Scanner for SweAgentCommand {
         let mut from = 0;
         while let Some(open) = memmem::find(&s.as_bytes()[from..], OPEN.as_bytes()) {
             let at = from + open;
+            ctx.candidate(at);
             let body_start = at + OPEN.len();
             let Some(close) = memmem::find(&s.as_bytes()[body_start..], CLOSE.as_bytes()) else {
                 break;

@@ -423,6 +423,11 @@ impl Scanner for Wil {
         Channel::Text
     }
 
+    /// Blocks are context regions, which a window is never cut inside.
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
         vec![DialectRow::new(
             NAME,
@@ -448,6 +453,10 @@ impl Scanner for Wil {
             .map(|&(begin, end)| (begin + "BEGIN WIL".len(), end))
             .collect();
         if regions.is_empty() && named {
+            // Every line may be a call: the next window keeps the full overlap.
+            if let Some(resume) = ctx.resume {
+                resume.unsettled_from(0);
+            }
             regions.push((0, s.len()));
         }
         for (start, end) in regions {

@@ -170,6 +170,10 @@ impl Scanner for XmlParams {
         Channel::Text
     }
 
+    fn reports_resume(&self) -> bool {
+        true
+    }
+
     fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
         registry
             .params
@@ -227,8 +231,12 @@ fn wrapped_calls(
     next: &mut scan::NextFind,
 ) -> Option<(Vec<Call>, usize)> {
     let mut p = skip_ws(s, at + open.len());
+    if p + row.call_open.before.len() >= s.len() {
+        ctx.candidate(at);
+    }
     let mut calls = Vec::new();
     while s[p..].starts_with(row.call_open.before) {
+        ctx.candidate(at);
         let (call, end) = one_call(row, s, p, ctx, next)?;
         calls.push(call);
         p = skip_ws(s, end);
@@ -297,11 +305,16 @@ fn one_call(
     ctx: &ScanContext,
     next: &mut scan::NextFind,
 ) -> Option<(Call, usize)> {
+    // A head cut short by the end of the text could read otherwise in a longer one.
+    if at + row.call_open.before.len() + MAX_HEAD >= s.len() {
+        ctx.candidate(at);
+    }
     let (name, _, head_end) = capture(&row.call_open, s, at)?;
     let name = name.trim();
     if !scan::is_tool_name(name) {
         return None;
     }
+    ctx.candidate(at);
     let declared = ctx.declared(name);
     let mut call = Call::new(declared.unwrap_or(name), row.name, 0);
     let schema = declared.and_then(|n| ctx.schema(n));
