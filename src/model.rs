@@ -632,6 +632,7 @@ pub struct Window {
     /// starts there. The consumer may move it on, up to `latest_keep`, when it knows
     /// that nothing before the new offset could change in a longer text.
     pub keep_before: usize,
+    /// The furthest the consumer may move `keep_before`: a short overlap before the cut.
     pub latest_keep: usize,
     pub last: bool,
 }

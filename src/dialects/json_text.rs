@@ -237,6 +237,7 @@ fn unreadable_call(slice: &str) -> Option<Call> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_value_open_at_the_end_is_unsettled_and_closed_ones_are_spans() {
@@ -249,7 +250,6 @@ mod tests {
             super::super::resume_for_test(&JSON_TEXT, "{\"a\": 1} and {\"b\": 2}\n");
         assert_eq!(unsettled, None);
     }
-    use super::*;
 
     pub fn scan_text(text: &str, strict: bool) -> Vec<Hit> {
         super::super::resolve(super::super::scan_for_test(&JSON_TEXT, text, &[], strict))
