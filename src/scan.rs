@@ -112,24 +112,16 @@ impl Keys {
 /// and the opener itself is listed (to the end of the text, for repair) when it looks
 /// like the start of an object.
 pub fn json_values(text: &str) -> Vec<Found> {
-    json_values_at(text, None)
+    json_values_skipping(text, None, &[]).0
 }
 
-/// [`json_values`], with the offsets of every `{` and `[` when they are known already:
-/// the scan then jumps from one value to the next opener instead of searching for it.
-pub fn json_values_at(text: &str, openers: Option<&[usize]>) -> Vec<Found> {
-    json_values_open(text, openers).0
-}
-
-/// [`json_values_at`], and the first opener still open at the end of the text: every
-/// value from there on could be read otherwise if the text went on.
-pub fn json_values_open(text: &str, openers: Option<&[usize]>) -> (Vec<Found>, Option<usize>) {
-    json_values_skipping(text, openers, &[])
-}
-
-/// [`json_values_open`], passing over `skip` (sorted spans that hold balanced JSON and
-/// markers only, see [`crate::dialects::Hit::balanced`]) when the walk comes to one
-/// outside any value: their values are not listed, and the rest is as without skipping.
+/// [`json_values`], and the first opener still open at the end of the text (every value
+/// from there on could be read otherwise if the text went on). `openers`, the offsets of
+/// every `{` and `[` when they are known already, lets the scan jump from one value to
+/// the next opener instead of searching for it. The walk passes over `skip` (sorted
+/// spans that hold balanced JSON and markers only, see [`crate::dialects::Hit::balanced`])
+/// when it comes to one outside any value: their values are not listed, and the rest is
+/// as without skipping.
 pub fn json_values_skipping(
     text: &str,
     openers: Option<&[usize]>,
