@@ -11,6 +11,9 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
+mod compact;
+pub use compact::compact_text;
+
 /// A parsed document: its text and a tape of every value in it, built in one pass.
 pub struct Doc<'a> {
     text: &'a str,
@@ -957,7 +960,7 @@ mod tests {
 
     /// Random JSON text (with white space, escapes of every kind, unicode, numbers in
     /// many spellings), from a fixed seed.
-    fn random_json(seed: &mut u64, depth: usize, out: &mut String) {
+    pub(super) fn random_json(seed: &mut u64, depth: usize, out: &mut String) {
         fn next(seed: &mut u64, n: u64) -> u64 {
             *seed ^= *seed << 13;
             *seed ^= *seed >> 7;

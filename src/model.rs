@@ -191,7 +191,15 @@ impl Call {
         if text.trim().is_empty() {
             return;
         }
-        // Most arguments are one JSON object: kept as compact text, not decoded.
+        // Most arguments are one JSON object: kept as compact text, not decoded; the
+        // cases a single pass leaves alone go through the tape.
+        if text.trim_start().starts_with('{') {
+            let mut compact = String::with_capacity(text.len());
+            if crate::json::compact_text(text, &mut compact).is_some() {
+                self.arguments = Arguments::from_compact(compact);
+                return;
+            }
+        }
         if let Ok(doc) = crate::json::Doc::parse(text)
             && self.set_arguments_node(doc.root())
         {
