@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod compact;
-pub use compact::compact_text;
+pub use compact::{compact_escaped, compact_text};
 
 /// A parsed document: its text and a tape of every value in it, built in one pass.
 pub struct Doc<'a> {
@@ -66,6 +66,10 @@ struct Slot {
     key_escaped: bool,
     /// The index after this value's last descendant: its next sibling, if any.
     after: u32,
+    /// For an object: one bit per key, and whether no two keys share a bit (see
+    /// [`Obj`]), worked out while the keys are read.
+    keys: u64,
+    unique: bool,
 }
 
 /// One JSON value inside a document, with its offset.
@@ -232,6 +236,8 @@ impl Tape<'_> {
             key: (key.0 as u32, key.1 as u32),
             key_escaped,
             after: 0,
+            keys: 0,
+            unique: true,
         });
         match *self.s.get(self.i)? {
             b'{' | b'[' if depth >= MAX_NESTING => {
@@ -246,6 +252,9 @@ impl Tape<'_> {
                 if self.s.get(self.i) == Some(&b'}') {
                     self.i += 1;
                 } else {
+                    // The walker asks an object for many keys it does not have: a
+                    // summary of the keys it does have answers most of those at once.
+                    let (mut keys, mut unique) = (0u64, true);
                     loop {
                         self.ws();
                         if self.s.get(self.i) != Some(&b'"') {
@@ -253,6 +262,13 @@ impl Tape<'_> {
                         }
                         let (k0, escaped) = (self.i + 1, self.string()?);
                         let k = (k0, self.i - 1);
+                        let bit = if escaped {
+                            u64::MAX
+                        } else {
+                            key_bit(&self.s[k.0..k.1])
+                        };
+                        unique &= keys & bit == 0;
+                        keys |= bit;
                         self.ws();
                         if self.s.get(self.i) != Some(&b':') {
                             return None;
@@ -269,6 +285,9 @@ impl Tape<'_> {
                             _ => return None,
                         }
                     }
+                    let s = &mut self.slots[slot];
+                    s.keys = keys;
+                    s.unique = unique;
                 }
             }
             b'[' => {
@@ -441,25 +460,12 @@ impl<'a> Node<'a> {
         if self.kind() != Kind::Object {
             return None;
         }
-        // The walker asks an object for many keys it does not have: a summary of the
-        // keys it does have answers most of those questions at once.
-        let mut keys = 0u64;
-        let mut unique = true;
-        for child in self.children() {
-            let s = self.doc.slots[child.i];
-            let bit = if s.key_escaped {
-                u64::MAX
-            } else {
-                key_bit(&self.doc.text.as_bytes()[s.key.0 as usize..s.key.1 as usize])
-            };
-            unique &= keys & bit == 0;
-            keys |= bit;
-        }
+        let s = self.slot();
         Some(Obj {
             doc: self.doc,
             i: self.i,
-            keys,
-            unique,
+            keys: s.keys,
+            unique: s.unique,
         })
     }
 
@@ -645,33 +651,27 @@ fn write_str(out: &mut String, raw: &str, text: &str) {
 /// (see [`take_lossy`]); `None` only for an escape that is not hexadecimal.
 fn unescape(inner: &str, first: usize) -> Option<String> {
     let b = inner.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(b.len());
-    out.extend_from_slice(&b[..first]);
+    // Built as a string from runs of the input cut at backslashes and whole characters,
+    // so that it needs no UTF-8 check at the end.
+    let mut out = String::with_capacity(b.len());
+    out.push_str(&inner[..first]);
     let mut i = first;
     while i < b.len() {
         if b[i] != b'\\' {
-            // Escapes often come every few bytes (JSON written inside a string): short
-            // runs are copied byte by byte, long ones in one go.
-            let mut end = i + 1;
-            while end < b.len() && end - i < 16 && b[end] != b'\\' {
-                end += 1;
-            }
-            if end - i == 16 {
-                end = memchr::memchr(b'\\', &b[end..]).map_or(b.len(), |n| end + n);
-            }
-            out.extend_from_slice(&b[i..end]);
+            let end = next_backslash(b, i);
+            out.push_str(&inner[i..end]);
             i = end;
             continue;
         }
-        let byte = match *b.get(i + 1)? {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
+        let c = match *b.get(i + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
             _ => {
                 let hex = |at: usize| u32::from_str_radix(inner.get(at..at + 4)?, 16).ok();
                 let unit = hex(i + 2)?;
@@ -694,16 +694,32 @@ fn unescape(inner: &str, first: usize) -> Option<String> {
                         (char::REPLACEMENT_CHARACTER, 6)
                     }
                 };
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                out.push(c);
                 i += used;
                 continue;
             }
         };
-        out.push(byte);
+        out.push(c);
         i += 2;
     }
-    // Runs of the (valid) input and whole characters: valid UTF-8.
-    String::from_utf8(out).ok()
+    Some(out)
+}
+
+/// The offset of the first backslash at or after `i`, or the end. Escapes often come
+/// every few bytes (JSON written inside a string): the first words are read eight
+/// bytes at a time, and only a longer run is left to memchr.
+#[inline(always)]
+fn next_backslash(b: &[u8], mut i: usize) -> usize {
+    let words_end = (i + 32).min(b.len());
+    while i + 8 <= words_end {
+        let word = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
+        let found = bytes_equal(word, b'\\');
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |n| i + n)
 }
 
 thread_local! {

@@ -247,6 +247,26 @@ impl Call {
         true
     }
 
+    /// Sets the arguments from a JSON string that holds them as JSON text: written
+    /// compact straight from the string as written when it holds an object and nothing
+    /// unusual (see [`crate::json::compact_escaped`]), else decoded and read as
+    /// [`Call::set_arguments_text`] reads any text.
+    pub fn set_arguments_string(&mut self, node: crate::json::Node) {
+        let written = node.text();
+        if let Some(body) = written.get(1..written.len().saturating_sub(1)) {
+            let mut compact = String::with_capacity(body.len());
+            if crate::json::compact_escaped(body, &mut compact).is_some()
+                && compact.starts_with('{')
+            {
+                self.arguments = Arguments::from_compact(compact);
+                return;
+            }
+        }
+        if let Some(text) = self.string_arguments(node) {
+            self.set_arguments_text(&text);
+        }
+    }
+
     /// The text of the JSON string that holds the arguments. Should it not decode (half
     /// a surrogate pair reads as U+FFFD, so only an escape the tape let through by
     /// mistake could), the call is made invalid with the string as written, and nothing

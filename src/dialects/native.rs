@@ -121,9 +121,7 @@ fn line_of(node: &Node, lines: &crate::json::LineIndex) -> u64 {
 fn set_arguments(call: &mut Call, node: Option<Node>) {
     let Some(node) = node else { return };
     if node.kind() == crate::json::Kind::String {
-        if let Some(text) = call.string_arguments(node) {
-            call.set_arguments_text(&text);
-        }
+        call.set_arguments_string(node);
     } else if !call.set_arguments_node(node) {
         call.set_arguments_value(node.value());
     }

@@ -172,11 +172,7 @@ fn object_calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
         let mut call = Call::new(name, dialect(OPENAI_JSON), 0).with_id(id_of(&o));
         // In this shape arguments are a JSON string by definition: not a repair.
         match f.get("arguments").or_else(|| f.get("parameters")) {
-            Some(text) if text.kind() == Kind::String => {
-                if let Some(text) = call.string_arguments(text) {
-                    call.set_arguments_text(&text);
-                }
-            }
+            Some(text) if text.kind() == Kind::String => call.set_arguments_string(text),
             other => set_args(&mut call, other),
         }
         return vec![call];
@@ -263,11 +259,9 @@ pub fn set_args(call: &mut Call, args: Option<Node>) {
     match args.kind() {
         Kind::Null => {}
         Kind::String => {
-            if let Some(text) = call.string_arguments(args) {
-                call.set_arguments_text(&text);
-                if call.is_valid() {
-                    call.repairs.insert(0, "string-arguments");
-                }
+            call.set_arguments_string(args);
+            if call.is_valid() {
+                call.repairs.insert(0, "string-arguments");
             }
         }
         Kind::Object if call.set_arguments_node(args) => {}

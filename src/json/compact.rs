@@ -237,6 +237,254 @@ impl Compactor<'_, '_> {
     }
 }
 
+/// Appends, as compact JSON, the JSON text that a JSON string holds, given the string's
+/// body as written (between its quotes, escapes and all, already validated): what
+/// [`compact_text`] writes for the decoded text, without decoding it into a copy first.
+/// An OpenAI call's `arguments` is such a string, and decoding it was a pass of its
+/// own. `None` (with `out` half written) wherever [`compact_text`] would give up, and
+/// also for the rare escapes that are easier decoded first: a `\u` escape in the
+/// decoded text, or one in the string that stands for a quote, a backslash, a control
+/// character or half a surrogate pair.
+pub fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
+    let mut c = Escaped {
+        text: body,
+        s: body.as_bytes(),
+        i: 0,
+        out,
+        keys: Vec::new(),
+    };
+    c.value(0)?;
+    c.ws();
+    (c.i == c.s.len()).then_some(())
+}
+
+/// [`compact_escaped`]'s reader: it reads the JSON inside the string ("decoded"),
+/// walking the string's own bytes ("written"). Outside the decoded text's strings, its
+/// quotes are written `\"` and its line breaks and tabs `\n`, `\r`, `\t`; the rest of
+/// its structure is written as it is.
+struct Escaped<'t, 'o> {
+    text: &'t str,
+    s: &'t [u8],
+    i: usize,
+    out: &'o mut String,
+    keys: Vec<(usize, usize)>,
+}
+
+impl Escaped<'_, '_> {
+    /// Decoded white space: a space, or a written `\n`, `\r`, `\t`.
+    #[inline(always)]
+    fn ws(&mut self) {
+        loop {
+            match self.s.get(self.i) {
+                Some(b' ') => self.i += 1,
+                Some(b'\\') if matches!(self.s.get(self.i + 1), Some(b'n' | b'r' | b't')) => {
+                    self.i += 2
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Whether a decoded quote (written `\"`) is at the cursor.
+    #[inline(always)]
+    fn at_quote(&self) -> bool {
+        self.s.get(self.i) == Some(&b'\\') && self.s.get(self.i + 1) == Some(&b'"')
+    }
+
+    fn value(&mut self, depth: usize) -> Option<()> {
+        if depth > COMPACT_DEPTH {
+            return None;
+        }
+        self.ws();
+        match *self.s.get(self.i)? {
+            b'{' => self.object(depth),
+            b'[' => {
+                self.i += 1;
+                self.out.push('[');
+                self.ws();
+                if self.s.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                    self.out.push(']');
+                    return Some(());
+                }
+                loop {
+                    self.value(depth + 1)?;
+                    self.ws();
+                    match *self.s.get(self.i)? {
+                        b',' => self.out.push(','),
+                        b']' => {
+                            self.i += 1;
+                            self.out.push(']');
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                    self.i += 1;
+                }
+            }
+            b'\\' if self.at_quote() => self.string(),
+            b't' => self.literal("true"),
+            b'f' => self.literal("false"),
+            b'n' => self.literal("null"),
+            b'-' | b'0'..=b'9' => self.integer(),
+            _ => None,
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Option<()> {
+        self.i += 1;
+        self.out.push('{');
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            self.out.push('}');
+            return Some(());
+        }
+        let base = self.keys.len();
+        let mut bits = 0u64;
+        loop {
+            self.ws();
+            if !self.at_quote() {
+                return None;
+            }
+            // A key is taken only when it holds no escape of either kind: then its
+            // written bytes are its decoded ones.
+            let from = self.i + 2;
+            let to = from + memchr::memchr(b'\\', &self.s[from..])?;
+            if self.s.get(to + 1) != Some(&b'"') {
+                return None;
+            }
+            let key = (from, to);
+            let bit = key_bit(&self.s[from..to]);
+            if bits & bit != 0 {
+                let name = &self.s[from..to];
+                if self.keys[base..]
+                    .iter()
+                    .any(|&(a, b)| &self.s[a..b] == name)
+                {
+                    return None;
+                }
+            }
+            if self.keys.len() - base == MAX_KEYS {
+                return None;
+            }
+            bits |= bit;
+            self.keys.push(key);
+            self.out.push('"');
+            self.out.push_str(&self.text[from..to]);
+            self.out.push('"');
+            self.i = to + 2;
+            self.ws();
+            if self.s.get(self.i) != Some(&b':') {
+                return None;
+            }
+            self.i += 1;
+            self.out.push(':');
+            self.value(depth + 1)?;
+            self.ws();
+            match *self.s.get(self.i)? {
+                b',' => self.out.push(','),
+                b'}' => {
+                    self.i += 1;
+                    self.out.push('}');
+                    self.keys.truncate(base);
+                    return Some(());
+                }
+                _ => return None,
+            }
+            self.i += 1;
+        }
+    }
+
+    /// A decoded string at the cursor (on its written `\"`), written out as
+    /// [`compact_text`] writes it: the escapes serde_json writes the same way are kept,
+    /// a `\/` becomes `/`.
+    fn string(&mut self) -> Option<()> {
+        let s = self.s;
+        let mut i = self.i + 2;
+        self.out.push('"');
+        loop {
+            // A run with no backslash is decoded text as it is: the written string
+            // holds no raw quote or control character.
+            let run_end = super::next_backslash(s, i);
+            self.out.push_str(&self.text[i..run_end]);
+            i = run_end;
+            match *s.get(i + 1)? {
+                b'"' => {
+                    self.out.push('"');
+                    self.i = i + 2;
+                    return Some(());
+                }
+                b'/' => {
+                    self.out.push('/');
+                    i += 2;
+                }
+                // A decoded backslash: an escape of the decoded text.
+                b'\\' => {
+                    let (escaped, used) = match *s.get(i + 2)? {
+                        b'\\' => match *s.get(i + 3)? {
+                            b'"' => (b'"', 4),
+                            b'\\' => (b'\\', 4),
+                            b'/' => (b'/', 4),
+                            _ => return None,
+                        },
+                        b => (b, 3),
+                    };
+                    match escaped {
+                        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                            self.out.push('\\');
+                            self.out.push(char::from(escaped));
+                        }
+                        b'/' => self.out.push('/'),
+                        _ => return None,
+                    }
+                    i += used;
+                }
+                b'u' => {
+                    let hex = self.text.get(i + 2..i + 6)?;
+                    let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+                    if c < ' ' || c == '"' || c == '\\' {
+                        return None;
+                    }
+                    self.out.push(c);
+                    i += 6;
+                }
+                // A written `\n`, `\t` and the like: a raw control character inside a
+                // decoded string, which JSON does not allow.
+                _ => return None,
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        if !self.s[self.i..].starts_with(word.as_bytes()) {
+            return None;
+        }
+        self.i += word.len();
+        self.out.push_str(word);
+        Some(())
+    }
+
+    /// As [`Compactor::integer`]: digits are written as they are decoded.
+    fn integer(&mut self) -> Option<()> {
+        let from = self.i;
+        let mut i = from + usize::from(self.s[from] == b'-');
+        let digits = i;
+        while self.s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let n = i - digits;
+        let leading_zero = n > 1 && self.s[digits] == b'0';
+        let negative_zero = n == 1 && digits > from && self.s[digits] == b'0';
+        if n == 0 || n > 18 || leading_zero || negative_zero {
+            return None;
+        }
+        self.i = i;
+        self.out.push_str(&self.text[from..i]);
+        Some(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Doc;
@@ -353,5 +601,136 @@ mod tests {
             }
         }
         assert!(taken > tried / 3, "{taken} of {tried}");
+    }
+
+    /// The body of a JSON string holding `text`, escaped the way serde_json does, or
+    /// (by `seed`) with some characters escaped otherwise: `\/`, `\uXXXX` (surrogate
+    /// pairs beyond the BMP), escapes of the quote and backslash as `\u0022`, `\u005c`.
+    fn written(text: &str, seed: &mut u64) -> String {
+        let plain = serde_json::to_string(text).unwrap();
+        let plain = &plain[1..plain.len() - 1];
+        let mut out = String::new();
+        let mut chars = plain.chars().peekable();
+        while let Some(c) = chars.next() {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let roll = *seed % 8;
+            if c == '\\' {
+                let next = chars.next().unwrap();
+                match (next, roll) {
+                    ('"', 0) => out.push_str("\\u0022"),
+                    ('\\', 0) => out.push_str("\\u005c"),
+                    ('n', 0) => out.push_str("\\u000a"),
+                    _ => {
+                        out.push('\\');
+                        out.push(next);
+                    }
+                }
+                continue;
+            }
+            match (c, roll) {
+                ('/', 0 | 1) => out.push_str("\\/"),
+                (c, 0) if c != ' ' => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{unit:04x}"));
+                    }
+                }
+                (c, _) => out.push(c),
+            }
+        }
+        out
+    }
+
+    /// What the slower path writes for a string body: decoded, then [`compact_text`].
+    fn by_decoding(body: &str) -> Option<String> {
+        let text = match memchr::memchr(b'\\', body.as_bytes()) {
+            Some(first) => super::super::unescape(body, first)?,
+            None => body.to_owned(),
+        };
+        by_pass(&text)
+    }
+
+    fn by_escaped(body: &str) -> Option<String> {
+        let mut out = String::new();
+        compact_escaped(body, &mut out).map(|()| out)
+    }
+
+    #[test]
+    fn writes_what_decoding_first_writes() {
+        for text in [
+            r#"{"command": "grep -rn \"x y\" src/ | head", "env": {"LANG": "C.UTF-8"}, "n": 44}"#,
+            "{\n  \"code\": \"fn main() {\\n    println!(\\\"{}\\\", 1);\\n}\",\n  \"x\": [1, 2]\n}",
+            r#"{"path": "a/b\/c", "esc": "tab\there \\ back", "uni": "Zürich 😀"}"#,
+            r#" {"a": true, "b": null, "c": [], "d": {}} "#,
+        ] {
+            let body = &serde_json::to_string(text).unwrap();
+            let body = &body[1..body.len() - 1];
+            let want = by_decoding(body).expect("the slow path takes it");
+            assert_eq!(by_escaped(body).as_deref(), Some(want.as_str()), "{body}");
+        }
+        // `\/` written as `\\/` and `\u` escapes written as themselves.
+        let body = r#"{\"a\": \"x\\/y\", \"b\": \"\u00e9\/\"}"#;
+        assert_eq!(by_escaped(body).as_deref(), Some(r#"{"a":"x/y","b":"é/"}"#));
+    }
+
+    #[test]
+    fn leaves_the_unusual_escapes_to_decoding() {
+        for body in [
+            // A `\u` escape inside the decoded text.
+            r#"{\"a\": \"\\u00e9\"}"#,
+            // A written escape that decodes to a quote, a backslash or a line break.
+            r#"{\u0022a\": 1}"#,
+            r#"{\"a\": \"x\u005cny\"}"#,
+            // A raw line break inside a decoded string: not JSON.
+            r#"{\"a\": \"x\ny\"}"#,
+            // Half a surrogate pair, and (rarer than worth the code) a whole one.
+            r#"{\"a\": \"\ud800\"}"#,
+            r#"{\"a\": \"\ud83d\ude00\"}"#,
+            // A key with an escape of either kind.
+            r#"{\"k\/\": 1}"#,
+            r#"{\"k\\\"\": 1}"#,
+            // Not JSON once decoded (a backspace or form feed is no white space).
+            r#"{\"a\":\b1}"#,
+            r#"{\"a\":\f1}"#,
+            r#"{\"a\": 1,}"#,
+            r#"{\"a\"}"#,
+            "",
+            r#"\"unclosed"#,
+        ] {
+            assert_eq!(by_escaped(body), None, "{body}");
+        }
+    }
+
+    /// On random JSON written as a string in several ways, and on damaged copies:
+    /// whenever this pass writes something, decoding first writes the same.
+    #[test]
+    fn agrees_with_decoding_first_on_random_json() {
+        let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let (mut taken, mut tried) = (0, 0);
+        for n in 0..20_000u64 {
+            let mut text = String::new();
+            random_json(&mut seed, 0, &mut text);
+            let mut body = written(&text, &mut seed).into_bytes();
+            if n % 4 == 3 && !body.is_empty() {
+                let at = (n as usize * 7919) % body.len();
+                let pool = b"{}[]\",:\\ 0-/nu";
+                body[at] = pool[n as usize % pool.len()];
+            }
+            let Ok(body) = String::from_utf8(body) else {
+                continue;
+            };
+            // Only bodies a JSON string could hold are given to it.
+            if serde_json::from_str::<String>(&format!("\"{body}\"")).is_err() {
+                continue;
+            }
+            tried += 1;
+            if let Some(out) = by_escaped(&body) {
+                taken += 1;
+                assert_eq!(Some(out), by_decoding(&body), "{body}");
+            }
+        }
+        assert!(taken > tried / 4, "{taken} of {tried}");
     }
 }
