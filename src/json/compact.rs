@@ -242,8 +242,8 @@ impl Compactor<'_, '_> {
 /// [`compact_text`] writes for the decoded text, without decoding it into a copy first.
 /// An OpenAI call's `arguments` is such a string, and decoding it was a pass of its
 /// own. `None` (with `out` half written) wherever [`compact_text`] would give up, and
-/// also for the rare escapes that are easier decoded first: a `\u` escape in the
-/// decoded text, or one in the string that stands for a quote, a backslash, a control
+/// also for the rare escapes that are easier decoded first: a `\u` escape (in the
+/// decoded text or in the string) that stands for a quote, a backslash, a control
 /// character or half a surrogate pair.
 pub fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
     let mut c = Escaped {
@@ -256,6 +256,16 @@ pub fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
     c.value(0)?;
     c.ws();
     (c.i == c.s.len()).then_some(())
+}
+
+/// The character of four hexadecimal digits when serde_json writes it as it is: not a
+/// control character, quote or backslash (which it escapes), nor half a surrogate pair.
+fn plain_char(hex: &str) -> Option<char> {
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+    (c >= ' ' && c != '"' && c != '\\').then_some(c)
 }
 
 /// [`compact_escaped`]'s reader: it reads the JSON inside the string ("decoded"),
@@ -436,17 +446,19 @@ impl Escaped<'_, '_> {
                             self.out.push(char::from(escaped));
                         }
                         b'/' => self.out.push('/'),
+                        // `\u00fc`: a character of the decoded text, which serde_json
+                        // writes as it is (Python's json.dumps writes every non-ASCII
+                        // character so).
+                        b'u' if used == 3 => {
+                            self.out.push(plain_char(self.text.get(i + 3..i + 7)?)?);
+                            i += 4;
+                        }
                         _ => return None,
                     }
                     i += used;
                 }
                 b'u' => {
-                    let hex = self.text.get(i + 2..i + 6)?;
-                    let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
-                    if c < ' ' || c == '"' || c == '\\' {
-                        return None;
-                    }
-                    self.out.push(c);
+                    self.out.push(plain_char(self.text.get(i + 2..i + 6)?)?);
                     i += 6;
                 }
                 // A written `\n`, `\t` and the like: a raw control character inside a
@@ -671,15 +683,22 @@ mod tests {
             assert_eq!(by_escaped(body).as_deref(), Some(want.as_str()), "{body}");
         }
         // `\/` written as `\\/` and `\u` escapes written as themselves.
-        let body = r#"{\"a\": \"x\\/y\", \"b\": \"\u00e9\/\"}"#;
-        assert_eq!(by_escaped(body).as_deref(), Some(r#"{"a":"x/y","b":"é/"}"#));
+        let body = r#"{\"a\": \"x\\/y\", \"b\": \"\u00e9\/\", \"c\": \"Z\\u00fcrich\\n\"}"#;
+        assert_eq!(
+            by_escaped(body).as_deref(),
+            Some(r#"{"a":"x/y","b":"é/","c":"Zürich\n"}"#)
+        );
     }
 
     #[test]
     fn leaves_the_unusual_escapes_to_decoding() {
         for body in [
-            // A `\u` escape inside the decoded text.
-            r#"{\"a\": \"\\u00e9\"}"#,
+            // A `\u` escape inside the decoded text for a control character, a quote, or
+            // a surrogate pair; one that is not hexadecimal.
+            r#"{\"a\": \"\\u0001\"}"#,
+            r#"{\"a\": \"\\u0022\"}"#,
+            r#"{\"a\": \"\\ud83d\\ude00\"}"#,
+            r#"{\"a\": \"\\u+0e9\"}"#,
             // A written escape that decodes to a quote, a backslash or a line break.
             r#"{\u0022a\": 1}"#,
             r#"{\"a\": \"x\u005cny\"}"#,
