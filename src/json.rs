@@ -756,6 +756,24 @@ fn key_bit(key: &[u8]) -> u64 {
     1 << (mix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
+/// Whether two slices of the same length hold the same bytes: keys are short, and a
+/// few word compares cost less than a call to `memcmp`.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8"));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().expect("4"));
+    match n {
+        16.. => a == b,
+        8.. => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4.. => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a.iter().zip(b).all(|(x, y)| x == y),
+    }
+}
+
 impl<'a> Obj<'a> {
     fn node(&self) -> Node<'a> {
         Node {
@@ -784,7 +802,7 @@ impl<'a> Obj<'a> {
                 child.key() == key
             } else {
                 (s.key.1 - s.key.0) as usize == key.len()
-                    && &text[s.key.0 as usize..s.key.1 as usize] == key.as_bytes()
+                    && same_bytes(&text[s.key.0 as usize..s.key.1 as usize], key.as_bytes())
             };
             if matches {
                 found = Some(child);
@@ -929,6 +947,20 @@ mod tests {
         let doc = Doc::parse(text).unwrap();
         let mut out = String::new();
         doc.root().write_compact(&mut out).then_some(out)
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let a: Vec<u8> = (0..24).map(|i| b'a' + i).collect();
+        for n in 0..=20 {
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 1;
+                assert!(!same_bytes(&a[..n], &b[..n]), "{n} {at}");
+            }
+            assert!(same_bytes(&a[..n], &a.clone()[..n]), "{n}");
+            assert!(!same_bytes(&a[..n], &a[..n + 1]), "{n}");
+        }
     }
 
     #[test]
