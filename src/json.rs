@@ -853,6 +853,20 @@ impl<'a> Obj<'a> {
         self.node().children().map(|c| (c.key(), c))
     }
 
+    /// The values of the members whose key is not `skip`, in source order: a walk that
+    /// needs no key but one compares it without making it.
+    pub fn values_except(&self, skip: &'static str) -> impl Iterator<Item = Node<'a>> + use<'a> {
+        let doc = self.doc;
+        self.node().children().filter(move |c| {
+            let s = &doc.slots[c.i];
+            if s.key_escaped {
+                return c.key() != skip;
+            }
+            let raw = &doc.text.as_bytes()[s.key.0 as usize..s.key.1 as usize];
+            !same_bytes(raw, skip.as_bytes())
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.doc.slots[self.i].after as usize == self.i + 1
     }

@@ -242,6 +242,21 @@ fn roles_widen_what_is_scanned() {
 }
 
 #[test]
+fn claude_codes_copy_of_a_tool_result_is_not_searched_for_calls() {
+    // A subagent's result, copied under `toolUseResult`, holds the subagent's own calls:
+    // they were made (and logged) elsewhere, so they are not calls of this session.
+    let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_t","type":"tool_result","content":"done"}]},"toolUseResult":{"content":[{"type":"tool_use","id":"toolu_sub","name":"Grep","input":{"pattern":"x"}}]},"extra":{"content":[{"type":"tool_use","id":"toolu_other","name":"Glob","input":{}}]}}"#;
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(format!("{line}\n"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // The same block under any other key is found: only the copy is passed over.
+    assert_eq!(names(&records(&out.stdout)), ["Glob"]);
+}
+
+#[test]
 fn bom_and_crlf_are_accepted() {
     let text = std::fs::read_to_string("fixtures/claude-code/session.jsonl").unwrap();
     let mut bytes = b"\xEF\xBB\xBF".to_vec();

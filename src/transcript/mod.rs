@@ -465,11 +465,8 @@ impl Interpreter {
             inner.response = obj.str("id").map(Into::into);
         }
         let mut found = false;
-        for (key, child) in obj.iter() {
-            // Claude Code's structured copy of a tool result holds no calls.
-            if key == "toolUseResult" {
-                continue;
-            }
+        // Claude Code's structured copy of a tool result holds no calls.
+        for child in obj.values_except("toolUseResult") {
             found |= self.walk(&child, &inner);
         }
         found
