@@ -257,6 +257,43 @@ fn claude_codes_copy_of_a_tool_result_is_not_searched_for_calls() {
 }
 
 #[test]
+fn half_a_surrogate_pair_is_noted_only_where_a_string_is_read_as_u_fffd() {
+    let line = |args: &str| {
+        let args = serde_json::to_string(args).unwrap();
+        format!(
+            r#"{{"choices":[{{"message":{{"role":"assistant","tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":{args}}}}}]}}}}]}}"#
+        ) + "\n"
+    };
+    // Arguments that are not JSON further on: the call is invalid, nothing was read as
+    // U+FFFD, and nothing is said about it.
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(line(r#"{"a": "\ud800", "b": x}"#))
+        .output()
+        .unwrap();
+    assert!(matches!(
+        records(&out.stdout)[..],
+        [common::Record::Call {
+            valid: Some(false),
+            ..
+        }]
+    ));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Valid arguments: the half pair is read as U+FFFD, and that is said once.
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(line(r#"{"a": "\ud800"}"#))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\u{fffd}"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("half a surrogate pair"));
+}
+
+#[test]
 fn bom_and_crlf_are_accepted() {
     let text = std::fs::read_to_string("fixtures/claude-code/session.jsonl").unwrap();
     let mut bytes = b"\xEF\xBB\xBF".to_vec();

@@ -15,6 +15,9 @@ use super::{COMPACT_DEPTH, key_bit, next_string_byte, unescape, write_str};
 /// a key that repeats or holds an escape, a number that is not a plain integer of at
 /// most 18 digits, or nesting deeper than [`COMPACT_DEPTH`].
 pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
+    // A string decoded on the way may note half a surrogate pair; if the text is then
+    // refused, the tape reads it again and decides whether that note stands.
+    let lossy_before = super::LOSSY.get();
     let mut c = Compactor {
         text,
         s: text.as_bytes(),
@@ -22,9 +25,14 @@ pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
         out,
         keys: Vec::new(),
     };
-    c.value(0)?;
-    c.ws();
-    (c.i == c.s.len()).then_some(())
+    let done = c.value(0).is_some() && {
+        c.ws();
+        c.i == c.s.len()
+    };
+    if !done {
+        super::LOSSY.set(lossy_before);
+    }
+    done.then_some(())
 }
 
 /// Objects with more keys than this are left to the tape, which checks repeats with a
@@ -570,6 +578,17 @@ mod tests {
         assert_eq!(by_pass(&deep), None);
         let shallow = format!("{}{}", "[".repeat(COMPACT_DEPTH), "]".repeat(COMPACT_DEPTH));
         assert_eq!(by_pass(&shallow), Some(shallow.clone()));
+    }
+
+    #[test]
+    fn a_refused_text_leaves_no_note_of_half_a_surrogate_pair() {
+        super::super::take_lossy();
+        // Decoded before the error further on is found.
+        assert_eq!(by_pass(r#"["\ud800", x]"#), None);
+        assert!(!super::super::take_lossy());
+        // Taken: the note stands, as it does when the tape writes the text.
+        assert_eq!(by_pass(r#"["\ud800"]"#).as_deref(), Some("[\"\u{fffd}\"]"));
+        assert!(super::super::take_lossy());
     }
 
     #[test]
