@@ -3,9 +3,12 @@
 //! A call's arguments are most often a JSON object given as text (OpenAI's `arguments`
 //! string, JSON written in a message). Parsing that text into a tape and then walking
 //! the tape to write it out compact read every byte twice; [`compact_text`] validates
-//! and writes in the same pass. It takes only the common cases and leaves the rest
-//! (a repeated or escaped key, a number serde_json would print differently, very deep
-//! nesting) to [`super::Node::write_compact`], so that its output is the same.
+//! and writes in the same pass; [`compact_escaped`] does the same for JSON text held
+//! in a JSON string, reading the string as written. Both take only the common cases and
+//! leave the rest (a repeated or escaped key, a number serde_json would print
+//! differently, very deep nesting) to the tape and [`super::Node::write_compact`], so
+//! that their output is the same. One reader serves both: only white space, quotes and
+//! strings are read differently ([`Form`]).
 
 use super::{COMPACT_DEPTH, key_bit, next_string_byte, unescape, write_str};
 
@@ -13,50 +16,89 @@ use super::{COMPACT_DEPTH, key_bit, next_string_byte, unescape, write_str};
 /// byte for byte as [`super::Node::write_compact`] writes it. `None` (with `out` half
 /// written) when the text is not valid JSON, or when it holds a case left to the tape:
 /// a key that repeats or holds an escape, a number that is not a plain integer of at
-/// most 18 digits, or nesting deeper than [`COMPACT_DEPTH`].
+/// most 18 digits, or nesting deeper than 100 levels (`COMPACT_DEPTH`).
 pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
     // A string decoded on the way may note half a surrogate pair; if the text is then
     // refused, the tape reads it again and decides whether that note stands.
     let lossy_before = super::LOSSY.get();
-    let mut c = Compactor {
-        text,
-        s: text.as_bytes(),
-        i: 0,
-        out,
-        keys: Vec::new(),
-    };
-    let done = c.value(0).is_some() && {
-        c.ws();
-        c.i == c.s.len()
-    };
-    if !done {
+    let done = Compactor::<Plain>::run(text, out);
+    if done.is_none() {
         super::LOSSY.set(lossy_before);
     }
-    done.then_some(())
+    done
+}
+
+/// Appends, as compact JSON, the JSON text that a JSON string holds, given the string's
+/// body as written (between its quotes, escapes and all, already validated): what
+/// [`compact_text`] writes for the decoded text, without decoding it into a copy first.
+/// An OpenAI call's `arguments` is such a string, and decoding it was a pass of its
+/// own. `None` (with `out` half written) wherever [`compact_text`] would give up, and
+/// also for the rare escapes that are easier decoded first: a `\u` escape (in the
+/// decoded text or in the string) that stands for a quote, a backslash, a control
+/// character or half a surrogate pair.
+pub fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
+    Compactor::<Written>::run(body, out)
 }
 
 /// Objects with more keys than this are left to the tape, which checks repeats with a
 /// set: here each key that shares a summary bit is compared with the others.
 const MAX_KEYS: usize = 256;
 
-struct Compactor<'t, 'o> {
+/// How the JSON text is written in the bytes the compactor reads: as it is ([`Plain`]),
+/// or inside a JSON string ([`Written`]). The structure of objects, arrays, literals and
+/// numbers is read the same way for both; white space, quotes and strings differ.
+trait Form: Sized {
+    /// Passes over the JSON text's white space at the cursor.
+    fn ws(s: &[u8], i: &mut usize);
+    /// Whether the JSON text has a quote at `i`.
+    fn at_quote(s: &[u8], i: usize) -> bool;
+    /// A string at the cursor (on its quote), written out; the cursor after its end.
+    fn string(c: &mut Compactor<'_, '_, Self>) -> Option<()>;
+    /// A key at the cursor (on its quote) that holds no escape of any kind: the span of
+    /// its bytes, which are then its text; the cursor after its end.
+    fn key(c: &mut Compactor<'_, '_, Self>) -> Option<(usize, usize)>;
+}
+
+/// JSON text as it is.
+struct Plain;
+
+/// JSON text written inside a JSON string: its quotes are written `\"`, its line breaks
+/// and tabs (white space between values) `\n`, `\r`, `\t`; the rest of its structure as
+/// it is.
+struct Written;
+
+struct Compactor<'t, 'o, F> {
     text: &'t str,
     s: &'t [u8],
     i: usize,
     out: &'o mut String,
     /// The spans of the keys of the objects open, innermost last.
     keys: Vec<(usize, usize)>,
+    form: std::marker::PhantomData<F>,
 }
 
-impl Compactor<'_, '_> {
-    #[inline(always)]
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.s.get(self.i) {
-            self.i += 1;
-        }
+impl<F: Form> Compactor<'_, '_, F> {
+    fn run(text: &str, out: &mut String) -> Option<()> {
+        let mut c = Compactor::<F> {
+            text,
+            s: text.as_bytes(),
+            i: 0,
+            out,
+            keys: Vec::new(),
+            form: std::marker::PhantomData,
+        };
+        c.value(0)?;
+        c.ws();
+        (c.i == c.s.len()).then_some(())
     }
 
-    /// Copies `text[from..to]`, whose ends sit on ASCII bytes (structure, quotes).
+    #[inline(always)]
+    fn ws(&mut self) {
+        F::ws(self.s, &mut self.i);
+    }
+
+    /// Copies `text[from..to]`, whose ends sit on ASCII bytes (structure, quotes,
+    /// backslashes).
     #[inline(always)]
     fn copy(&mut self, from: usize, to: usize) {
         self.out.push_str(&self.text[from..to]);
@@ -69,46 +111,38 @@ impl Compactor<'_, '_> {
         self.ws();
         match *self.s.get(self.i)? {
             b'{' => self.object(depth),
-            b'[' => {
-                self.i += 1;
-                self.out.push('[');
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    self.out.push(']');
-                    return Some(());
-                }
-                loop {
-                    self.value(depth + 1)?;
-                    self.ws();
-                    match *self.s.get(self.i)? {
-                        b',' => self.out.push(','),
-                        b']' => {
-                            self.i += 1;
-                            self.out.push(']');
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                    self.i += 1;
-                }
-            }
-            b'"' => {
-                let from = self.i;
-                match self.string()? {
-                    None => self.copy(from, self.i),
-                    Some(first) => {
-                        let raw = &self.text[from + 1..self.i - 1];
-                        write_str(self.out, raw, &unescape(raw, first - from - 1)?);
-                    }
-                }
-                Some(())
-            }
+            b'[' => self.array(depth),
+            _ if F::at_quote(self.s, self.i) => F::string(self),
             b't' => self.literal("true"),
             b'f' => self.literal("false"),
             b'n' => self.literal("null"),
             b'-' | b'0'..=b'9' => self.integer(),
             _ => None,
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Option<()> {
+        self.i += 1;
+        self.out.push('[');
+        self.ws();
+        if self.s.get(self.i) == Some(&b']') {
+            self.i += 1;
+            self.out.push(']');
+            return Some(());
+        }
+        loop {
+            self.value(depth + 1)?;
+            self.ws();
+            match *self.s.get(self.i)? {
+                b',' => self.out.push(','),
+                b']' => {
+                    self.i += 1;
+                    self.out.push(']');
+                    return Some(());
+                }
+                _ => return None,
+            }
+            self.i += 1;
         }
     }
 
@@ -125,18 +159,14 @@ impl Compactor<'_, '_> {
         let mut bits = 0u64;
         loop {
             self.ws();
-            if self.s.get(self.i) != Some(&b'"') {
+            if !F::at_quote(self.s, self.i) {
                 return None;
             }
-            let from = self.i;
             // A key with an escape is compared unescaped: left to the tape.
-            if self.string()?.is_some() {
-                return None;
-            }
-            let key = (from + 1, self.i - 1);
-            let bit = key_bit(&self.s[key.0..key.1]);
+            let (from, to) = F::key(self)?;
+            let bit = key_bit(&self.s[from..to]);
             if bits & bit != 0 {
-                let name = &self.s[key.0..key.1];
+                let name = &self.s[from..to];
                 if self.keys[base..]
                     .iter()
                     .any(|&(a, b)| &self.s[a..b] == name)
@@ -148,8 +178,10 @@ impl Compactor<'_, '_> {
                 return None;
             }
             bits |= bit;
-            self.keys.push(key);
-            self.copy(from, self.i);
+            self.keys.push((from, to));
+            self.out.push('"');
+            self.copy(from, to);
+            self.out.push('"');
             self.ws();
             if self.s.get(self.i) != Some(&b':') {
                 return None;
@@ -172,21 +204,55 @@ impl Compactor<'_, '_> {
         }
     }
 
-    /// A string at the cursor (on its `"`); leaves the cursor after the closing quote.
-    /// `Some(None)` when it can be copied as written (no escape, or only escapes
-    /// serde_json writes the same way), `Some(Some(at))` with the offset of its first
-    /// backslash when it must be unescaped and written again.
+    fn literal(&mut self, word: &str) -> Option<()> {
+        if !self.s[self.i..].starts_with(word.as_bytes()) {
+            return None;
+        }
+        self.i += word.len();
+        self.out.push_str(word);
+        Some(())
+    }
+
+    /// An integer of at most 18 digits, which serde_json prints as written; any other
+    /// number (a fraction, an exponent, `-0`, more digits) is left to the tape. Digits
+    /// are written the same in both forms.
+    fn integer(&mut self) -> Option<()> {
+        let from = self.i;
+        let mut i = from + usize::from(self.s[from] == b'-');
+        let digits = i;
+        while self.s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let n = i - digits;
+        let leading_zero = n > 1 && self.s[digits] == b'0';
+        let negative_zero = n == 1 && digits > from && self.s[digits] == b'0';
+        // A fraction or exponent after the digits is no `,`, `]`, `}` or end: the
+        // caller refuses it.
+        if n == 0 || n > 18 || leading_zero || negative_zero {
+            return None;
+        }
+        self.i = i;
+        self.copy(from, i);
+        Some(())
+    }
+}
+
+impl Plain {
+    /// The string at the cursor (on its `"`), passed over. `Some(None)` when it can be
+    /// copied as written (no escape, or only escapes serde_json writes the same way),
+    /// `Some(Some(at))` with the offset of its first backslash when it must be
+    /// unescaped and written again.
     #[inline(always)]
-    fn string(&mut self) -> Option<Option<usize>> {
-        let s = self.s;
+    fn scan(c: &mut Compactor<'_, '_, Plain>) -> Option<Option<usize>> {
+        let s = c.s;
         let mut first = None;
         let mut canonical = true;
-        let mut i = self.i + 1;
+        let mut i = c.i + 1;
         loop {
             i = next_string_byte(s, i)?;
             match s[i] {
                 b'"' => {
-                    self.i = i + 1;
+                    c.i = i + 1;
                     return Some(if canonical { None } else { first });
                 }
                 b'\\' => {}
@@ -212,58 +278,40 @@ impl Compactor<'_, '_> {
             }
         }
     }
-
-    fn literal(&mut self, word: &str) -> Option<()> {
-        if !self.s[self.i..].starts_with(word.as_bytes()) {
-            return None;
-        }
-        self.i += word.len();
-        self.out.push_str(word);
-        Some(())
-    }
-
-    /// An integer of at most 18 digits, which serde_json prints as written; any other
-    /// number (a fraction, an exponent, `-0`, more digits) is left to the tape.
-    fn integer(&mut self) -> Option<()> {
-        let from = self.i;
-        let mut i = from + usize::from(self.s[from] == b'-');
-        let digits = i;
-        while self.s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        let n = i - digits;
-        let leading_zero = n > 1 && self.s[digits] == b'0';
-        let negative_zero = n == 1 && digits > from && self.s[digits] == b'0';
-        // A fraction or exponent after the digits is no `,`, `]`, `}` or end: the
-        // caller refuses it.
-        if n == 0 || n > 18 || leading_zero || negative_zero {
-            return None;
-        }
-        self.i = i;
-        self.copy(from, i);
-        Some(())
-    }
 }
 
-/// Appends, as compact JSON, the JSON text that a JSON string holds, given the string's
-/// body as written (between its quotes, escapes and all, already validated): what
-/// [`compact_text`] writes for the decoded text, without decoding it into a copy first.
-/// An OpenAI call's `arguments` is such a string, and decoding it was a pass of its
-/// own. `None` (with `out` half written) wherever [`compact_text`] would give up, and
-/// also for the rare escapes that are easier decoded first: a `\u` escape (in the
-/// decoded text or in the string) that stands for a quote, a backslash, a control
-/// character or half a surrogate pair.
-pub fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
-    let mut c = Escaped {
-        text: body,
-        s: body.as_bytes(),
-        i: 0,
-        out,
-        keys: Vec::new(),
-    };
-    c.value(0)?;
-    c.ws();
-    (c.i == c.s.len()).then_some(())
+impl Form for Plain {
+    #[inline(always)]
+    fn ws(s: &[u8], i: &mut usize) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = s.get(*i) {
+            *i += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn at_quote(s: &[u8], i: usize) -> bool {
+        s.get(i) == Some(&b'"')
+    }
+
+    fn string(c: &mut Compactor<'_, '_, Plain>) -> Option<()> {
+        let from = c.i;
+        match Plain::scan(c)? {
+            None => c.copy(from, c.i),
+            Some(first) => {
+                let raw = &c.text[from + 1..c.i - 1];
+                write_str(c.out, raw, &unescape(raw, first - from - 1)?);
+            }
+        }
+        Some(())
+    }
+
+    fn key(c: &mut Compactor<'_, '_, Plain>) -> Option<(usize, usize)> {
+        let from = c.i + 1;
+        match Plain::scan(c)? {
+            None if memchr::memchr(b'\\', &c.s[from..c.i - 1]).is_none() => Some((from, c.i - 1)),
+            _ => None,
+        }
+    }
 }
 
 /// The character of four hexadecimal digits when serde_json writes it as it is: not a
@@ -276,165 +324,45 @@ fn plain_char(hex: &str) -> Option<char> {
     (c >= ' ' && c != '"' && c != '\\').then_some(c)
 }
 
-/// [`compact_escaped`]'s reader: it reads the JSON inside the string ("decoded"),
-/// walking the string's own bytes ("written"). Outside the decoded text's strings, its
-/// quotes are written `\"` and its line breaks and tabs `\n`, `\r`, `\t`; the rest of
-/// its structure is written as it is.
-struct Escaped<'t, 'o> {
-    text: &'t str,
-    s: &'t [u8],
-    i: usize,
-    out: &'o mut String,
-    keys: Vec<(usize, usize)>,
-}
-
-impl Escaped<'_, '_> {
-    /// Decoded white space: a space, or a written `\n`, `\r`, `\t`.
+impl Form for Written {
+    /// A space, or a written `\n`, `\r`, `\t`.
     #[inline(always)]
-    fn ws(&mut self) {
+    fn ws(s: &[u8], i: &mut usize) {
         loop {
-            match self.s.get(self.i) {
-                Some(b' ') => self.i += 1,
-                Some(b'\\') if matches!(self.s.get(self.i + 1), Some(b'n' | b'r' | b't')) => {
-                    self.i += 2
-                }
+            match s.get(*i) {
+                Some(b' ') => *i += 1,
+                Some(b'\\') if matches!(s.get(*i + 1), Some(b'n' | b'r' | b't')) => *i += 2,
                 _ => return,
             }
         }
     }
 
-    /// Whether a decoded quote (written `\"`) is at the cursor.
     #[inline(always)]
-    fn at_quote(&self) -> bool {
-        self.s.get(self.i) == Some(&b'\\') && self.s.get(self.i + 1) == Some(&b'"')
+    fn at_quote(s: &[u8], i: usize) -> bool {
+        s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'"')
     }
 
-    fn value(&mut self, depth: usize) -> Option<()> {
-        if depth > COMPACT_DEPTH {
-            return None;
-        }
-        self.ws();
-        match *self.s.get(self.i)? {
-            b'{' => self.object(depth),
-            b'[' => {
-                self.i += 1;
-                self.out.push('[');
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    self.out.push(']');
-                    return Some(());
-                }
-                loop {
-                    self.value(depth + 1)?;
-                    self.ws();
-                    match *self.s.get(self.i)? {
-                        b',' => self.out.push(','),
-                        b']' => {
-                            self.i += 1;
-                            self.out.push(']');
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                    self.i += 1;
-                }
-            }
-            b'\\' if self.at_quote() => self.string(),
-            b't' => self.literal("true"),
-            b'f' => self.literal("false"),
-            b'n' => self.literal("null"),
-            b'-' | b'0'..=b'9' => self.integer(),
-            _ => None,
-        }
-    }
-
-    fn object(&mut self, depth: usize) -> Option<()> {
-        self.i += 1;
-        self.out.push('{');
-        self.ws();
-        if self.s.get(self.i) == Some(&b'}') {
-            self.i += 1;
-            self.out.push('}');
-            return Some(());
-        }
-        let base = self.keys.len();
-        let mut bits = 0u64;
-        loop {
-            self.ws();
-            if !self.at_quote() {
-                return None;
-            }
-            // A key is taken only when it holds no escape of either kind: then its
-            // written bytes are its decoded ones.
-            let from = self.i + 2;
-            let to = from + memchr::memchr(b'\\', &self.s[from..])?;
-            if self.s.get(to + 1) != Some(&b'"') {
-                return None;
-            }
-            let key = (from, to);
-            let bit = key_bit(&self.s[from..to]);
-            if bits & bit != 0 {
-                let name = &self.s[from..to];
-                if self.keys[base..]
-                    .iter()
-                    .any(|&(a, b)| &self.s[a..b] == name)
-                {
-                    return None;
-                }
-            }
-            if self.keys.len() - base == MAX_KEYS {
-                return None;
-            }
-            bits |= bit;
-            self.keys.push(key);
-            self.out.push('"');
-            self.out.push_str(&self.text[from..to]);
-            self.out.push('"');
-            self.i = to + 2;
-            self.ws();
-            if self.s.get(self.i) != Some(&b':') {
-                return None;
-            }
-            self.i += 1;
-            self.out.push(':');
-            self.value(depth + 1)?;
-            self.ws();
-            match *self.s.get(self.i)? {
-                b',' => self.out.push(','),
-                b'}' => {
-                    self.i += 1;
-                    self.out.push('}');
-                    self.keys.truncate(base);
-                    return Some(());
-                }
-                _ => return None,
-            }
-            self.i += 1;
-        }
-    }
-
-    /// A decoded string at the cursor (on its written `\"`), written out as
-    /// [`compact_text`] writes it: the escapes serde_json writes the same way are kept,
-    /// a `\/` becomes `/`.
-    fn string(&mut self) -> Option<()> {
-        let s = self.s;
-        let mut i = self.i + 2;
-        self.out.push('"');
+    /// Written out as [`compact_text`] writes it: the escapes serde_json writes the
+    /// same way are kept, a `\/` becomes `/`, a `\u` escape of a plain character becomes
+    /// the character.
+    fn string(c: &mut Compactor<'_, '_, Written>) -> Option<()> {
+        let s = c.s;
+        let mut i = c.i + 2;
+        c.out.push('"');
         loop {
             // A run with no backslash is decoded text as it is: the written string
             // holds no raw quote or control character.
             let run_end = super::next_backslash(s, i);
-            self.out.push_str(&self.text[i..run_end]);
+            c.copy(i, run_end);
             i = run_end;
             match *s.get(i + 1)? {
                 b'"' => {
-                    self.out.push('"');
-                    self.i = i + 2;
+                    c.out.push('"');
+                    c.i = i + 2;
                     return Some(());
                 }
                 b'/' => {
-                    self.out.push('/');
+                    c.out.push('/');
                     i += 2;
                 }
                 // A decoded backslash: an escape of the decoded text.
@@ -450,15 +378,15 @@ impl Escaped<'_, '_> {
                     };
                     match escaped {
                         b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                            self.out.push('\\');
-                            self.out.push(char::from(escaped));
+                            c.out.push('\\');
+                            c.out.push(char::from(escaped));
                         }
-                        b'/' => self.out.push('/'),
-                        // `\u00fc`: a character of the decoded text, which serde_json
+                        b'/' => c.out.push('/'),
+                        // `\\u00fc`: a character of the decoded text, which serde_json
                         // writes as it is (Python's json.dumps writes every non-ASCII
                         // character so).
                         b'u' if used == 3 => {
-                            self.out.push(plain_char(self.text.get(i + 3..i + 7)?)?);
+                            c.out.push(plain_char(c.text.get(i + 3..i + 7)?)?);
                             i += 4;
                         }
                         _ => return None,
@@ -466,7 +394,7 @@ impl Escaped<'_, '_> {
                     i += used;
                 }
                 b'u' => {
-                    self.out.push(plain_char(self.text.get(i + 2..i + 6)?)?);
+                    c.out.push(plain_char(c.text.get(i + 2..i + 6)?)?);
                     i += 6;
                 }
                 // A written `\n`, `\t` and the like: a raw control character inside a
@@ -476,32 +404,16 @@ impl Escaped<'_, '_> {
         }
     }
 
-    fn literal(&mut self, word: &str) -> Option<()> {
-        if !self.s[self.i..].starts_with(word.as_bytes()) {
+    /// Taken only when the key holds no escape of either kind: then its written bytes
+    /// are its decoded ones.
+    fn key(c: &mut Compactor<'_, '_, Written>) -> Option<(usize, usize)> {
+        let from = c.i + 2;
+        let to = from + memchr::memchr(b'\\', &c.s[from..])?;
+        if c.s.get(to + 1) != Some(&b'"') {
             return None;
         }
-        self.i += word.len();
-        self.out.push_str(word);
-        Some(())
-    }
-
-    /// As [`Compactor::integer`]: digits are written as they are decoded.
-    fn integer(&mut self) -> Option<()> {
-        let from = self.i;
-        let mut i = from + usize::from(self.s[from] == b'-');
-        let digits = i;
-        while self.s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        let n = i - digits;
-        let leading_zero = n > 1 && self.s[digits] == b'0';
-        let negative_zero = n == 1 && digits > from && self.s[digits] == b'0';
-        if n == 0 || n > 18 || leading_zero || negative_zero {
-            return None;
-        }
-        self.i = i;
-        self.out.push_str(&self.text[from..i]);
-        Some(())
+        c.i = to + 2;
+        Some((from, to))
     }
 }
 
