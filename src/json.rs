@@ -510,6 +510,15 @@ impl<'a> Node<'a> {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
 
+    /// A container nested deeper than the tape records ([`MAX_NESTING`]): it has
+    /// content, but no children on the tape.
+    fn beyond_tape(&self) -> bool {
+        let text = self.text();
+        matches!(text.as_bytes()[0], b'{' | b'[')
+            && self.slot().after as usize == self.i + 1
+            && !text[1..text.len() - 1].trim_ascii().is_empty()
+    }
+
     /// The member key of this value (its raw text, unescaped when needed).
     fn key(&self) -> Cow<'a, str> {
         let s = self.doc.slots[self.i];
@@ -537,7 +546,7 @@ impl Node<'_> {
     }
 
     fn compact(&self, out: &mut String, depth: usize) -> Option<()> {
-        if depth > COMPACT_DEPTH {
+        if depth > COMPACT_DEPTH || self.beyond_tape() {
             return None;
         }
         let text = self.text();

@@ -247,6 +247,22 @@ impl Call {
         true
     }
 
+    /// Sets the arguments from a JSON value of a document: an object kept as compact
+    /// text, anything else read by serde_json (null means no arguments, another kind
+    /// of value is an error, and so is a value serde_json cannot read, such as one
+    /// nested deeper than it goes).
+    pub fn set_arguments_json(&mut self, node: crate::json::Node) {
+        if self.set_arguments_node(node) {
+            return;
+        }
+        match serde_json::from_str::<Value>(node.text()) {
+            Ok(value) => self.set_arguments_value(value),
+            Err(e) => {
+                self.invalid_arguments(node.text(), &format!("arguments are not valid JSON: {e}"))
+            }
+        }
+    }
+
     /// Sets the arguments from a JSON string that holds them as JSON text: written
     /// compact straight from the string as written when it holds an object and nothing
     /// unusual (see [`crate::json::compact_escaped`]), else decoded and read as

@@ -294,6 +294,39 @@ fn half_a_surrogate_pair_is_noted_only_where_a_string_is_read_as_u_fffd() {
 }
 
 #[test]
+fn arguments_deep_inside_a_document_are_kept_whole() {
+    // A message 100 levels down whose arguments nest 60 more: past the depth to which
+    // the tape records values. The arguments are read whole, not cut short.
+    let nested = |depth: usize, inner: &str| {
+        format!("{}{inner}{}", r#"{"x": "#.repeat(depth), "}".repeat(depth))
+    };
+    let message = |args: &str| {
+        let message = format!(
+            r#"{{"role": "assistant", "tool_calls": [{{"id": "c", "type": "function", "function": {{"name": "f", "arguments": {args}}}}}]}}"#
+        );
+        nested(100, &message) + "\n"
+    };
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(message(&nested(60, "1")))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let args = serde_json::to_string(&record["arguments"]).unwrap();
+    assert_eq!(args, nested(60, "1").replace(' ', ""));
+    // Deeper than serde_json reads: an invalid call that says so, not empty arguments.
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(message(&nested(140, "1")))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(r#""valid":false"#), "{text}");
+    assert!(text.contains("recursion limit"), "{text}");
+}
+
+#[test]
 fn bom_and_crlf_are_accepted() {
     let text = std::fs::read_to_string("fixtures/claude-code/session.jsonl").unwrap();
     let mut bytes = b"\xEF\xBB\xBF".to_vec();

@@ -122,8 +122,8 @@ fn set_arguments(call: &mut Call, node: Option<Node>) {
     let Some(node) = node else { return };
     if node.kind() == crate::json::Kind::String {
         call.set_arguments_string(node);
-    } else if !call.set_arguments_node(node) {
-        call.set_arguments_value(node.value());
+    } else {
+        call.set_arguments_json(node);
     }
 }
 

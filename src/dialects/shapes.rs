@@ -4,7 +4,6 @@
 use crate::json::{Kind, Node, Obj};
 use crate::model::Call;
 use crate::scan;
-use serde_json::Value;
 use std::borrow::Cow;
 
 pub const KSI: &str = "ksi";
@@ -264,21 +263,16 @@ pub fn set_args(call: &mut Call, args: Option<Node>) {
                 call.repairs.insert(0, "string-arguments");
             }
         }
-        Kind::Object if call.set_arguments_node(args) => {}
         // Deeper than the compact writer goes, or not an object at all: serde_json
         // reads it, and says what is wrong with it.
-        _ => match serde_json::from_str::<Value>(args.text()) {
-            Ok(value) => call.set_arguments_value(value),
-            Err(e) => {
-                call.invalid_arguments(args.text(), &format!("arguments are not valid JSON: {e}"))
-            }
-        },
+        _ => call.set_arguments_json(args),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     /// The calls of a JSON value, read through the tape as the scanners do.

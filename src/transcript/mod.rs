@@ -562,10 +562,8 @@ impl Interpreter {
             let Some(name) = e.str("name") else { continue };
             let mut call = Call::new(name, native::GEMINI_CLI, ctx.lines.line(entry.offset()))
                 .with_id(e.str("id").map(Into::into));
-            if let Some(args) = e.get("args")
-                && !call.set_arguments_node(args)
-            {
-                call.set_arguments_value(args.value());
+            if let Some(args) = e.get("args") {
+                call.set_arguments_json(args);
             }
             let id = call.id.clone();
             self.add_call(&mut turn, call);
