@@ -50,11 +50,33 @@ fn recycle_chosen(mut calls: Vec<Chosen>) {
     if calls.capacity() > 0 {
         SPARE_CHOSEN.with(|spare| {
             let mut spare = spare.borrow_mut();
-            if spare.len() < 4 {
+            if spare.len() < 8 {
                 spare.push(calls);
             }
         });
     }
+}
+
+/// Moves the picked calls (in channel order, then call order, as `select` gives them)
+/// out of the channels' lists.
+fn take_picked(found: &mut [Vec<Chosen>], picked: &[Pick]) -> Vec<Chosen> {
+    debug_assert!(picked.windows(2).all(|w| w[0] < w[1]));
+    if let Some(&(ch, _)) = picked.first()
+        && picked.len() == found[ch].len()
+        && picked.iter().all(|&(c, _)| c == ch)
+    {
+        return std::mem::take(&mut found[ch]);
+    }
+    let mut chosen = spare_chosen();
+    let mut next = picked.iter().peekable();
+    for (ch, calls) in found.iter_mut().enumerate() {
+        for (i, c) in calls.drain(..).enumerate() {
+            if next.next_if_eq(&&(ch, i)).is_some() {
+                chosen.push(c);
+            }
+        }
+    }
+    chosen
 }
 
 /// What to do with calls found inside reasoning (`<think>`, thinking blocks).
@@ -120,7 +142,7 @@ pub struct Stats {
     pub turns_with_calls: u64,
     pub fallbacks: u64,
     /// (channel, dialect) -> (calls, invalid, repaired)
-    pub dialects: BTreeMap<(Channel, String), (u64, u64, u64)>,
+    pub dialects: BTreeMap<(Channel, &'static str), (u64, u64, u64)>,
 }
 
 impl Stats {
@@ -150,6 +172,8 @@ pub struct Engine<'o> {
     notebook_calls: HashSet<String>,
     file: String,
     window: Option<PendingText>,
+    /// The calls each channel found in the current turn (kept for their capacity).
+    found: Vec<Vec<Chosen>>,
     pub stats: Stats,
 }
 
@@ -164,6 +188,7 @@ impl<'o> Engine<'o> {
             notebook_calls: HashSet::new(),
             file: String::new(),
             window: None,
+            found: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -191,6 +216,7 @@ impl<'o> Engine<'o> {
 
     fn turn(&mut self, mut turn: Turn) -> io::Result<()> {
         if !self.options.roles.contains(&turn.role) {
+            turn.recycle();
             return Ok(());
         }
         let index = self.turns;
@@ -199,7 +225,8 @@ impl<'o> Engine<'o> {
         // Once a channel has a valid call outside reasoning, the later channels cannot
         // change the choice (unless --all wants them all): they are not scanned.
         let mut decided = false;
-        let mut found: Vec<Vec<Chosen>> = Vec::with_capacity(self.options.formats.len());
+        // Per channel, in `--formats` order; the vectors are reused from turn to turn.
+        let mut found = std::mem::take(&mut self.found);
         for &channel in &self.options.formats {
             let calls = if decided {
                 Vec::new()
@@ -212,46 +239,54 @@ impl<'o> Engine<'o> {
                     .any(|c| c.call.is_valid() && !c.call.in_reasoning);
             found.push(calls);
         }
-        let chosen = self.decide(found, turn.origin, index);
-        if self.options.with_text {
+        let chosen = self.decide(&mut found, turn.origin, index);
+        for calls in found.drain(..) {
+            recycle_chosen(calls);
+        }
+        self.found = found;
+        let written = if self.options.with_text {
             self.write_with_text(&turn, &chosen, index)
         } else {
-            for c in &chosen {
-                self.write_call(c, index)?;
-            }
-            Ok(())
-        }
+            chosen.iter().try_for_each(|c| self.write_call(c, index))
+        };
+        recycle_chosen(chosen);
+        turn.calls = native;
+        turn.recycle();
+        written
     }
 
     /// Applies the reasoning policy and channel fallback to the calls each channel found
-    /// in one turn (in `--formats` order), and counts what was chosen.
-    fn decide(&mut self, found: Vec<Vec<Chosen>>, origin: Origin, index: u64) -> Vec<Chosen> {
+    /// in one turn (in `--formats` order), and counts what was chosen. The chosen calls
+    /// are moved out of `found`.
+    fn decide(&mut self, found: &mut [Vec<Chosen>], origin: Origin, index: u64) -> Vec<Chosen> {
         self.stats.turns += 1;
         // Most turns hold no call at all.
-        if found.iter().all(Vec::is_empty) {
+        let Some(first) = found.iter().position(|calls| !calls.is_empty()) else {
             return Vec::new();
-        }
-        let picked = match self.options.reasoning {
-            Reasoning::Include => self.select(&found, true),
-            Reasoning::Exclude => self.select(&found, false),
-            Reasoning::Fallback => {
-                let outside = self.select(&found, false);
-                if outside.iter().any(|&(ch, i)| found[ch][i].call.is_valid()) {
-                    outside
-                } else {
-                    self.select(&found, true)
-                }
-            }
         };
-        // The picked calls are moved out, not copied.
-        let mut found: Vec<Vec<Option<Chosen>>> = found
-            .into_iter()
-            .map(|calls| calls.into_iter().map(Some).collect())
-            .collect();
-        let mut chosen: Vec<Chosen> = picked
-            .into_iter()
-            .filter_map(|(ch, i)| found[ch][i].take())
-            .collect();
+        let mut chosen = if !self.options.all
+            && found[first]
+                .iter()
+                .all(|c| c.call.is_valid() && !c.call.in_reasoning)
+        {
+            // Most turns with calls: the first channel with any has only valid calls
+            // outside reasoning, which every policy takes whole.
+            std::mem::take(&mut found[first])
+        } else {
+            let picked = match self.options.reasoning {
+                Reasoning::Include => self.select(found, true),
+                Reasoning::Exclude => self.select(found, false),
+                Reasoning::Fallback => {
+                    let outside = self.select(found, false);
+                    if outside.iter().any(|&(ch, i)| found[ch][i].call.is_valid()) {
+                        outside
+                    } else {
+                        self.select(found, true)
+                    }
+                }
+            };
+            take_picked(found, &picked)
+        };
         if origin == Origin::Notebook {
             let seen = &mut self.notebook_calls;
             chosen.retain(|c| {
@@ -276,7 +311,7 @@ impl<'o> Engine<'o> {
         let entry = self
             .stats
             .dialects
-            .entry((c.channel, c.call.dialect.to_owned()))
+            .entry((c.channel, c.call.dialect))
             .or_default();
         entry.0 += 1;
         entry.1 += u64::from(!c.call.is_valid());
@@ -427,10 +462,10 @@ impl<'o> Engine<'o> {
         if !w.last {
             return Ok(());
         }
-        let found = self.window.take().expect("created above").found;
+        let mut found = self.window.take().expect("created above").found;
         let index = self.turns;
         self.turns += 1;
-        let chosen = self.decide(found, Origin::Plain, index);
+        let chosen = self.decide(&mut found, Origin::Plain, index);
         for c in &chosen {
             self.write_call(c, index)?;
         }
@@ -568,18 +603,24 @@ impl<'o> Engine<'o> {
                 .is_none_or(|d| d.iter().any(|n| n == dialect))
         };
         if channel == Channel::Tool {
-            return std::mem::take(native)
-                .into_iter()
-                .filter(|c| enabled(c.dialect))
-                .map(|mut call| {
-                    self.validate(&mut call);
-                    Chosen {
-                        channel,
-                        call,
-                        span: None,
-                    }
-                })
-                .collect();
+            if native.is_empty() {
+                return Vec::new();
+            }
+            let mut out = spare_chosen();
+            out.extend(
+                native
+                    .drain(..)
+                    .filter(|c| enabled(c.dialect))
+                    .map(|mut call| {
+                        self.validate(&mut call);
+                        Chosen {
+                            channel,
+                            call,
+                            span: None,
+                        }
+                    }),
+            );
+            return out;
         }
         let ctx = ScanContext {
             turn,

@@ -2,6 +2,7 @@
 //! and tool results between them.
 
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::sync::{LazyLock, OnceLock};
 
 /// Who produced a message.
@@ -45,7 +46,8 @@ impl Role {
 #[derive(Clone, Default)]
 pub struct Arguments {
     map: std::cell::OnceCell<Map<String, Value>>,
-    text: Option<Box<str>>,
+    /// Kept as built (a `String`, not a boxed copy shrunk to fit: one allocation less).
+    text: Option<String>,
 }
 
 impl Arguments {
@@ -54,7 +56,7 @@ impl Arguments {
     pub fn from_compact(text: String) -> Arguments {
         Arguments {
             map: std::cell::OnceCell::new(),
-            text: Some(text.into_boxed_str()),
+            text: Some(text),
         }
     }
 
@@ -640,20 +642,79 @@ impl Turn {
         self.calls.is_empty() && self.texts.is_empty()
     }
 
-    pub fn push_text(&mut self, text: impl Into<String>, line: u64, reasoning: bool) {
-        let text = text.into();
-        if !text.trim().is_empty() {
-            self.texts.push(Text::new(text, line, reasoning, false));
-        }
+    pub fn push_text<'t>(&mut self, text: impl Into<Cow<'t, str>>, line: u64, reasoning: bool) {
+        self.push(text.into(), line, reasoning, false);
     }
 
     /// Text read straight from a file (plain text input, a line that is not JSON).
-    pub fn push_raw_text(&mut self, text: impl Into<String>, line: u64) {
-        let text = text.into();
-        if !text.trim().is_empty() {
-            self.texts.push(Text::new(text, line, false, true));
-        }
+    pub fn push_raw_text<'t>(&mut self, text: impl Into<Cow<'t, str>>, line: u64) {
+        self.push(text.into(), line, false, true);
     }
+
+    fn push(&mut self, text: Cow<'_, str>, line: u64, reasoning: bool, raw: bool) {
+        if text.trim().is_empty() {
+            return;
+        }
+        let text = match text {
+            Cow::Owned(text) => text,
+            Cow::Borrowed(text) => {
+                let mut owned = SPARE
+                    .with_borrow_mut(|s| s.strings.pop())
+                    .unwrap_or_default();
+                owned.push_str(text);
+                owned
+            }
+        };
+        if self.texts.capacity() == 0 {
+            self.texts = SPARE.with_borrow_mut(|s| s.texts.pop()).unwrap_or_default();
+        }
+        self.texts.push(Text::new(text, line, reasoning, raw));
+    }
+
+    /// Adds a native call.
+    pub fn push_call(&mut self, call: Call) {
+        if self.calls.capacity() == 0 {
+            self.calls = SPARE.with_borrow_mut(|s| s.calls.pop()).unwrap_or_default();
+        }
+        self.calls.push(call);
+    }
+
+    /// Gives the turn's buffers back for later turns of this thread, so that a long log
+    /// does not allocate and copy afresh for every message.
+    pub fn recycle(mut self) {
+        SPARE.with_borrow_mut(|spare| {
+            for text in self.texts.drain(..) {
+                let mut buffer = text.text;
+                if spare.strings.len() < SPARE_VECS && buffer.capacity() <= SPARE_STRING_MAX {
+                    buffer.clear();
+                    spare.strings.push(buffer);
+                }
+            }
+            if spare.texts.len() < SPARE_VECS && self.texts.capacity() > 0 {
+                spare.texts.push(self.texts);
+            }
+            self.calls.clear();
+            if spare.calls.len() < SPARE_VECS && self.calls.capacity() > 0 {
+                spare.calls.push(self.calls);
+            }
+        });
+    }
+}
+
+/// Buffers of finished turns (see [`Turn::recycle`]): a few of each, and only strings
+/// of moderate size, so that what is kept stays small.
+#[derive(Default)]
+struct Spare {
+    strings: Vec<String>,
+    texts: Vec<Vec<Text>>,
+    calls: Vec<Vec<Call>>,
+}
+
+const SPARE_VECS: usize = 8;
+const SPARE_STRING_MAX: usize = 64 << 10;
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
 }
 
 /// What the transcript layer hands to the channel engine, in input order.

@@ -73,7 +73,11 @@ impl RecentSet {
             return false;
         }
         if self.current.len() >= self.cap {
-            self.old = std::mem::take(&mut self.current);
+            // The oldest generation's table, emptied, holds the next one: it keeps its
+            // capacity, so a long run does not grow a table anew per generation.
+            let full = std::mem::take(&mut self.current);
+            self.current = std::mem::replace(&mut self.old, full);
+            self.current.clear();
         }
         true
     }
@@ -101,6 +105,47 @@ mod tests {
         // Two generations later, 0 is forgotten.
         assert!(s.insert(0));
         assert!(!s.insert(7));
+    }
+
+    /// Against two plain sets that are replaced, not reused, with small generations so
+    /// that many are forgotten.
+    #[test]
+    fn reused_tables_remember_what_fresh_sets_remember() {
+        use std::collections::HashSet;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for cap in [1, 2, 3, 7, 100, 1000, 5000] {
+            let mut table = RecentSet::with_cap(cap);
+            let (mut current, mut old) = (HashSet::new(), HashSet::new());
+            for n in 0..40_000u64 {
+                let r = next();
+                // Mostly repeats of a small range, and hashes whose home slots collide.
+                let hash = match r % 4 {
+                    0 => r,
+                    1 => (r % 3000) << 2,
+                    _ => hash_bytes(&(r % 20_000).to_le_bytes()),
+                };
+                let want = !old.contains(&hash) && current.insert(hash);
+                if want && current.len() >= cap {
+                    old = std::mem::take(&mut current);
+                }
+                assert_eq!(table.insert(hash), want, "cap {cap}, step {n}");
+                let probe = hash_bytes(&r.to_be_bytes());
+                assert_eq!(
+                    table.contains(probe),
+                    current.contains(&probe) || old.contains(&probe)
+                );
+            }
+            assert_eq!(
+                table.current.len() + table.old.len(),
+                current.len() + old.len()
+            );
+        }
     }
 
     #[test]

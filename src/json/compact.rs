@@ -67,6 +67,11 @@ struct Plain;
 /// it is.
 struct Written;
 
+thread_local! {
+    /// The key stack of the last run, kept for its capacity.
+    static SPARE_KEYS: std::cell::Cell<Vec<(usize, usize)>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 struct Compactor<'t, 'o, F> {
     text: &'t str,
     s: &'t [u8],
@@ -84,12 +89,16 @@ impl<F: Form> Compactor<'_, '_, F> {
             s: text.as_bytes(),
             i: 0,
             out,
-            keys: Vec::new(),
+            keys: SPARE_KEYS.take(),
             form: std::marker::PhantomData,
         };
-        c.value(0)?;
-        c.ws();
-        (c.i == c.s.len()).then_some(())
+        let done = c.value(0).and_then(|()| {
+            c.ws();
+            (c.i == c.s.len()).then_some(())
+        });
+        c.keys.clear();
+        SPARE_KEYS.set(c.keys);
+        done
     }
 
     #[inline(always)]

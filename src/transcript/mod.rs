@@ -18,8 +18,8 @@ use streams::Stream;
 #[derive(Clone)]
 struct Ctx<'l> {
     lines: &'l LineIndex,
-    /// The id of the enclosing response: the turn key of the messages inside it.
-    response: Option<std::rc::Rc<str>>,
+    /// The id of the enclosing response, hashed: the turn key of the messages inside it.
+    response: Option<TurnKey>,
     origin: Origin,
     depth: usize,
 }
@@ -30,7 +30,7 @@ pub const MAX_DEPTH: usize = 128;
 
 /// The turn being built, kept open while later values may continue it.
 struct Open {
-    key: Option<String>,
+    key: Option<TurnKey>,
     turn: Turn,
 }
 
@@ -186,13 +186,12 @@ impl Interpreter {
     /// Adds a finished message. A message with the key of the open turn continues it
     /// (Claude Code writes one API message over several lines); a key seen before only
     /// adds what is new (copies of a response in OpenHands events).
-    fn submit(&mut self, mut turn: Turn, key: Option<String>) {
+    fn submit(&mut self, mut turn: Turn, key: Option<TurnKey>) {
         if self.history {
             return;
         }
-        if let Some(key) = &key {
+        if let Some(key_hash) = key {
             let seen = &mut self.seen_texts;
-            let key_hash = hash(key);
             turn.texts
                 .retain(|t| seen.insert(key_hash.rotate_left(17) ^ hash(&t.text)));
         }
@@ -219,7 +218,7 @@ impl Interpreter {
             return;
         }
         if !self.history {
-            turn.calls.push(call);
+            turn.push_call(call);
         }
     }
 
@@ -365,7 +364,7 @@ impl Interpreter {
                 call.arguments.insert("command".into(), action.into());
                 call
             };
-            turn.calls.push(call);
+            turn.push_call(call);
             self.submit(turn, None);
         }
     }
@@ -419,10 +418,10 @@ impl Interpreter {
         if let Some(output) = obj.arr("output")
             && (obj.is("object", "response") || obj.has("status") && obj.has("id"))
         {
-            let key = obj.str("id").map(Into::into);
+            let key = obj.str("id").map(|id| hash(&id));
             for item in &output {
                 if let Some(item_obj) = item.object() {
-                    self.item(item, &item_obj, ctx, native::OPENAI_RESPONSES, key.clone());
+                    self.item(item, &item_obj, ctx, native::OPENAI_RESPONSES, key);
                 }
             }
             return true;
@@ -460,9 +459,9 @@ impl Interpreter {
         }
         let mut inner = ctx.clone();
         if let Some(id) = obj.str("responseId").or_else(|| obj.str("response_id")) {
-            inner.response = Some(id.into());
+            inner.response = Some(hash(&id));
         } else if (obj.has("choices") || obj.has("candidates")) && obj.has("id") {
-            inner.response = obj.str("id").map(Into::into);
+            inner.response = obj.str("id").map(|id| hash(&id));
         }
         let mut found = false;
         // Claude Code's structured copy of a tool result holds no calls.
@@ -487,8 +486,8 @@ impl Interpreter {
         let key = obj
             .str("id")
             .filter(|_| obj.has("type") || obj.has("model"))
-            .map(|id| id.into_owned())
-            .or_else(|| ctx.response.as_deref().map(Into::into));
+            .map(|id| hash(&id))
+            .or(ctx.response);
         let mut turn = Turn::new(role, line);
         turn.origin = ctx.origin;
         // Results logged inside the message that made the calls follow its turn.
@@ -718,7 +717,7 @@ impl Interpreter {
                     || fc.get("willContinue").and_then(|w| w.bool()) == Some(true)
                 {
                     // Streamed Gemini arguments: the stream state assembles them.
-                    self.gemini_partial_start(&fc, line, ctx.response.as_deref().map(Into::into));
+                    self.gemini_partial_start(&fc, line, ctx.response);
                     return true;
                 }
                 if let Some(call) = native::gemini_function_call(node, &fc, ctx.lines) {
@@ -775,11 +774,11 @@ impl Interpreter {
         obj: &Obj,
         ctx: &Ctx,
         dialect: &'static str,
-        key: Option<String>,
+        key: Option<TurnKey>,
     ) {
         let Some(kind) = obj.str("type") else { return };
         let line = ctx.lines.line(node.offset());
-        let group_key = key.unwrap_or_else(|| format!("\u{0}items{}", self.item_group));
+        let group_key = key.unwrap_or_else(|| hash(&format!("\u{0}items{}", self.item_group)));
         let mut turn = Turn::new(Role::Assistant, line);
         turn.origin = ctx.origin;
         match kind.as_ref() {
@@ -836,7 +835,7 @@ impl Interpreter {
         matches!(&self.stream, Some(s) if s.is_gemini_partial())
     }
 
-    fn gemini_partial_start(&mut self, fc: &Obj, line: u64, key: Option<String>) {
+    fn gemini_partial_start(&mut self, fc: &Obj, line: u64, key: Option<TurnKey>) {
         self.end_stream();
         let name = fc.str("name").unwrap_or_default().into_owned();
         let mut stream = Stream::gemini_partial(name, line, key);
@@ -924,6 +923,10 @@ fn joined_text(node: &Node) -> String {
         None => node.str().map(|s| s.into_owned()).unwrap_or_default(),
     }
 }
+
+/// A turn's key (a message or response id), hashed: messages with the same key are
+/// one turn, and a key's texts are seen once.
+type TurnKey = u64;
 
 fn hash(text: &str) -> u64 {
     crate::recent::hash_bytes(text.as_bytes())

@@ -102,6 +102,9 @@ impl Pending {
 pub struct Stream {
     kind: Kind,
     key: Option<String>,
+    /// The key given to a stream started inside a response (Gemini's streamed
+    /// arguments), already hashed.
+    response_key: Option<u64>,
     line: u64,
     text: String,
     text_line: u64,
@@ -139,6 +142,7 @@ impl Stream {
         Stream {
             kind,
             key: None,
+            response_key: None,
             line,
             text: String::new(),
             text_line: line,
@@ -165,12 +169,12 @@ impl Stream {
         Stream::new(kind, line)
     }
 
-    pub fn gemini_partial(name: String, line: u64, key: Option<String>) -> Stream {
+    pub fn gemini_partial(name: String, line: u64, key: Option<u64>) -> Stream {
         let mut s = Stream::new(Kind::GeminiPartial, line);
         let mut p = Pending::new(line);
         p.name = name;
         s.calls.push(p);
-        s.key = key;
+        s.response_key = key;
         s
     }
 
@@ -592,7 +596,7 @@ impl Stream {
     }
 
     /// The turn this stream amounts to, with its key.
-    pub fn finish(self) -> (Turn, Option<String>) {
+    pub fn finish(self) -> (Turn, Option<u64>) {
         let mut turn = Turn::new(Role::Assistant, self.line);
         turn.push_text(self.reasoning, self.reasoning_line, true);
         turn.push_text(self.text, self.text_line, false);
@@ -609,7 +613,7 @@ impl Stream {
         let finished = self.finished_choices;
         for p in self.calls {
             if let Some(call) = p.built {
-                turn.calls.push(call);
+                turn.push_call(call);
                 continue;
             }
             let complete =
@@ -636,9 +640,14 @@ impl Stream {
                     call.arguments_raw = Some(String::new());
                 }
             }
-            turn.calls.push(call);
+            turn.push_call(call);
         }
-        (turn, self.key)
+        let key = self.response_key.or_else(|| {
+            self.key
+                .as_deref()
+                .map(|k| crate::recent::hash_bytes(k.as_bytes()))
+        });
+        (turn, key)
     }
 }
 
