@@ -295,6 +295,10 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// Decodes UTF-8, replacing invalid bytes and saying so once per source.
     fn utf8<'b>(&mut self, bytes: &'b [u8], line: u64) -> Cow<'b, str> {
+        // Valid input, the usual case, is checked with SIMD; std's check finds the error.
+        if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
+            return Cow::Borrowed(s);
+        }
         match std::str::from_utf8(bytes) {
             Ok(s) => Cow::Borrowed(s),
             Err(e) => {
