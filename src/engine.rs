@@ -607,19 +607,17 @@ impl<'o> Engine<'o> {
                 return Vec::new();
             }
             let mut out = spare_chosen();
-            out.extend(
-                native
-                    .drain(..)
-                    .filter(|c| enabled(c.dialect))
-                    .map(|mut call| {
-                        self.validate(&mut call);
-                        Chosen {
-                            channel,
-                            call,
-                            span: None,
-                        }
-                    }),
-            );
+            out.reserve(native.len());
+            for mut call in native.drain(..) {
+                if enabled(call.dialect) {
+                    self.validate(&mut call);
+                    out.push(Chosen {
+                        channel,
+                        call,
+                        span: None,
+                    });
+                }
+            }
             return out;
         }
         let ctx = ScanContext {

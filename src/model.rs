@@ -658,9 +658,11 @@ impl Turn {
         let text = match text {
             Cow::Owned(text) => text,
             Cow::Borrowed(text) => {
-                let mut owned = SPARE
-                    .with_borrow_mut(|s| s.strings.pop())
-                    .unwrap_or_default();
+                let spare = SPARE.with_borrow_mut(|s| s.strings.pop());
+                // A buffer too small is not grown: growing copies its old bytes too.
+                let mut owned = spare
+                    .filter(|s| s.capacity() >= text.len())
+                    .unwrap_or_else(|| String::with_capacity(text.len()));
                 owned.push_str(text);
                 owned
             }
