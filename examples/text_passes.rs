@@ -17,11 +17,10 @@ fn main() {
             break;
         }
         let block = &buf[..n];
-        // A block may end inside a character: only an error before its last bytes counts.
-        utf8 &= match std::str::from_utf8(block) {
-            Ok(_) => true,
-            Err(e) => e.error_len().is_none(),
-        };
+        // As toolsift checks: simdutf8 first, std only to describe an error. A block
+        // may end inside a character: only an error before its last bytes counts.
+        utf8 &= simdutf8::basic::from_utf8(block).is_ok()
+            || std::str::from_utf8(block).is_err_and(|e| e.error_len().is_none());
         openers += memchr::memchr3_iter(b'{', b'[', b'<', block).count();
         wil |= memchr::memmem::find(block, b"WIL").is_some()
             || memchr::memmem::find(block, b"wil").is_some();
