@@ -104,6 +104,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         &files,
         &args.scan,
         text_window(),
+        std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
         &mut engine,
         &diag,
         |file, engine: &mut Engine| {

@@ -120,10 +120,10 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     // Plain text is scanned in windows unless its text is wanted back whole.
     let window = if args.with_text { 0 } else { text_window() };
     let files = expand(&args.files, &diag);
-    let jobs = args
+    let cores = args
         .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, files.len().max(1));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = cores.clamp(1, files.len().max(1));
     let stats = if jobs > 1 && !files.iter().any(|f| f.as_os_str() == "-") {
         parallel(&files, jobs, &args.scan, window, &options, &mut out, &diag)?
     } else {
@@ -132,6 +132,7 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
             &files,
             &args.scan,
             window,
+            cores > 1,
             &mut engine,
             &diag,
             |_, _| Ok(()),
@@ -180,10 +181,12 @@ fn parallel(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
+                    // Every core has a file of its own: one thread per file.
                     let result = read_sources(
                         std::slice::from_ref(file),
                         scan,
                         window,
+                        false,
                         &mut engine,
                         diag,
                         |_, _| Ok(()),
@@ -292,6 +295,7 @@ pub(crate) fn read_sources(
     files: &[PathBuf],
     scan: &ScanArgs,
     window: usize,
+    pipeline: bool,
     engine: &mut Engine,
     diag: &Diag,
     mut done: impl FnMut(&str, &mut Engine) -> io::Result<()>,
@@ -299,7 +303,8 @@ pub(crate) fn read_sources(
     for path in files {
         let name = path.to_string_lossy().into_owned();
         let path = path.as_path();
-        let mut input: Box<dyn io::BufRead> = if name == "-" {
+        let mut regular_file = false;
+        let mut input: Box<dyn io::BufRead + Send> = if name == "-" {
             if io::stdin().is_terminal() {
                 diag.warn(
                     "-",
@@ -307,10 +312,13 @@ pub(crate) fn read_sources(
                     "reading standard input from the terminal (end it with Ctrl-D; see --help)",
                 );
             }
-            Box::new(BufReader::with_capacity(256 * 1024, io::stdin().lock()))
+            Box::new(BufReader::with_capacity(256 * 1024, io::stdin()))
         } else {
             match File::open(path) {
-                Ok(f) => Box::new(BufReader::with_capacity(256 * 1024, f)),
+                Ok(f) => {
+                    regular_file = f.metadata().is_ok_and(|m| m.is_file());
+                    Box::new(BufReader::with_capacity(256 * 1024, f))
+                }
                 Err(e) => {
                     diag.error(&name, None, io_reason(&e));
                     continue;
@@ -321,6 +329,7 @@ pub(crate) fn read_sources(
         let mut sink = |event| engine.event(event);
         let result = Reader::new(&name, diag, &mut sink)
             .with_window(window)
+            .with_pipeline(pipeline && regular_file)
             .read(&mut *input, framing(scan.input));
         match result {
             Ok(()) => {}

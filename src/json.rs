@@ -56,7 +56,7 @@ impl Drop for Doc<'_> {
 
 /// One value on the tape.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub(crate) struct Slot {
     // Offsets are 32-bit: a smaller tape is a faster one (documents are < 4 GiB).
     start: u32,
     end: u32,
@@ -137,6 +137,19 @@ impl<'a> Doc<'a> {
 
     pub fn root(&self) -> Node<'_> {
         Node { doc: self, i: 0 }
+    }
+
+    /// The tape, to be carried to another thread with the text and made a document
+    /// again there by [`Doc::from_tape`].
+    pub(crate) fn tape(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// The document that [`Doc::parse`] made of `text`, from its tape.
+    pub(crate) fn from_tape(text: &'a str, tape: &[Slot]) -> Doc<'a> {
+        let mut slots = take_spare();
+        slots.extend_from_slice(tape);
+        Doc { text, slots }
     }
 }
 

@@ -884,3 +884,92 @@ fn jobs_keep_file_order_and_lose_nothing() {
         ]
     );
 }
+
+/// A JSON Lines file of several megabytes, with everything the reader must report or
+/// carry from one record to the next, as one thread reads it (`-j 1`) and as two do
+/// (`-j 2` on one file: one thread reads and parses, the other walks).
+#[test]
+fn a_jsonl_file_read_on_two_threads_gives_what_one_thread_gives() {
+    let mut data = b"\xEF\xBB\xBF".to_vec();
+    let mut calls = 0;
+    for k in 0..30_000 {
+        let line = match k % 6 {
+            0 => {
+                calls += 1;
+                format!(
+                    r#"{{"id":"chatcmpl-{k}","object":"chat.completion","choices":[{{"index":0,"message":{{"role":"assistant","content":"step {k} {{\"not\": \"a call\"}}","tool_calls":[{{"id":"call_{k}","type":"function","function":{{"name":"f{k}","arguments":"{{\"n\": {k}, \"text\": \"{}\"}}"}}}}]}}}}]}}"#,
+                    "é".repeat(k % 50)
+                )
+            }
+            // Claude Code: one message over two lines, its call on the second.
+            1 => format!(
+                r#"{{"type":"assistant","message":{{"id":"msg_{k}","type":"message","role":"assistant","content":[{{"type":"text","text":"about to call"}}]}}}}"#
+            ),
+            2 => {
+                calls += 1;
+                format!(
+                    r#"{{"type":"assistant","message":{{"id":"msg_{}","type":"message","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{k}","name":"g","input":{{"k":{k}}}}}]}}}}"#,
+                    k - 1
+                )
+            }
+            3 => "   ".to_owned(),
+            4 => format!(r#"{{"usage": {{"total_tokens": {k}}}}}"#),
+            // A call written in the message text (the json channel).
+            _ => {
+                calls += 1;
+                format!(
+                    r#"{{"role":"assistant","content":"prose, then <tool_call>{{\"name\": \"h\", \"arguments\": {{\"k\": {k}}}}}</tool_call>"}}"#
+                )
+            }
+        };
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+        match k {
+            // Each reported once, at its line, wherever the batches fall.
+            5_000 => data.extend_from_slice(b"{\"content\": \"bad \xff byte\", \"role\": \"assistant\"}\n"),
+            6_000 => data.extend_from_slice(b"{\"not json\n"),
+            7_000 => data.extend_from_slice(
+                br#"{"role":"assistant","content":null,"tool_calls":[{"id":"s","type":"function","function":{"name":"s","arguments":"{\"a\": \"\\ud800\"}"}}]}"#,
+            ),
+            8_000 => {
+                data.extend_from_slice(&b"[".repeat(200));
+                data.extend_from_slice(&b"]".repeat(200));
+            }
+            _ => continue,
+        }
+        data.push(b'\n');
+    }
+    assert!(data.len() > 2 << 20, "several batches of records");
+    let file = write_temp(&data, ".jsonl");
+    let path = file.path().to_str().unwrap();
+    for flags in [&["--stats"][..], &["--all", "--with-results"]] {
+        let run = |jobs: &str| {
+            let out = toolsift()
+                .args(["extract", "-j", jobs])
+                .args(flags)
+                .arg(path)
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            (out.stdout, String::from_utf8(out.stderr).unwrap())
+        };
+        let (one, warnings_one) = run("1");
+        let (two, warnings_two) = run("2");
+        assert_eq!(warnings_one, warnings_two, "{flags:?}");
+        assert!(one == two, "{flags:?}: the records differ");
+        let found = records(&one);
+        assert_eq!(names(&found).len(), calls + 1, "{flags:?}");
+        for warning in [
+            "invalid UTF-8",
+            "not JSON",
+            "half a surrogate pair",
+            "nested deeper",
+        ] {
+            assert_eq!(
+                warnings_one.matches(warning).count(),
+                1,
+                "{flags:?}: {warning}\n{warnings_one}"
+            );
+        }
+    }
+}

@@ -61,6 +61,20 @@ fn calls_with(
     window: usize,
     all: bool,
 ) -> Vec<String> {
+    let mut input = BufReader::with_capacity(buffer, Chunked { data, pos: 0, cuts });
+    let (records, result) = run_reader(&mut input, window, all, false);
+    result.unwrap();
+    records
+}
+
+/// The records of one read of `input` (and how the read ended), with or without a
+/// second thread that reads and parses JSON Lines.
+fn run_reader(
+    input: &mut (dyn io::BufRead + Send),
+    window: usize,
+    all: bool,
+    pipeline: bool,
+) -> (Vec<String>, io::Result<()>) {
     let options = Options {
         formats: Channel::ALL.to_vec(),
         all,
@@ -76,19 +90,18 @@ fn calls_with(
     let sink = Shared::default();
     let mut out = Output::new(Box::new(sink.clone()), false);
     let diag = Diag::new(true);
-    {
+    let result = {
         let mut engine = Engine::new(options, &mut out);
         engine.start_source("input");
         let mut events = |event| engine.event(event);
-        let mut input = BufReader::with_capacity(buffer, Chunked { data, pos: 0, cuts });
         Reader::new("input", &diag, &mut events)
             .with_window(window)
-            .read(&mut input, Framing::Auto)
-            .unwrap();
-    }
+            .with_pipeline(pipeline)
+            .read(input, Framing::Auto)
+    };
     out.flush().unwrap();
     let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
-    text.lines().map(str::to_owned).collect()
+    (text.lines().map(str::to_owned).collect(), result)
 }
 
 fn boundaries(data: &[u8]) -> Vec<usize> {
@@ -410,4 +423,109 @@ fn a_sink_that_keeps_windows_gets_an_error() {
         error.to_string().contains("kept by its consumer"),
         "{error}"
     );
+}
+
+/// Fails after `fail_at` bytes, as a disk might.
+struct Failing<'a> {
+    data: &'a [u8],
+    pos: usize,
+    fail_at: usize,
+}
+
+impl Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos >= self.fail_at {
+            return Err(io::Error::other("the disk went away"));
+        }
+        let n = buf
+            .len()
+            .min(self.fail_at - self.pos)
+            .min(self.data.len() - self.pos);
+        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// The JSON Lines fixtures one after another, repeated past a few of the second
+/// thread's batches.
+fn many_json_lines() -> Vec<u8> {
+    let mut one = Vec::new();
+    for path in fixtures()
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+    {
+        one.extend(std::fs::read(path).unwrap());
+        if !one.ends_with(b"\n") {
+            one.push(b'\n');
+        }
+    }
+    assert!(one.len() > 5_000, "JSON Lines fixtures");
+    one.repeat(1 + (600 << 10) / one.len())
+}
+
+/// JSON Lines read and parsed on a second thread (`Reader::with_pipeline`), in random
+/// chunks through a small buffer: the records are those of one thread, in order.
+#[test]
+fn json_lines_parsed_on_a_second_thread_give_the_same_records() {
+    let mut next = below(11);
+    let mut inputs: Vec<(String, Vec<u8>)> = fixtures()
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    inputs.push(("many".into(), many_json_lines()));
+    for (name, data) in &inputs {
+        let mut cuts: Vec<usize> = (0..8).map(|_| next(data.len())).collect();
+        cuts.sort_unstable();
+        let read = |pipeline: bool| {
+            let chunked = Chunked {
+                data,
+                pos: 0,
+                cuts: cuts.clone(),
+            };
+            let (records, result) = run_reader(
+                &mut BufReader::with_capacity(61, chunked),
+                0,
+                false,
+                pipeline,
+            );
+            result.unwrap();
+            records
+        };
+        let one = read(false);
+        assert_eq!(one, read(true), "{name}");
+        assert!(!one.is_empty(), "{name}");
+    }
+}
+
+/// A read error part way: both ways give the records before it, then the error.
+#[test]
+fn a_read_error_on_the_second_thread_ends_the_source_as_on_one() {
+    let data = many_json_lines();
+    for fail_at in [0, 1, 5_000, 200_000, data.len() / 2] {
+        let read = |pipeline: bool| {
+            let failing = Failing {
+                data: &data,
+                pos: 0,
+                fail_at,
+            };
+            run_reader(
+                &mut BufReader::with_capacity(4096, failing),
+                0,
+                false,
+                pipeline,
+            )
+        };
+        let (one, one_result) = read(false);
+        let (two, two_result) = read(true);
+        assert_eq!(one, two, "failing at {fail_at}");
+        assert_eq!(
+            one_result.unwrap_err().to_string(),
+            two_result.unwrap_err().to_string()
+        );
+        if fail_at >= 200_000 {
+            assert!(!one.is_empty(), "records before the error at {fail_at}");
+        }
+    }
 }

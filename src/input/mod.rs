@@ -5,6 +5,7 @@
 //! `auto` decides from the first non-blank bytes.
 
 mod cassette;
+mod pipeline;
 mod sse;
 
 use crate::diag::Diag;
@@ -39,6 +40,8 @@ pub struct Reader<'a, 's> {
     warned_lossy: bool,
     /// Plain text larger than this is scanned window by window (0: never).
     window: usize,
+    /// JSON Lines are read and parsed on a second thread (see [`pipeline`]).
+    pipeline: bool,
 }
 
 /// The default window for plain text: memory stays near this, whatever the input size.
@@ -71,7 +74,16 @@ impl<'a, 's> Reader<'a, 's> {
             warned_depth: false,
             warned_lossy: false,
             window: TEXT_WINDOW,
+            pipeline: false,
         }
+    }
+
+    /// Reads JSON Lines on two threads: one reads and parses the records, this one
+    /// walks them (for regular files when a core is free: a pipe could block the
+    /// reading thread, and a closed output must end the run at once).
+    pub fn with_pipeline(mut self, pipeline: bool) -> Self {
+        self.pipeline = pipeline;
+        self
     }
 
     /// Sets the plain-text window; 0 reads plain text whole (needed for `--with-text`).
@@ -82,7 +94,7 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// Reads the whole source. Only errors of the sink (a closed pipe) and read errors
     /// stop it; problems in the data are reported and passed over.
-    pub fn read(mut self, input: &mut dyn BufRead, framing: Framing) -> io::Result<()> {
+    pub fn read(mut self, input: &mut (dyn BufRead + Send), framing: Framing) -> io::Result<()> {
         let mut lines = Lines::new(input);
         let framing = match framing {
             Framing::Auto => self.detect(&mut lines)?,
@@ -302,18 +314,23 @@ impl<'a, 's> Reader<'a, 's> {
         match std::str::from_utf8(bytes) {
             Ok(s) => Cow::Borrowed(s),
             Err(e) => {
-                if !self.warned_utf8 {
-                    self.warned_utf8 = true;
-                    let line =
-                        line + memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() as u64;
-                    self.diag.warn(
-                        self.name,
-                        Some(line),
-                        "invalid UTF-8; the bad bytes were replaced with U+FFFD",
-                    );
-                }
+                self.warn_utf8(
+                    line + memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() as u64,
+                );
                 String::from_utf8_lossy(bytes)
             }
+        }
+    }
+
+    /// Says, once per source, that bytes that are not UTF-8 were replaced.
+    fn warn_utf8(&mut self, line: u64) {
+        if !self.warned_utf8 {
+            self.warned_utf8 = true;
+            self.diag.warn(
+                self.name,
+                Some(line),
+                "invalid UTF-8; the bad bytes were replaced with U+FFFD",
+            );
         }
     }
 
@@ -340,6 +357,9 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     fn jsonl(&mut self, lines: &mut Lines) -> io::Result<()> {
+        if self.pipeline {
+            return self.jsonl_pipelined(lines);
+        }
         while let Some((number, raw)) = lines.next_line()? {
             let raw = strip_bom(raw).trim_ascii();
             if raw.is_empty() {
@@ -356,21 +376,63 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// One JSON Lines record; a record that is not JSON is scanned as text.
     fn json_line(&mut self, text: &str, number: u64) {
-        match Doc::parse(text) {
+        let parsed = Doc::parse(text).map_err(|e| json_error(&e));
+        self.json_record(text, number, parsed);
+    }
+
+    /// A record parsed already, or why it is not JSON.
+    fn json_record(&mut self, text: &str, number: u64, parsed: Result<Doc, String>) {
+        match parsed {
             Ok(doc) => {
                 if !self.interp.feed(doc.root(), &LineIndex::fixed(number)) {
                     self.interp.feed_text(text, number);
                 }
             }
-            Err(e) => {
+            Err(reason) => {
                 self.diag.warn(
                     self.name,
                     Some(number),
-                    format!("not JSON ({}); scanning the line as text", json_error(&e)),
+                    format!("not JSON ({reason}); scanning the line as text"),
                 );
                 self.interp.feed_text(text, number);
             }
         }
+    }
+
+    /// [`Reader::jsonl`] with the reading, UTF-8 checks and parsing on a second thread,
+    /// which hands over batches of parsed records in order; this thread walks them.
+    /// Messages are written here, in record order, as without the second thread.
+    fn jsonl_pipelined(&mut self, lines: &mut Lines) -> io::Result<()> {
+        let (batches_tx, batches) = std::sync::mpsc::sync_channel(pipeline::IN_FLIGHT);
+        let (spares_tx, spares) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(move || pipeline::produce(lines, &batches_tx, &spares));
+            // Moved in, so that it is dropped when this closure returns, before the
+            // reading thread is joined: a thread blocked on a full channel then wakes.
+            let batches = batches;
+            for batch in &batches {
+                for record in &batch.records {
+                    let text = batch.text(record);
+                    if let Some(line) = record.bad_utf8 {
+                        self.warn_utf8(line);
+                    }
+                    let parsed = match &record.tape {
+                        Ok(tape) => Ok(Doc::from_tape(text, batch.tape(tape))),
+                        Err(reason) => Err(reason.clone()),
+                    };
+                    self.json_record(text, record.number, parsed);
+                    self.note_lossy(Some(record.number));
+                    // On an error (a closed output), `batches` is dropped on the way
+                    // out: the reading thread stops at its next batch.
+                    self.pump()?;
+                }
+                if let Some(e) = batch.error {
+                    return Err(e);
+                }
+                let _ = spares_tx.send(batch);
+            }
+            Ok(())
+        })
     }
 
     fn sse(&mut self, lines: &mut Lines) -> io::Result<()> {
@@ -592,7 +654,7 @@ fn strip_bom(line: &[u8]) -> &[u8] {
 
 /// Lines of a reader, numbered, with one reused buffer and a look-ahead for detection.
 struct Lines<'r> {
-    input: &'r mut dyn BufRead,
+    input: &'r mut (dyn BufRead + Send),
     buf: Vec<u8>,
     number: u64,
     /// Lines read ahead by detection, given back first.
@@ -604,7 +666,7 @@ struct Lines<'r> {
 }
 
 impl<'r> Lines<'r> {
-    fn new(input: &'r mut dyn BufRead) -> Lines<'r> {
+    fn new(input: &'r mut (dyn BufRead + Send)) -> Lines<'r> {
         Lines {
             input,
             buf: Vec::new(),

@@ -1,0 +1,115 @@
+//! JSON Lines on two threads: this module's side reads records, checks their UTF-8 and
+//! parses them into tapes, in batches; the reader's thread walks the batches in order
+//! (see [`super::Reader::jsonl_pipelined`]). Parsing is about a third of the work on a
+//! JSON Lines log, so a second core takes that share off the walk.
+
+use super::{Lines, json_error, strip_bom};
+use crate::json::{Doc, Slot};
+use std::io;
+use std::sync::mpsc::{Receiver, SyncSender};
+
+/// A batch is handed over once its records' text reaches this size.
+const BATCH_BYTES: usize = 128 << 10;
+
+/// Batches waiting for the walk at most: memory stays bounded when parsing runs ahead.
+pub const IN_FLIGHT: usize = 2;
+
+/// Records read and parsed, in input order.
+#[derive(Default)]
+pub struct Batch {
+    /// The records' texts, one after another (bad UTF-8 already replaced).
+    text: String,
+    /// The tapes of the records that parsed, one after another.
+    tapes: Vec<Slot>,
+    pub records: Vec<Record>,
+    /// A read error after the last record: the source ends with it.
+    pub error: Option<io::Error>,
+}
+
+/// One non-blank line of the source.
+pub struct Record {
+    pub number: u64,
+    text: (usize, usize),
+    /// Where its tape sits in the batch's tapes, or why it is not JSON.
+    pub tape: Result<(usize, usize), String>,
+    /// The line of the first byte that is not UTF-8, if the record holds one.
+    pub bad_utf8: Option<u64>,
+}
+
+impl Batch {
+    pub fn text(&self, record: &Record) -> &str {
+        &self.text[record.text.0..record.text.1]
+    }
+
+    pub fn tape(&self, span: &(usize, usize)) -> &[Slot] {
+        &self.tapes[span.0..span.1]
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.tapes.clear();
+        self.records.clear();
+        self.error = None;
+    }
+
+    /// Adds one line, as [`super::Reader::jsonl`] reads it: trimmed, blank lines
+    /// skipped, bad UTF-8 replaced.
+    fn push(&mut self, number: u64, raw: &[u8]) {
+        let raw = strip_bom(raw).trim_ascii();
+        if raw.is_empty() {
+            return;
+        }
+        let start = self.text.len();
+        let mut bad_utf8 = None;
+        match simdutf8::basic::from_utf8(raw) {
+            Ok(text) => self.text.push_str(text),
+            Err(_) => {
+                let valid = std::str::from_utf8(raw).map_or_else(|e| e.valid_up_to(), |_| 0);
+                bad_utf8 = Some(number + memchr::memchr_iter(b'\n', &raw[..valid]).count() as u64);
+                self.text.push_str(&String::from_utf8_lossy(raw));
+            }
+        }
+        let text = &self.text[start..];
+        let tape = match Doc::parse(text) {
+            Ok(doc) => {
+                let from = self.tapes.len();
+                self.tapes.extend_from_slice(doc.tape());
+                Ok((from, self.tapes.len()))
+            }
+            Err(e) => Err(json_error(&e)),
+        };
+        self.records.push(Record {
+            number,
+            text: (start, self.text.len()),
+            tape,
+            bad_utf8,
+        });
+    }
+}
+
+/// Reads `lines` to the end in batches, sent in order; batches the walk is done with
+/// come back through `spares`. Stops early when the walk hangs up.
+pub fn produce(lines: &mut Lines, batches: &SyncSender<Batch>, spares: &Receiver<Batch>) {
+    loop {
+        let mut batch = spares.try_recv().unwrap_or_default();
+        batch.clear();
+        let mut end = false;
+        while batch.text.len() < BATCH_BYTES {
+            match lines.next_line() {
+                Ok(Some((number, raw))) => batch.push(number, raw),
+                Ok(None) => {
+                    end = true;
+                    break;
+                }
+                Err(e) => {
+                    batch.error = Some(e);
+                    end = true;
+                    break;
+                }
+            }
+        }
+        if batches.send(batch).is_err() || end {
+            return;
+        }
+    }
+}
