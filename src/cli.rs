@@ -166,7 +166,8 @@ pub struct ExtractArgs {
     pub output: Option<PathBuf>,
 
     /// Files read at once (default: the number of CPUs); records still come out in
-    /// the order of the files.
+    /// the order of the files. With 2 or more and a single JSON Lines file, one thread
+    /// reads and parses it while another walks its records.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
 
