@@ -455,7 +455,7 @@ fn a_50_mb_line_is_read() {
     );
     let out = toolsift()
         .arg("extract")
-        .write_stdin(line)
+        .write_stdin(line.clone())
         .output()
         .unwrap();
     assert!(
@@ -465,6 +465,16 @@ fn a_50_mb_line_is_read() {
     );
     let recs = records(&out.stdout);
     assert_eq!(names(&recs), ["Write"]);
+    // From a file, read and parsed on a second thread, with records after it.
+    let after = r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"after","arguments":"{}"}}]}"#;
+    let file = write_temp(format!("{line}{after}\n{line}").as_bytes(), ".jsonl");
+    let out = toolsift()
+        .args(["extract", "-j", "2"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(names(&records(&out.stdout)), ["Write", "after"]);
 }
 
 #[test]

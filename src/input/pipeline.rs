@@ -45,7 +45,12 @@ impl Batch {
         &self.tapes[span.0..span.1]
     }
 
+    /// Empties the batch for reuse; buffers grown far past a batch (by one huge line)
+    /// are let go rather than kept by every batch that comes round again.
     fn clear(&mut self) {
+        if self.text.capacity() > 4 * BATCH_BYTES {
+            *self = Batch::default();
+        }
         self.text.clear();
         self.tapes.clear();
         self.records.clear();
