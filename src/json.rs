@@ -17,7 +17,26 @@ pub use compact::{compact_escaped, compact_text};
 /// A parsed document: its text and a tape of every value in it, built in one pass.
 pub struct Doc<'a> {
     text: &'a str,
-    slots: Vec<Slot>,
+    slots: Slots<'a>,
+}
+
+/// A document's tape: its own, or lent by a batch of documents parsed on another thread
+/// (see [`Doc::from_tape`]).
+enum Slots<'a> {
+    Own(Vec<Slot>),
+    Lent(&'a [Slot]),
+}
+
+impl std::ops::Deref for Slots<'_> {
+    type Target = [Slot];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Slot] {
+        match self {
+            Slots::Own(slots) => slots,
+            Slots::Lent(slots) => slots,
+        }
+    }
 }
 
 thread_local! {
@@ -50,7 +69,9 @@ const SPARE_MAX: usize = 1 << 16;
 
 impl Drop for Doc<'_> {
     fn drop(&mut self) {
-        give_spare(std::mem::take(&mut self.slots));
+        if let Slots::Own(slots) = &mut self.slots {
+            give_spare(std::mem::take(slots));
+        }
     }
 }
 
@@ -121,7 +142,7 @@ impl<'a> Doc<'a> {
         if ok {
             return Ok(Doc {
                 text,
-                slots: tape.slots,
+                slots: Slots::Own(tape.slots),
             });
         }
         give_spare(tape.slots);
@@ -145,11 +166,13 @@ impl<'a> Doc<'a> {
         &self.slots
     }
 
-    /// The document that [`Doc::parse`] made of `text`, from its tape.
-    pub(crate) fn from_tape(text: &'a str, tape: &[Slot]) -> Doc<'a> {
-        let mut slots = take_spare();
-        slots.extend_from_slice(tape);
-        Doc { text, slots }
+    /// The document that [`Doc::parse`] made of `text`, from its tape (borrowed, not
+    /// copied).
+    pub(crate) fn from_tape(text: &'a str, tape: &'a [Slot]) -> Doc<'a> {
+        Doc {
+            text,
+            slots: Slots::Lent(tape),
+        }
     }
 }
 
