@@ -32,7 +32,7 @@ pub struct Record {
     text: (usize, usize),
     /// Where its tape sits in the batch's tapes, or why it is not JSON.
     pub tape: Result<(usize, usize), String>,
-    /// The line of the first byte that is not UTF-8, if the record holds one.
+    /// The record's line, if it holds bytes that are not UTF-8.
     pub bad_utf8: Option<u64>,
 }
 
@@ -69,8 +69,8 @@ impl Batch {
         match simdutf8::basic::from_utf8(raw) {
             Ok(text) => self.text.push_str(text),
             Err(_) => {
-                let valid = std::str::from_utf8(raw).map_or_else(|e| e.valid_up_to(), |_| 0);
-                bad_utf8 = Some(number + memchr::memchr_iter(b'\n', &raw[..valid]).count() as u64);
+                // A line holds no line break: the bad byte is on this line.
+                bad_utf8 = Some(number);
                 self.text.push_str(&String::from_utf8_lossy(raw));
             }
         }
