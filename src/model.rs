@@ -768,12 +768,10 @@ thread_local! {
 }
 
 impl Window {
-    /// An empty buffer for the next window, with the capacity of a recycled one if any.
-    pub fn buffer(capacity: usize) -> Vec<u8> {
-        let mut buf = SPARE_WINDOW.take();
-        buf.clear();
-        buf.reserve(capacity);
-        buf
+    /// The buffer of a window already scanned (empty if none), for the next window of
+    /// this thread: its bytes are that window's, to be overwritten.
+    pub fn spare_buffer() -> Vec<u8> {
+        SPARE_WINDOW.take()
     }
 
     /// What the last window dropped on this thread left: its lines and text up to its

@@ -817,6 +817,51 @@ fn calls_up_to_the_overlap_long_are_whole_across_later_window_cuts() {
 }
 
 #[test]
+fn calls_up_to_the_overlap_long_are_whole_across_the_cuts_of_short_windows() {
+    // After the first window, prose with calls far apart is read in the shortest
+    // windows (`LEAST_WINDOW`), and the next window starts a short overlap back. Calls of
+    // 0.9 MB every 2.7 MB of prose, over 24 MB: cuts fall inside several of them, and
+    // each is found whole, on its line.
+    use toolsift::input::{LEAST_WINDOW, MAX_OVERLAP, TEXT_WINDOW};
+    let line = "Plain prose about the weather, with no call in it at all.\n";
+    let row = format!("\"{}\",\n", "x".repeat(26));
+    let call = format!(
+        "<tool_call>{{\"name\": \"write\", \"arguments\": {{\"lines\": [\n{}\"end\"]}}}}</tool_call>\n",
+        row.repeat(30_000)
+    );
+    assert!(call.len() < MAX_OVERLAP && LEAST_WINDOW < TEXT_WINDOW);
+    let prose = line.repeat(2_700_000 / line.len());
+    let (mut text, mut lines, mut starts) = (String::new(), 0u64, Vec::new());
+    while text.len() < 4 * TEXT_WINDOW {
+        text.push_str(&prose);
+        lines += (prose.len() / line.len()) as u64;
+        starts.push(lines + 1);
+        text.push_str(&call);
+        lines += 30_002;
+    }
+    let f = write_temp(text.as_bytes(), ".txt");
+    let out = toolsift().arg("extract").arg(f.path()).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let recs = records(&out.stdout);
+    assert_eq!(recs.len(), starts.len());
+    for (rec, start) in recs.iter().zip(&starts) {
+        let Record::Call {
+            arguments,
+            repairs,
+            source,
+            ..
+        } = rec
+        else {
+            panic!("not a call: {rec:?}");
+        };
+        assert_eq!(arguments["lines"].as_array().unwrap().len(), 30_001);
+        assert_eq!(repairs, &None);
+        assert_eq!(source.line, *start);
+    }
+}
+
+#[test]
 fn windows_never_cut_inside_a_character() {
     // One long line of two-byte characters, no line break: windows must cut between
     // characters (no replacement characters, no warning).
