@@ -358,6 +358,8 @@ pub struct Text {
     wil_blocks: OnceLock<Vec<(usize, usize)>>,
     /// Reasoning regions, found once: a window asks when it is cut and again per channel.
     reasoning_regions: OnceLock<Vec<(usize, usize)>>,
+    /// The line breaks of the whole text, when its reader counted them already.
+    breaks: Option<u64>,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -395,7 +397,7 @@ static WIL_FINDERS: LazyLock<[memchr::memmem::Finder<'static>; 2]> = LazyLock::n
 });
 
 /// Whether `WIL` or `wil` occurs: WIL sentinels are searched (in any case) only then.
-fn holds_wil(bytes: &[u8]) -> bool {
+pub(crate) fn holds_wil(bytes: &[u8]) -> bool {
     WIL_FINDERS.iter().any(|f| f.find(bytes).is_some())
 }
 
@@ -427,7 +429,7 @@ fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
 const LINE_BLOCK: usize = 4096;
 
 /// The block of [`Text::sweep`].
-const SWEEP_BLOCK: usize = 256 << 10;
+pub(crate) const SWEEP_BLOCK: usize = 256 << 10;
 
 impl Openers {
     const EMPTY: Openers = Openers {
@@ -443,7 +445,7 @@ impl Openers {
         self.angle.is_empty() && self.json.is_empty()
     }
 
-    fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.angle.clear();
         self.square.clear();
         self.json.clear();
@@ -452,7 +454,7 @@ impl Openers {
     }
 
     /// Adds the openers of `text[from..to]`.
-    fn add(&mut self, text: &[u8], from: usize, to: usize) {
+    pub fn add(&mut self, text: &[u8], from: usize, to: usize) {
         for at in memchr::memchr3_iter(b'<', b'[', b'{', &text[from..to]) {
             let at = from + at;
             match text[at] {
@@ -463,21 +465,64 @@ impl Openers {
                 }
                 _ => {
                     self.json.push(at);
-                    // Each run of white space is walked back over from one brace at most.
-                    let mut p = at;
-                    while p > 0 && text[p - 1].is_ascii_whitespace() {
-                        p -= 1;
-                    }
-                    if p > 0 && name_byte(text[p - 1]) {
-                        if p >= 2 && text[p - 1] == b':' && text[p - 2] == b'"' {
-                            self.member_braces.push(at);
-                        } else {
-                            self.named_braces.push(at);
-                        }
-                    }
+                    self.sort_brace(text, at);
                 }
             }
         }
+    }
+
+    /// Lists the `{` at `at` among the named or member braces, by what stands before it.
+    /// Each run of white space is walked back over from one brace at most.
+    fn sort_brace(&mut self, text: &[u8], at: usize) {
+        let mut p = at;
+        while p > 0 && text[p - 1].is_ascii_whitespace() {
+            p -= 1;
+        }
+        if p > 0 && name_byte(text[p - 1]) {
+            if p >= 2 && text[p - 1] == b':' && text[p - 2] == b'"' {
+                self.member_braces.push(at);
+            } else {
+                self.named_braces.push(at);
+            }
+        }
+    }
+
+    /// Appends the openers of a piece of text found on its own (`piece`, offsets in
+    /// it), which now starts at `shift` in `text`: as if `add` had found them there.
+    /// Only the braces whose sorting looked at the piece's first two bytes are sorted
+    /// again (what stood before them lies before the piece): the first byte that is not
+    /// white space, and the second when the first is the piece's first.
+    pub fn append_piece(&mut self, piece: &Openers, text: &[u8], shift: usize) {
+        let moved = |v: &mut Vec<usize>, from: &[usize], edge: &[usize]| {
+            v.extend(
+                from.iter()
+                    .map(|&o| o + shift)
+                    .filter(|o| !edge.contains(o)),
+            )
+        };
+        moved(&mut self.angle, &piece.angle, &[]);
+        moved(&mut self.square, &piece.square, &[]);
+        moved(&mut self.json, &piece.json, &[]);
+        let solid = |from: usize| {
+            text[from..]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .map(|n| from + n)
+        };
+        let mut edge = [usize::MAX; 2];
+        if let Some(first) = solid(shift) {
+            edge[0] = first;
+            if first == shift {
+                edge[1] = solid(first + 1).unwrap_or(usize::MAX);
+            }
+        }
+        for at in edge {
+            if text.get(at) == Some(&b'{') {
+                self.sort_brace(text, at);
+            }
+        }
+        moved(&mut self.named_braces, &piece.named_braces, &edge);
+        moved(&mut self.member_braces, &piece.member_braces, &edge);
     }
 }
 
@@ -493,7 +538,27 @@ impl Text {
             wil: OnceLock::new(),
             wil_blocks: OnceLock::new(),
             reasoning_regions: OnceLock::new(),
+            breaks: None,
         }
+    }
+
+    /// A window's text whose openers, `WIL` search and line breaks were found as it was
+    /// read (see [`crate::input`]'s pieces).
+    pub fn swept(text: String, line: u64, openers: Openers, wil: bool, breaks: u64) -> Text {
+        let mut t = Text::new(text, line, false, true);
+        let _ = t
+            .openers
+            .set((!openers.is_empty()).then(|| Box::new(openers)));
+        let _ = t.wil.set(wil);
+        t.breaks = Some(breaks);
+        t
+    }
+
+    /// Opener lists to fill for [`Text::swept`], reused from a window already dropped.
+    pub fn spare_openers() -> Openers {
+        let mut openers = SPARE_OPENERS.take();
+        openers.clear();
+        openers
     }
 
     /// The spans of `<think>…</think>` and the like in the text (see
@@ -596,10 +661,14 @@ impl Text {
     /// call's line has made them, else counted in one pass.
     fn breaks_up_to(&self, offset: usize) -> u64 {
         let offset = offset.min(self.text.len());
+        let count = |b: &[u8]| memchr::memchr_iter(b'\n', b).count() as u64;
         if self.breaks_before.get().is_some() {
             self.line_at(offset) - self.line
+        } else if let Some(all) = self.breaks {
+            // A window's cut is near its end: the few lines after it are counted.
+            all - count(&self.text.as_bytes()[offset..])
         } else {
-            memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count() as u64
+            count(&self.text.as_bytes()[..offset])
         }
     }
 }
@@ -892,6 +961,36 @@ mod tests {
         }
         // Text decoded from a JSON string keeps the line of its string.
         assert_eq!(Text::new("a\nb\nc", 9, false, false).line_at(4), 9);
+    }
+
+    #[test]
+    fn openers_of_pieces_appended_are_those_of_the_whole() {
+        let alphabet = b"{{[<  \n\":ab";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..3000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let len = (seed >> 58) as usize + 1;
+            let text: Vec<u8> = (0..len)
+                .map(|k| alphabet[((seed >> (k % 50)) as usize + k * 7) % alphabet.len()])
+                .collect();
+            let mut whole = Openers::default();
+            whole.add(&text, 0, len);
+            for cut in 0..=len {
+                let mut joined = Openers::default();
+                joined.add(&text, 0, cut);
+                let mut piece = Openers::default();
+                piece.add(&text[cut..], 0, len - cut);
+                joined.append_piece(&piece, &text, cut);
+                assert_eq!(
+                    joined,
+                    whole,
+                    "{:?} cut at {cut}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
+        }
     }
 
     #[test]

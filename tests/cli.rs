@@ -1028,3 +1028,54 @@ fn a_jsonl_file_read_on_two_threads_gives_what_one_thread_gives() {
         }
     }
 }
+
+/// A long text file read on two threads (one reads, checks and sweeps the next piece,
+/// the other scans the current window) gives what one thread gives: the same records,
+/// and the one message about bad UTF-8, on the line of the first bad byte, whatever
+/// window holds it.
+#[test]
+fn a_long_text_file_read_on_two_threads_gives_what_one_thread_gives() {
+    let prose = "Plain prose about the weather – and a 😀 – with no call in it.\n";
+    let mut data = Vec::new();
+    let mut lines = 0u64;
+    let mut calls = 0;
+    let mut bad_line = None;
+    while data.len() < 9 << 20 {
+        data.extend_from_slice(prose.repeat(500).as_bytes());
+        lines += 500;
+        data.extend_from_slice(
+            b"<tool_call>{\"name\": \"f\", \"arguments\": {\"n\": 1}}</tool_call>\n",
+        );
+        lines += 1;
+        calls += 1;
+        if bad_line.is_none() && data.len() > 7 << 20 {
+            data.extend_from_slice(b"a bad \xff byte\n");
+            lines += 1;
+            bad_line = Some(lines);
+        }
+    }
+    let file = write_temp(&data, ".txt");
+    let path = file.path().to_str().unwrap();
+    for window in ["", "4096", "100000"] {
+        let run = |jobs: &str| {
+            let out = toolsift()
+                .env("TOOLSIFT_TEXT_WINDOW", window)
+                .args(["extract", "--stats", "-j", jobs, path])
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            (out.stdout, String::from_utf8(out.stderr).unwrap())
+        };
+        let (one, warnings_one) = run("1");
+        let (two, warnings_two) = run("2");
+        assert_eq!(warnings_one, warnings_two, "window {window:?}");
+        assert!(one == two, "window {window:?}: the records differ");
+        assert_eq!(records(&one).len(), calls, "window {window:?}");
+        let warning = format!(":{}: invalid UTF-8", bad_line.unwrap());
+        assert_eq!(
+            warnings_one.matches(&warning).count(),
+            1,
+            "window {window:?}: {warning}\n{warnings_one}"
+        );
+    }
+}

@@ -529,3 +529,91 @@ fn a_read_error_on_the_second_thread_ends_the_source_as_on_one() {
         }
     }
 }
+
+/// Every model fixture between runs of prose, with characters of two to four bytes, a
+/// line longer than the windows, a WIL block and braces after white space at the start
+/// of lines: what the windows of a long text are made of.
+fn long_text_with_every_kind_of_line() -> Vec<u8> {
+    let prose = "the model explains – how the tool works 😀 and what it returns\n".repeat(30);
+    let mut text = Vec::new();
+    for (k, path) in fixtures()
+        .iter()
+        .filter(|p| p.parent().unwrap().ends_with("models"))
+        .enumerate()
+    {
+        text.extend(prose.as_bytes());
+        match k % 4 {
+            0 => text.extend("é".repeat(9000).as_bytes()),
+            1 => text.extend(b"BEGIN WIL\ncreate window id w1 title \"Notes\"\nEND WIL"),
+            2 => text.extend(b"  \n   {\"name\": \"f\", \"arguments\": {}}"),
+            _ => {}
+        }
+        text.extend(b"\n");
+        text.extend(std::fs::read(path).unwrap());
+        text.extend(b"\n");
+    }
+    text
+}
+
+/// Long text read and swept on a second thread (`Reader::with_pipeline`), in random
+/// chunks through a small buffer: the records are those of one thread, for windows of
+/// every size around the pieces'.
+#[test]
+fn text_windows_read_on_a_second_thread_give_the_same_records() {
+    let text = long_text_with_every_kind_of_line();
+    let mut next = below(17);
+    for window in (6000..6000 + 11 * 40).step_by(11) {
+        let mut cuts: Vec<usize> = (0..8).map(|_| next(text.len())).collect();
+        cuts.sort_unstable();
+        let read = |pipeline: bool| {
+            let chunked = Chunked {
+                data: &text,
+                pos: 0,
+                cuts: cuts.clone(),
+            };
+            let (records, result) = run_reader(
+                &mut BufReader::with_capacity(61, chunked),
+                window,
+                false,
+                pipeline,
+            );
+            result.unwrap();
+            records
+        };
+        let one = read(false);
+        assert!(one.len() > 60, "window {window}: {} records", one.len());
+        assert_eq!(one, read(true), "window {window}");
+    }
+}
+
+/// A read error part way through a long text: both ways give the records before it,
+/// then the error.
+#[test]
+fn a_read_error_on_the_second_thread_ends_a_text_as_on_one() {
+    let text = long_text_with_every_kind_of_line();
+    for fail_at in [9000, 50_000, text.len() / 2, text.len() - 10] {
+        let read = |pipeline: bool| {
+            let failing = Failing {
+                data: &text,
+                pos: 0,
+                fail_at,
+            };
+            run_reader(
+                &mut BufReader::with_capacity(4096, failing),
+                8000,
+                false,
+                pipeline,
+            )
+        };
+        let (one, one_result) = read(false);
+        let (two, two_result) = read(true);
+        assert_eq!(one, two, "failing at {fail_at}");
+        assert_eq!(
+            one_result.unwrap_err().to_string(),
+            two_result.unwrap_err().to_string()
+        );
+        if fail_at >= 50_000 {
+            assert!(!one.is_empty(), "records before the error at {fail_at}");
+        }
+    }
+}

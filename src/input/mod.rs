@@ -5,6 +5,7 @@
 //! `auto` decides from the first non-blank bytes.
 
 mod cassette;
+mod pieces;
 mod pipeline;
 mod sse;
 
@@ -14,6 +15,21 @@ use crate::model::{Event, Text, Window};
 use crate::transcript::Interpreter;
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
+
+/// Where the windows of a long text get their pieces.
+enum Feed<'p, 'l, 'r> {
+    /// Read here, into the window itself.
+    Here {
+        pieces: &'p mut pieces::Pieces,
+        lines: &'l mut Lines<'r>,
+    },
+    /// Read, checked and swept on a second thread; pieces used go back to it.
+    Thread {
+        pieces: std::sync::mpsc::Receiver<pieces::Piece>,
+        spares: std::sync::mpsc::Sender<pieces::Piece>,
+        spare: Option<pieces::Piece>,
+    },
+}
 
 /// How a source is framed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,50 +178,123 @@ impl<'a, 's> Reader<'a, 's> {
     /// Plain text too large to hold whole, in overlapping windows cut at line ends: a
     /// call that starts in the overlap at the end of a window is left to the next one,
     /// which holds it whole (calls longer than the overlap, 1 MiB, may be cut). The
-    /// overlap is scanned twice, so it is a small part of a large window.
-    fn windowed_text(&mut self, mut buf: Vec<u8>, lines: &mut Lines) -> io::Result<()> {
+    /// overlap is scanned twice, so it is a small part of a large window. A window is
+    /// what the one before left and one or more [`pieces::Piece`]s of new bytes; with
+    /// the pipeline on, they are read and swept on a second thread.
+    fn windowed_text(&mut self, mut first: Vec<u8>, lines: &mut Lines) -> io::Result<()> {
+        if first.starts_with(BOM) {
+            first.drain(..BOM.len());
+        }
+        let size = LEAST_WINDOW.min(self.window.max(2));
+        let mut pieces = pieces::Pieces::new(first, size);
+        if !self.pipeline {
+            return self.windows(Feed::Here {
+                pieces: &mut pieces,
+                lines,
+            });
+        }
+        let (pieces_tx, pieces_rx) = std::sync::mpsc::sync_channel(pieces::IN_FLIGHT);
+        let (spares_tx, spares) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(move || pieces::produce(pieces, lines, &pieces_tx, &spares));
+            // Moved in, so that it is dropped when this closure returns, before the
+            // reading thread is joined: a thread blocked on a full channel then wakes.
+            self.windows(Feed::Thread {
+                pieces: pieces_rx,
+                spares: spares_tx,
+                spare: None,
+            })
+        })
+    }
+
+    /// The windows of [`Reader::windowed_text`], from the pieces `feed` hands out.
+    fn windows(&mut self, mut feed: Feed) -> io::Result<()> {
         let most = self.window.max(2);
         let least = LEAST_WINDOW.min(most);
         let overlap = (most / 4).min(MAX_OVERLAP);
         let mut base = 0usize;
         let mut line = 1u64;
-        let mut eof = false;
+        // The end of the window before, from its cut on; the window holds at least this
+        // many times as much (up to the full window).
+        let mut carried: Vec<u8> = Vec::new();
         // Set once the engine says that no later window needs WIL's sentinels (a word
         // left from another text is dropped).
         Window::take_sentinels_moot();
         let mut sentinels_moot = false;
-        if buf.starts_with(BOM) {
-            buf.drain(..BOM.len());
-        }
         loop {
-            let cut = if eof {
-                buf.len()
-            } else {
-                memchr::memrchr(b'\n', &buf).map_or(buf.len(), |n| n + 1)
-            };
-            // The window's bytes become its text without a copy; what follows the cut
-            // waits in `rest`.
-            let mut rest = buf.split_off(cut);
-            let text = match string_from_utf8(std::mem::take(&mut buf)) {
-                Ok(t) => t,
-                Err(e) => {
-                    let error = e.utf8_error();
-                    let mut bytes = e.into_bytes();
-                    if error.error_len().is_none() && !eof && error.valid_up_to() > 0 {
-                        // A line longer than the window: never cut inside a character.
-                        let tail = bytes.split_off(error.valid_up_to());
-                        rest.splice(0..0, tail);
-                        String::from_utf8(bytes).unwrap_or_default()
-                    } else {
+            let target = (carried.len() * CARRIED_SHARE).clamp(least, most);
+            // The bytes of a window before last are overwritten with what the last one
+            // left and the new pieces.
+            let mut buffer = Window::spare_buffer();
+            let (text, last) = match &mut feed {
+                Feed::Here { pieces, lines } => {
+                    buffer.resize(buffer.len().max(carried.len()), 0);
+                    buffer[..carried.len()].copy_from_slice(&carried);
+                    let mut start = carried.len();
+                    let last = loop {
+                        let last = pieces.read_into(lines, &mut buffer, start)?;
+                        start = buffer.len();
+                        if last || buffer.len() >= target {
+                            break last;
+                        }
+                    };
+                    let text = match string_from_utf8(buffer) {
+                        Ok(text) => text,
                         // Bad bytes are replaced in the text; offsets are the text's.
-                        self.utf8(&bytes, line).into_owned()
-                    }
+                        Err(e) => self.utf8(e.as_bytes(), line).into_owned(),
+                    };
+                    let text = Text::new(text, line, false, true);
+                    text.sweep(!sentinels_moot);
+                    (text, last)
+                }
+                Feed::Thread {
+                    pieces,
+                    spares,
+                    spare,
+                } => {
+                    let next = |used: Option<pieces::Piece>| {
+                        if let Some(used) = used {
+                            let _ = spares.send(used);
+                        }
+                        pieces.recv().unwrap_or_else(|_| pieces::Piece {
+                            error: Some(io::Error::other("the thread reading the text stopped")),
+                            ..Default::default()
+                        })
+                    };
+                    // The carried part is swept here; the pieces were as they were read.
+                    buffer.clear();
+                    let mut text = String::from_utf8(buffer).unwrap_or_default();
+                    text.push_str(std::str::from_utf8(&carried).unwrap_or_default());
+                    let mut openers = Text::spare_openers();
+                    openers.add(text.as_bytes(), 0, text.len());
+                    let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
+                    let mut wil = crate::model::holds_wil(text.as_bytes());
+                    let last = loop {
+                        let piece = next(spare.take());
+                        if let Some(e) = piece.error {
+                            return Err(e);
+                        }
+                        if let Some(before) = piece.bad_utf8 {
+                            self.warn_utf8(line + breaks + before);
+                        }
+                        let shift = text.len();
+                        text.push_str(&piece.text);
+                        let bytes = text.as_bytes();
+                        openers.append_piece(&piece.openers, bytes, shift);
+                        let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
+                        wil = wil || piece.wil || crate::model::holds_wil(joint);
+                        breaks += piece.breaks;
+                        let last = piece.last;
+                        *spare = Some(piece);
+                        if last || text.len() >= target {
+                            break last;
+                        }
+                    };
+                    let wil = wil && !sentinels_moot;
+                    (Text::swept(text, line, openers, wil, breaks), last)
                 }
             };
-            let cut = text.len();
-            let last = eof && rest.is_empty();
-            let text = Text::new(text, line, false, true);
-            text.sweep(!sentinels_moot);
+            let cut = text.text.len();
             let keep = if last {
                 cut
             } else {
@@ -266,28 +355,12 @@ impl<'a, 's> Reader<'a, 's> {
                     "a text window was kept by its consumer; lines after it are unknown",
                 )
             })?;
+            carried.clear();
+            carried.extend_from_slice(&passed.bytes[passed.keep..]);
+            Window::recycle(passed.bytes);
             if last {
-                Window::recycle(passed.bytes);
                 return Ok(());
             }
-            // The next window starts with the overlap, then what waited.
-            let carried = &passed.bytes[passed.keep..];
-            let size = (carried.len() * CARRIED_SHARE).clamp(least, most);
-            // The bytes of a window before last are overwritten, not zeroed first, and
-            // the file is read straight into them, in as few reads as it takes.
-            buf = Window::spare_buffer();
-            let held = carried.len() + rest.len();
-            buf.resize(size.max(held), 0);
-            buf[..carried.len()].copy_from_slice(carried);
-            buf[carried.len()..held].copy_from_slice(&rest);
-            if !eof {
-                let read = lines.fill(&mut buf[held..])?;
-                eof = held + read < buf.len();
-                buf.truncate(held + read);
-            } else {
-                buf.truncate(held);
-            }
-            Window::recycle(passed.bytes);
             line += passed.lines;
             sentinels_moot = Window::take_sentinels_moot();
             base += passed.keep;
