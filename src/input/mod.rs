@@ -27,7 +27,6 @@ enum Feed<'p, 'l, 'r> {
     Thread {
         pieces: std::sync::mpsc::Receiver<pieces::Piece>,
         spares: std::sync::mpsc::Sender<pieces::Piece>,
-        spare: Option<pieces::Piece>,
     },
 }
 
@@ -202,7 +201,6 @@ impl<'a, 's> Reader<'a, 's> {
             self.windows(Feed::Thread {
                 pieces: pieces_rx,
                 spares: spares_tx,
-                spare: None,
             })
         })
     }
@@ -247,15 +245,8 @@ impl<'a, 's> Reader<'a, 's> {
                     text.sweep(!sentinels_moot);
                     (text, last)
                 }
-                Feed::Thread {
-                    pieces,
-                    spares,
-                    spare,
-                } => {
-                    let next = |used: Option<pieces::Piece>| {
-                        if let Some(used) = used {
-                            let _ = spares.send(used);
-                        }
+                Feed::Thread { pieces, spares } => {
+                    let next = || {
                         pieces.recv().unwrap_or_else(|_| pieces::Piece {
                             error: Some(io::Error::other("the thread reading the text stopped")),
                             ..Default::default()
@@ -270,7 +261,7 @@ impl<'a, 's> Reader<'a, 's> {
                     let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
                     let mut wil = crate::model::holds_wil(text.as_bytes());
                     let last = loop {
-                        let piece = next(spare.take());
+                        let piece = next();
                         if let Some(e) = piece.error {
                             return Err(e);
                         }
@@ -285,7 +276,8 @@ impl<'a, 's> Reader<'a, 's> {
                         wil = wil || piece.wil || crate::model::holds_wil(joint);
                         breaks += piece.breaks;
                         let last = piece.last;
-                        *spare = Some(piece);
+                        // Back at once, for the piece after next.
+                        let _ = spares.send(piece);
                         if last || text.len() >= target {
                             break last;
                         }

@@ -66,6 +66,10 @@ impl Pieces {
         buf.resize(start + self.size.max(held + 4), 0);
         buf[start..start + held].copy_from_slice(&self.rest);
         self.rest.clear();
+        if self.rest.capacity() > self.size {
+            // It held the first piece, read whole to tell a long text from a short one.
+            self.rest = Vec::new();
+        }
         let read_to = start + held;
         if self.eof {
             buf.truncate(read_to);
@@ -89,6 +93,11 @@ impl Pieces {
         let mut openers = std::mem::take(&mut piece.openers);
         openers.clear();
         let mut raw = std::mem::take(&mut piece.text).into_bytes();
+        if raw.capacity() > 2 * self.size {
+            // The first piece (what was read to tell a long text from a short one) or
+            // one grown by a long line: not kept by every piece that comes round again.
+            raw = Vec::new();
+        }
         let (last, error) = match self.read_into(lines, &mut raw, 0) {
             Ok(last) => (last, None),
             Err(e) => (false, Some(e)),
