@@ -46,7 +46,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning 
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output' -r -F
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'

@@ -167,7 +167,8 @@ pub struct ExtractArgs {
 
     /// Files read at once (default: the number of CPUs); records still come out in
     /// the order of the files. With 2 or more and a single JSON Lines file, one thread
-    /// reads and parses it while another walks its records.
+    /// reads and parses it while another walks its records; with a single long text
+    /// file, one thread reads and sweeps the next piece while another scans.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
 
