@@ -799,20 +799,7 @@ fn calls_up_to_the_overlap_long_are_whole_across_later_window_cuts() {
     let count = (text.len() - first.len()) / call.len();
     assert_eq!(recs.len(), 1 + count);
     for (k, rec) in recs.iter().enumerate().skip(1) {
-        let Record::Call {
-            name,
-            arguments,
-            repairs,
-            source,
-            ..
-        } = rec
-        else {
-            panic!("not a call: {rec:?}");
-        };
-        assert_eq!(name, "write");
-        assert_eq!(arguments["lines"].as_array().unwrap().len(), 30_001);
-        assert_eq!(repairs, &None);
-        assert_eq!(source.line, 2 + (k as u64 - 1) * 30_003);
+        assert_whole_write_call(rec, 2 + (k as u64 - 1) * 30_003);
     }
 }
 
@@ -845,20 +832,28 @@ fn calls_up_to_the_overlap_long_are_whole_across_the_cuts_of_short_windows() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     let recs = records(&out.stdout);
     assert_eq!(recs.len(), starts.len());
-    for (rec, start) in recs.iter().zip(&starts) {
-        let Record::Call {
-            arguments,
-            repairs,
-            source,
-            ..
-        } = rec
-        else {
-            panic!("not a call: {rec:?}");
-        };
-        assert_eq!(arguments["lines"].as_array().unwrap().len(), 30_001);
-        assert_eq!(repairs, &None);
-        assert_eq!(source.line, *start);
+    for (rec, &start) in recs.iter().zip(&starts) {
+        assert_whole_write_call(rec, start);
     }
+}
+
+/// `rec` is the call `write` of the window tests, whole (30,001 lines, no repair), found
+/// on `line`.
+fn assert_whole_write_call(rec: &Record, line: u64) {
+    let Record::Call {
+        name,
+        arguments,
+        repairs,
+        source,
+        ..
+    } = rec
+    else {
+        panic!("not a call: {rec:?}");
+    };
+    assert_eq!(name, "write");
+    assert_eq!(arguments["lines"].as_array().unwrap().len(), 30_001);
+    assert_eq!(repairs, &None);
+    assert_eq!(source.line, line);
 }
 
 #[test]
@@ -998,20 +993,9 @@ fn a_jsonl_file_read_on_two_threads_gives_what_one_thread_gives() {
     let file = write_temp(&data, ".jsonl");
     let path = file.path().to_str().unwrap();
     for flags in [&["--stats"][..], &["--all", "--with-results"]] {
-        let run = |jobs: &str| {
-            let out = toolsift()
-                .args(["extract", "-j", jobs])
-                .args(flags)
-                .arg(path)
-                .output()
-                .unwrap();
-            assert!(out.status.success());
-            (out.stdout, String::from_utf8(out.stderr).unwrap())
-        };
-        let (one, warnings_one) = run("1");
-        let (two, warnings_two) = run("2");
-        assert_eq!(warnings_one, warnings_two, "{flags:?}");
-        assert!(one == two, "{flags:?}: the records differ");
+        let mut args = flags.to_vec();
+        args.push(path);
+        let (one, warnings_one) = one_thread_and_two(&args, "");
         let found = records(&one);
         assert_eq!(names(&found).len(), calls + 1, "{flags:?}");
         for warning in [
@@ -1027,6 +1011,29 @@ fn a_jsonl_file_read_on_two_threads_gives_what_one_thread_gives() {
             );
         }
     }
+}
+
+/// `toolsift extract ARGS` with `-j 1` and with `-j 2` (and the text window, if set):
+/// the same records and the same messages. The records and the messages.
+fn one_thread_and_two(args: &[&str], window: &str) -> (Vec<u8>, String) {
+    let run = |jobs: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "-j", jobs])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        (out.stdout, String::from_utf8(out.stderr).unwrap())
+    };
+    let (one, warnings_one) = run("1");
+    let (two, warnings_two) = run("2");
+    assert_eq!(warnings_one, warnings_two, "{args:?}, window {window:?}");
+    assert!(
+        one == two,
+        "{args:?}, window {window:?}: the records differ"
+    );
+    (one, warnings_one)
 }
 
 /// A long text file read on two threads (one reads, checks and sweeps the next piece,
@@ -1057,19 +1064,7 @@ fn a_long_text_file_read_on_two_threads_gives_what_one_thread_gives() {
     let file = write_temp(&data, ".txt");
     let path = file.path().to_str().unwrap();
     for window in ["", "4096", "100000"] {
-        let run = |jobs: &str| {
-            let out = toolsift()
-                .env("TOOLSIFT_TEXT_WINDOW", window)
-                .args(["extract", "--stats", "-j", jobs, path])
-                .output()
-                .unwrap();
-            assert!(out.status.success());
-            (out.stdout, String::from_utf8(out.stderr).unwrap())
-        };
-        let (one, warnings_one) = run("1");
-        let (two, warnings_two) = run("2");
-        assert_eq!(warnings_one, warnings_two, "window {window:?}");
-        assert!(one == two, "window {window:?}: the records differ");
+        let (one, warnings_one) = one_thread_and_two(&["--stats", path], window);
         assert_eq!(records(&one).len(), calls, "window {window:?}");
         let warning = format!(":{}: invalid UTF-8", bad_line.unwrap());
         assert_eq!(

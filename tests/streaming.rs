@@ -447,6 +447,32 @@ impl Read for Failing<'_> {
     }
 }
 
+/// `data` read with a read error after `fail_at` bytes, on one thread and on two: the
+/// same records and the same error. The records.
+fn fail_on_one_and_two_threads(data: &[u8], window: usize, fail_at: usize) -> Vec<String> {
+    let read = |pipeline: bool| {
+        let failing = Failing {
+            data,
+            pos: 0,
+            fail_at,
+        };
+        run_reader(
+            &mut BufReader::with_capacity(4096, failing),
+            window,
+            false,
+            pipeline,
+        )
+    };
+    let (one, one_result) = read(false);
+    let (two, two_result) = read(true);
+    assert_eq!(one, two, "failing at {fail_at}");
+    assert_eq!(
+        one_result.unwrap_err().to_string(),
+        two_result.unwrap_err().to_string()
+    );
+    one
+}
+
 /// The JSON Lines fixtures one after another, repeated past a few of the second
 /// thread's batches.
 fn many_json_lines() -> Vec<u8> {
@@ -504,28 +530,9 @@ fn json_lines_parsed_on_a_second_thread_give_the_same_records() {
 fn a_read_error_on_the_second_thread_ends_the_source_as_on_one() {
     let data = many_json_lines();
     for fail_at in [0, 1, 5_000, 200_000, data.len() / 2] {
-        let read = |pipeline: bool| {
-            let failing = Failing {
-                data: &data,
-                pos: 0,
-                fail_at,
-            };
-            run_reader(
-                &mut BufReader::with_capacity(4096, failing),
-                0,
-                false,
-                pipeline,
-            )
-        };
-        let (one, one_result) = read(false);
-        let (two, two_result) = read(true);
-        assert_eq!(one, two, "failing at {fail_at}");
-        assert_eq!(
-            one_result.unwrap_err().to_string(),
-            two_result.unwrap_err().to_string()
-        );
+        let records = fail_on_one_and_two_threads(&data, 0, fail_at);
         if fail_at >= 200_000 {
-            assert!(!one.is_empty(), "records before the error at {fail_at}");
+            assert!(!records.is_empty(), "records before the error at {fail_at}");
         }
     }
 }
@@ -592,28 +599,9 @@ fn text_windows_read_on_a_second_thread_give_the_same_records() {
 fn a_read_error_on_the_second_thread_ends_a_text_as_on_one() {
     let text = long_text_with_every_kind_of_line();
     for fail_at in [9000, 50_000, text.len() / 2, text.len() - 10] {
-        let read = |pipeline: bool| {
-            let failing = Failing {
-                data: &text,
-                pos: 0,
-                fail_at,
-            };
-            run_reader(
-                &mut BufReader::with_capacity(4096, failing),
-                8000,
-                false,
-                pipeline,
-            )
-        };
-        let (one, one_result) = read(false);
-        let (two, two_result) = read(true);
-        assert_eq!(one, two, "failing at {fail_at}");
-        assert_eq!(
-            one_result.unwrap_err().to_string(),
-            two_result.unwrap_err().to_string()
-        );
+        let records = fail_on_one_and_two_threads(&text, 8000, fail_at);
         if fail_at >= 50_000 {
-            assert!(!one.is_empty(), "records before the error at {fail_at}");
+            assert!(!records.is_empty(), "records before the error at {fail_at}");
         }
     }
 }
