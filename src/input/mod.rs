@@ -221,69 +221,12 @@ impl<'a, 's> Reader<'a, 's> {
         let mut sentinels_moot = false;
         loop {
             let target = (carried.len() * CARRIED_SHARE).clamp(least, most);
-            // The bytes of a window before last are overwritten with what the last one
-            // left and the new pieces.
-            let mut buffer = Window::spare_buffer();
             let (text, last) = match &mut feed {
                 Feed::Here { pieces, lines } => {
-                    buffer.resize(buffer.len().max(carried.len()), 0);
-                    buffer[..carried.len()].copy_from_slice(&carried);
-                    let mut start = carried.len();
-                    let last = loop {
-                        let last = pieces.read_into(lines, &mut buffer, start)?;
-                        start = buffer.len();
-                        if last || buffer.len() >= target {
-                            break last;
-                        }
-                    };
-                    let text = match string_from_utf8(buffer) {
-                        Ok(text) => text,
-                        // Bad bytes are replaced in the text; offsets are the text's.
-                        Err(e) => self.utf8(e.as_bytes(), line).into_owned(),
-                    };
-                    let text = Text::new(text, line, false, true);
-                    text.sweep(!sentinels_moot);
-                    (text, last)
+                    self.window_here(pieces, lines, &carried, target, line, sentinels_moot)?
                 }
                 Feed::Thread { pieces, spares } => {
-                    let next = || {
-                        pieces.recv().unwrap_or_else(|_| pieces::Piece {
-                            error: Some(io::Error::other("the thread reading the text stopped")),
-                            ..Default::default()
-                        })
-                    };
-                    // The carried part is swept here; the pieces were as they were read.
-                    buffer.clear();
-                    let mut text = String::from_utf8(buffer).unwrap_or_default();
-                    text.push_str(std::str::from_utf8(&carried).unwrap_or_default());
-                    let mut openers = Text::spare_openers();
-                    openers.add(text.as_bytes(), 0, text.len());
-                    let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
-                    let mut wil = crate::model::holds_wil(text.as_bytes());
-                    let last = loop {
-                        let piece = next();
-                        if let Some(e) = piece.error {
-                            return Err(e);
-                        }
-                        if let Some(before) = piece.bad_utf8 {
-                            self.warn_utf8(line + breaks + before);
-                        }
-                        let shift = text.len();
-                        text.push_str(&piece.text);
-                        let bytes = text.as_bytes();
-                        openers.append_piece(&piece.openers, bytes, shift);
-                        let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
-                        wil = wil || piece.wil || crate::model::holds_wil(joint);
-                        breaks += piece.breaks;
-                        let last = piece.last;
-                        // Back at once, for the piece after next.
-                        let _ = spares.send(piece);
-                        if last || text.len() >= target {
-                            break last;
-                        }
-                    };
-                    let wil = wil && !sentinels_moot;
-                    (Text::swept(text, line, openers, wil, breaks), last)
+                    self.window_of_pieces(pieces, spares, &carried, target, line, sentinels_moot)?
                 }
             };
             let cut = text.text.len();
@@ -357,6 +300,92 @@ impl<'a, 's> Reader<'a, 's> {
             sentinels_moot = Window::take_sentinels_moot();
             base += passed.keep;
         }
+    }
+
+    /// The next window read on this thread: `carried`, then pieces read into the same
+    /// buffer up to `target` bytes, checked for UTF-8 and swept as a whole. The window's
+    /// text, and whether the input ends with it.
+    fn window_here(
+        &mut self,
+        pieces: &mut pieces::Pieces,
+        lines: &mut Lines,
+        carried: &[u8],
+        target: usize,
+        line: u64,
+        sentinels_moot: bool,
+    ) -> io::Result<(Text, bool)> {
+        // The bytes of a window before last are overwritten, not zeroed first.
+        let mut buffer = Window::spare_buffer();
+        buffer.resize(buffer.len().max(carried.len()), 0);
+        buffer[..carried.len()].copy_from_slice(carried);
+        let mut start = carried.len();
+        let last = loop {
+            let last = pieces.read_into(lines, &mut buffer, start)?;
+            start = buffer.len();
+            if last || buffer.len() >= target {
+                break last;
+            }
+        };
+        let text = match string_from_utf8(buffer) {
+            Ok(text) => text,
+            // Bad bytes are replaced in the text; offsets are the text's.
+            Err(e) => self.utf8(e.as_bytes(), line).into_owned(),
+        };
+        let text = Text::new(text, line, false, true);
+        text.sweep(!sentinels_moot);
+        Ok((text, last))
+    }
+
+    /// The next window from pieces read, checked and swept on the second thread:
+    /// `carried` (swept here), then the pieces' texts up to `target` bytes, their opener
+    /// lists appended and their line breaks added up. Bad UTF-8 is reported here, in
+    /// order, on its line. The window's text, and whether the input ends with it.
+    fn window_of_pieces(
+        &mut self,
+        pieces: &std::sync::mpsc::Receiver<pieces::Piece>,
+        spares: &std::sync::mpsc::Sender<pieces::Piece>,
+        carried: &[u8],
+        target: usize,
+        line: u64,
+        sentinels_moot: bool,
+    ) -> io::Result<(Text, bool)> {
+        let mut buffer = Window::spare_buffer();
+        buffer.clear();
+        let mut text = String::from_utf8(buffer).unwrap_or_default();
+        // The window before was UTF-8, and its cut falls between characters.
+        text.push_str(std::str::from_utf8(carried).unwrap_or_default());
+        let mut openers = Text::spare_openers();
+        openers.add(text.as_bytes(), 0, text.len());
+        let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
+        let mut wil = crate::model::holds_wil(text.as_bytes());
+        let last = loop {
+            let piece = pieces.recv().unwrap_or_else(|_| pieces::Piece {
+                error: Some(io::Error::other("the thread reading the text stopped")),
+                ..Default::default()
+            });
+            if let Some(e) = piece.error {
+                return Err(e);
+            }
+            if let Some(before) = piece.bad_utf8 {
+                self.warn_utf8(line + breaks + before);
+            }
+            let shift = text.len();
+            text.push_str(&piece.text);
+            let bytes = text.as_bytes();
+            openers.append_piece(&piece.openers, bytes, shift);
+            // A `WIL` may start in the last two bytes before the piece.
+            let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
+            wil = wil || piece.wil || crate::model::holds_wil(joint);
+            breaks += piece.breaks;
+            let last = piece.last;
+            // Back at once, for the piece after next.
+            let _ = spares.send(piece);
+            if last || text.len() >= target {
+                break last;
+            }
+        };
+        let wil = wil && !sentinels_moot;
+        Ok((Text::swept(text, line, openers, wil, breaks), last))
     }
 
     /// Says, once per source, that a string held half a surrogate pair.
