@@ -546,9 +546,8 @@ impl Text {
     /// read (see [`crate::input`]'s pieces).
     pub fn swept(text: String, line: u64, openers: Openers, wil: bool, breaks: u64) -> Text {
         let mut t = Text::new(text, line, false, true);
-        let _ = t
-            .openers
-            .set((!openers.is_empty()).then(|| Box::new(openers)));
+        // Kept even when empty, as `sweep` does: the lists go back for the next window.
+        let _ = t.openers.set(Some(Box::new(openers)));
         let _ = t.wil.set(wil);
         t.breaks = Some(breaks);
         t
@@ -658,7 +657,8 @@ impl Text {
     }
 
     /// The line breaks before `offset` in raw text: from the per-block counts when a
-    /// call's line has made them, else counted in one pass.
+    /// call's line has made them, else from the reader's count of the whole text less
+    /// those after `offset`, else counted in one pass.
     fn breaks_up_to(&self, offset: usize) -> u64 {
         let offset = offset.min(self.text.len());
         let count = |b: &[u8]| memchr::memchr_iter(b'\n', b).count() as u64;

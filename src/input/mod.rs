@@ -30,6 +30,19 @@ enum Feed<'p, 'l, 'r> {
     },
 }
 
+/// What the next window of a long text starts from.
+#[derive(Clone, Copy)]
+struct NextWindow<'c> {
+    /// The end of the window before, from its cut on.
+    carried: &'c [u8],
+    /// The window's least length (more when its last piece runs past it).
+    target: usize,
+    /// The file line it starts on.
+    line: u64,
+    /// Whether WIL's sentinels are still searched for.
+    find_wil: bool,
+}
+
 /// How a source is framed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
@@ -221,13 +234,15 @@ impl<'a, 's> Reader<'a, 's> {
         let mut sentinels_moot = false;
         loop {
             let target = (carried.len() * CARRIED_SHARE).clamp(least, most);
+            let next = NextWindow {
+                carried: &carried,
+                target,
+                line,
+                find_wil: !sentinels_moot,
+            };
             let (text, last) = match &mut feed {
-                Feed::Here { pieces, lines } => {
-                    self.window_here(pieces, lines, &carried, target, line, sentinels_moot)?
-                }
-                Feed::Thread { pieces, spares } => {
-                    self.window_of_pieces(pieces, spares, &carried, target, line, sentinels_moot)?
-                }
+                Feed::Here { pieces, lines } => self.window_here(pieces, lines, &next)?,
+                Feed::Thread { pieces, spares } => self.window_of_pieces(pieces, spares, &next)?,
             };
             let cut = text.text.len();
             let keep = if last {
@@ -309,30 +324,27 @@ impl<'a, 's> Reader<'a, 's> {
         &mut self,
         pieces: &mut pieces::Pieces,
         lines: &mut Lines,
-        carried: &[u8],
-        target: usize,
-        line: u64,
-        sentinels_moot: bool,
+        next: &NextWindow,
     ) -> io::Result<(Text, bool)> {
         // The bytes of a window before last are overwritten, not zeroed first.
         let mut buffer = Window::spare_buffer();
-        buffer.resize(buffer.len().max(carried.len()), 0);
-        buffer[..carried.len()].copy_from_slice(carried);
-        let mut start = carried.len();
+        buffer.resize(buffer.len().max(next.carried.len()), 0);
+        buffer[..next.carried.len()].copy_from_slice(next.carried);
+        let mut start = next.carried.len();
         let last = loop {
             let last = pieces.read_into(lines, &mut buffer, start)?;
             start = buffer.len();
-            if last || buffer.len() >= target {
+            if last || buffer.len() >= next.target {
                 break last;
             }
         };
         let text = match string_from_utf8(buffer) {
             Ok(text) => text,
             // Bad bytes are replaced in the text; offsets are the text's.
-            Err(e) => self.utf8(e.as_bytes(), line).into_owned(),
+            Err(e) => self.utf8(e.as_bytes(), next.line).into_owned(),
         };
-        let text = Text::new(text, line, false, true);
-        text.sweep(!sentinels_moot);
+        let text = Text::new(text, next.line, false, true);
+        text.sweep(next.find_wil);
         Ok((text, last))
     }
 
@@ -344,16 +356,13 @@ impl<'a, 's> Reader<'a, 's> {
         &mut self,
         pieces: &std::sync::mpsc::Receiver<pieces::Piece>,
         spares: &std::sync::mpsc::Sender<pieces::Piece>,
-        carried: &[u8],
-        target: usize,
-        line: u64,
-        sentinels_moot: bool,
+        next: &NextWindow,
     ) -> io::Result<(Text, bool)> {
         let mut buffer = Window::spare_buffer();
         buffer.clear();
         let mut text = String::from_utf8(buffer).unwrap_or_default();
         // The window before was UTF-8, and its cut falls between characters.
-        text.push_str(std::str::from_utf8(carried).unwrap_or_default());
+        text.push_str(std::str::from_utf8(next.carried).unwrap_or_default());
         let mut openers = Text::spare_openers();
         openers.add(text.as_bytes(), 0, text.len());
         let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
@@ -367,7 +376,7 @@ impl<'a, 's> Reader<'a, 's> {
                 return Err(e);
             }
             if let Some(before) = piece.bad_utf8 {
-                self.warn_utf8(line + breaks + before);
+                self.warn_utf8(next.line + breaks + before);
             }
             let shift = text.len();
             text.push_str(&piece.text);
@@ -380,12 +389,12 @@ impl<'a, 's> Reader<'a, 's> {
             let last = piece.last;
             // Back at once, for the piece after next.
             let _ = spares.send(piece);
-            if last || text.len() >= target {
+            if last || text.len() >= next.target {
                 break last;
             }
         };
-        let wil = wil && !sentinels_moot;
-        Ok((Text::swept(text, line, openers, wil, breaks), last))
+        let wil = wil && next.find_wil;
+        Ok((Text::swept(text, next.line, openers, wil, breaks), last))
     }
 
     /// Says, once per source, that a string held half a surrogate pair.
