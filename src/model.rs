@@ -429,7 +429,7 @@ fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
 const LINE_BLOCK: usize = 4096;
 
 /// The block of [`Text::sweep`].
-pub(crate) const SWEEP_BLOCK: usize = 256 << 10;
+const SWEEP_BLOCK: usize = 256 << 10;
 
 impl Openers {
     const EMPTY: Openers = Openers {
@@ -485,6 +485,27 @@ impl Openers {
                 self.named_braces.push(at);
             }
         }
+    }
+
+    /// Adds the openers of `bytes` and (with `find_wil`) says whether `WIL` or `wil`
+    /// occurs, in one sweep over blocks small enough to stay in cache from one search to
+    /// the next; `each_block` sees every block while it is there too.
+    pub fn sweep(
+        &mut self,
+        bytes: &[u8],
+        find_wil: bool,
+        mut each_block: impl FnMut(&[u8]),
+    ) -> bool {
+        // Not looked for is not found: the searches below stop at the first.
+        let mut wil = !find_wil;
+        for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
+            let to = (from + SWEEP_BLOCK).min(bytes.len());
+            self.add(bytes, from, to);
+            // The needle may start in the block before.
+            wil = wil || holds_wil(&bytes[from.saturating_sub(2)..to]);
+            each_block(&bytes[from..to]);
+        }
+        wil && find_wil
     }
 
     /// Appends the openers of a piece of text found on its own (`piece`, offsets in
@@ -615,20 +636,10 @@ impl Text {
     /// sweep over blocks small enough to stay in cache from one search to the next: on
     /// a large text with no call these searches are most of the work there is.
     pub fn sweep(&self, find_wil: bool) {
-        let bytes = self.text.as_bytes();
-        let mut openers = SPARE_OPENERS.take();
-        openers.clear();
-        // Not looked for is not found: the searches below stop at the first.
-        let mut wil = !find_wil;
-        for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
-            let to = (from + SWEEP_BLOCK).min(bytes.len());
-            openers.add(bytes, from, to);
-            // The needle may start in the block before.
-            let around = &bytes[from.saturating_sub(2)..to];
-            wil = wil || holds_wil(around);
-        }
+        let mut openers = Text::spare_openers();
+        let wil = openers.sweep(self.text.as_bytes(), find_wil, |_| {});
         let _ = self.openers.set(Some(Box::new(openers)));
-        let _ = self.wil.set(wil && find_wil);
+        let _ = self.wil.set(wil);
     }
 
     /// The file line of a byte offset in the text: the breaks before its block, plus

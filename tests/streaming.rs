@@ -447,6 +447,36 @@ impl Read for Failing<'_> {
     }
 }
 
+/// `data` read in eight random chunks (cut by `next`) through a 61-byte buffer, on one
+/// thread and on two: the same records. The records.
+fn chunked_on_one_and_two_threads(
+    data: &[u8],
+    next: &mut impl FnMut(usize) -> usize,
+    window: usize,
+    what: &str,
+) -> Vec<String> {
+    let mut cuts: Vec<usize> = (0..8).map(|_| next(data.len())).collect();
+    cuts.sort_unstable();
+    let read = |pipeline: bool| {
+        let chunked = Chunked {
+            data,
+            pos: 0,
+            cuts: cuts.clone(),
+        };
+        let (records, result) = run_reader(
+            &mut BufReader::with_capacity(61, chunked),
+            window,
+            false,
+            pipeline,
+        );
+        result.unwrap();
+        records
+    };
+    let one = read(false);
+    assert_eq!(one, read(true), "{what}");
+    one
+}
+
 /// `data` read with a read error after `fail_at` bytes, on one thread and on two: the
 /// same records and the same error. The records.
 fn fail_on_one_and_two_threads(data: &[u8], window: usize, fail_at: usize) -> Vec<String> {
@@ -502,25 +532,7 @@ fn json_lines_parsed_on_a_second_thread_give_the_same_records() {
         .collect();
     inputs.push(("many".into(), many_json_lines()));
     for (name, data) in &inputs {
-        let mut cuts: Vec<usize> = (0..8).map(|_| next(data.len())).collect();
-        cuts.sort_unstable();
-        let read = |pipeline: bool| {
-            let chunked = Chunked {
-                data,
-                pos: 0,
-                cuts: cuts.clone(),
-            };
-            let (records, result) = run_reader(
-                &mut BufReader::with_capacity(61, chunked),
-                0,
-                false,
-                pipeline,
-            );
-            result.unwrap();
-            records
-        };
-        let one = read(false);
-        assert_eq!(one, read(true), "{name}");
+        let one = chunked_on_one_and_two_threads(data, &mut next, 0, name);
         assert!(!one.is_empty(), "{name}");
     }
 }
@@ -570,26 +582,9 @@ fn text_windows_read_on_a_second_thread_give_the_same_records() {
     let text = long_text_with_every_kind_of_line();
     let mut next = below(17);
     for window in (6000..6000 + 11 * 40).step_by(11) {
-        let mut cuts: Vec<usize> = (0..8).map(|_| next(text.len())).collect();
-        cuts.sort_unstable();
-        let read = |pipeline: bool| {
-            let chunked = Chunked {
-                data: &text,
-                pos: 0,
-                cuts: cuts.clone(),
-            };
-            let (records, result) = run_reader(
-                &mut BufReader::with_capacity(61, chunked),
-                window,
-                false,
-                pipeline,
-            );
-            result.unwrap();
-            records
-        };
-        let one = read(false);
-        assert!(one.len() > 60, "window {window}: {} records", one.len());
-        assert_eq!(one, read(true), "window {window}");
+        let what = format!("window {window}");
+        let one = chunked_on_one_and_two_threads(&text, &mut next, window, &what);
+        assert!(one.len() > 60, "{what}: {} records", one.len());
     }
 }
 

@@ -5,7 +5,7 @@
 //! the next piece is read and swept while the scanners work on the current window.
 
 use super::{Lines, string_from_utf8};
-use crate::model::{Openers, SWEEP_BLOCK, holds_wil};
+use crate::model::Openers;
 use std::io;
 use std::sync::mpsc::{Receiver, SyncSender};
 
@@ -111,16 +111,12 @@ impl Pieces {
                 (String::from_utf8_lossy(&bytes).into_owned(), Some(before))
             }
         };
-        // One sweep over blocks small enough to stay in cache from one search to the
-        // next.
-        let bytes = text.as_bytes();
-        let (mut breaks, mut wil) = (0, false);
-        for from in (0..bytes.len()).step_by(SWEEP_BLOCK) {
-            let to = (from + SWEEP_BLOCK).min(bytes.len());
-            openers.add(bytes, from, to);
-            wil = wil || holds_wil(&bytes[from.saturating_sub(2)..to]);
-            breaks += memchr::memchr_iter(b'\n', &bytes[from..to]).count() as u64;
-        }
+        // Line breaks are counted in the same sweep, block by block. `WIL` is always
+        // looked for: the window decides whether it still matters.
+        let mut breaks = 0;
+        let wil = openers.sweep(text.as_bytes(), true, |block| {
+            breaks += memchr::memchr_iter(b'\n', block).count() as u64;
+        });
         Piece {
             text,
             breaks,
