@@ -53,6 +53,134 @@ pub enum Command {
     Tools(ToolsCommand),
     /// List the dialects toolsift recognizes, with their channel and an example.
     Dialects(DialectsArgs),
+    /// Convert whole transcripts between formats: XML tool-call histories to JSON,
+    /// and between OpenAI, Anthropic, Gemini, Responses and toolsift's own form.
+    #[command(after_help = CONVERT_EXAMPLES)]
+    Convert(ConvertArgs),
+    /// Print a JSON Schema of toolsift's formats.
+    Schema(SchemaArgs),
+}
+
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  toolsift convert --to json fixtures/mandrake/legacy-xml-history.json
+  toolsift convert --to openai --verify history.json -o history.openai.json
+  toolsift convert --to anthropic --out-dir migrated/ sessions/
+  toolsift convert --to json --in-place --backup .orig sessions/
+  toolsift convert --to openai finetune.jsonl > finetune.openai.jsonl
+
+Exit status: 0 ok, 1 a file failed or (--verify) would lose something,
+2 usage error.";
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// Transcripts (files, or directories of them); none, or "-", reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// The format to write.
+    #[arg(long, value_enum, value_name = "TARGET")]
+    pub to: ConvertFormat,
+
+    /// The format to read (default: detected per file).
+    #[arg(long, value_enum, value_name = "SOURCE")]
+    pub from: Option<ConvertFormat>,
+
+    /// Write the output to FILE (one input only).
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["out_dir", "in_place"])]
+    pub output: Option<PathBuf>,
+
+    /// Write one output per input under DIR, keeping paths relative to each directory
+    /// argument.
+    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Replace each input with its conversion (needs --backup or --no-backup).
+    #[arg(long)]
+    pub in_place: bool,
+
+    /// With --in-place: keep each original as FILE + SUFFIX.
+    #[arg(long, value_name = "SUFFIX", requires = "in_place", conflicts_with = "no_backup")]
+    pub backup: Option<String>,
+
+    /// With --in-place: keep no copy of the originals.
+    #[arg(long, requires = "in_place")]
+    pub no_backup: bool,
+
+    /// With --out-dir: replace outputs that exist already.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Read each output back, convert it to the source's form and compare: every
+    /// difference in text, calls, results or pairing is reported, and the exit code
+    /// is 1 if anything would be lost.
+    #[arg(long)]
+    pub verify: bool,
+
+    /// Say what would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}.
+    #[arg(long)]
+    pub wrap: bool,
+
+    /// Write documents on one line (JSON Lines inputs are always written one
+    /// conversation per line).
+    #[arg(long)]
+    pub compact: bool,
+
+    /// Only these dialects find calls in text (names from `toolsift dialects`).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub dialects: Option<Vec<String>>,
+
+    /// Tool contracts: their names are read as Cline-style tags too, and raw-text
+    /// values are typed by their schemas.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+
+    /// Extra dialects (see `toolsift extract --help`).
+    #[arg(long, value_name = "FILE")]
+    pub dialect_file: Vec<PathBuf>,
+
+    /// Files converted at once (default: the number of CPUs).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// No warnings (errors and the summary are still printed).
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertFormat {
+    /// toolsift's canonical transcript (`toolsift schema transcript`).
+    Json,
+    /// OpenAI Chat messages: tool_calls with string arguments, role "tool" results.
+    Openai,
+    /// Anthropic Messages: tool_use blocks, tool_result in the next user message.
+    Anthropic,
+    /// Gemini contents: functionCall and functionResponse parts.
+    Gemini,
+    /// OpenAI Responses input items: function_call and function_call_output.
+    Responses,
+    /// Mandrake's JSON calls in text: {"name":"server.method","arguments":…}.
+    MandrakeJson,
+    /// Mandrake's XML calls in text: <tool_call><server>…</server><method>…</method>.
+    Xml,
+}
+
+#[derive(Args, Debug)]
+pub struct SchemaArgs {
+    /// Which schema.
+    #[arg(value_enum)]
+    pub which: SchemaKind,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemaKind {
+    /// The transcript `convert --to json` writes.
+    Transcript,
 }
 
 #[derive(Subcommand, Debug)]

@@ -22,6 +22,18 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => crate::check::run(args),
         Command::Tools(ToolsCommand::Render(args)) => crate::render::run(args),
         Command::Dialects(args) => list_dialects(args),
+        Command::Convert(args) => crate::convert::run(args),
+        Command::Schema(args) => {
+            let crate::cli::SchemaArgs { which } = args;
+            match which {
+                crate::cli::SchemaKind::Transcript => {
+                    let mut out = io::stdout().lock();
+                    out.write_all(crate::convert::canonical::SCHEMA.as_bytes())?;
+                    out.flush()?;
+                }
+            }
+            Ok(ExitCode::Success)
+        }
     }
 }
 

@@ -222,8 +222,22 @@ impl<'o> Engine<'o> {
         let index = self.turns;
         self.turns += 1;
         let mut native = std::mem::take(&mut turn.calls);
-        // Once a channel has a valid call outside reasoning, the later channels cannot
-        // change the choice (unless --all wants them all): they are not scanned.
+        let chosen = self.choose(&turn, &mut native, index);
+        let written = if self.options.with_text {
+            self.write_with_text(&turn, &chosen, index)
+        } else {
+            chosen.iter().try_for_each(|c| self.write_call(c, index))
+        };
+        recycle_chosen(chosen);
+        turn.calls = native;
+        turn.recycle();
+        written
+    }
+
+    /// The calls of one turn after channel fallback: channels in `--formats` order,
+    /// each scanned only while no earlier one has a valid call outside reasoning
+    /// (unless --all wants them all).
+    fn choose(&mut self, turn: &Turn, native: &mut Vec<Call>, index: u64) -> Vec<Chosen> {
         let mut decided = false;
         // Per channel, in `--formats` order; the vectors are reused from turn to turn.
         let mut found = std::mem::take(&mut self.found);
@@ -231,7 +245,7 @@ impl<'o> Engine<'o> {
             let calls = if decided {
                 Vec::new()
             } else {
-                self.channel_calls(channel, &turn, &mut native, None)
+                self.channel_calls(channel, turn, native, None)
             };
             decided |= !self.options.all
                 && calls
@@ -244,15 +258,22 @@ impl<'o> Engine<'o> {
             recycle_chosen(calls);
         }
         self.found = found;
-        let written = if self.options.with_text {
-            self.write_with_text(&turn, &chosen, index)
-        } else {
-            chosen.iter().try_for_each(|c| self.write_call(c, index))
-        };
-        recycle_chosen(chosen);
-        turn.calls = native;
-        turn.recycle();
-        written
+        chosen
+    }
+
+    /// The calls found in a turn's texts after channel fallback, each with the text it
+    /// sat in and its span there (text index, start, end), in text order: what
+    /// `convert` splits message text around. The turn's native calls are left alone.
+    pub fn calls_in_texts(&mut self, turn: &Turn) -> Vec<(Call, usize, usize, usize)> {
+        let index = self.turns;
+        self.turns += 1;
+        let mut chosen: Vec<(Call, usize, usize, usize)> = self
+            .choose(turn, &mut Vec::new(), index)
+            .into_iter()
+            .filter_map(|c| c.span.map(|(t, a, b)| (c.call, t, a, b)))
+            .collect();
+        chosen.sort_by_key(|c| (c.1, c.2));
+        chosen
     }
 
     /// Applies the reasoning policy and channel fallback to the calls each channel found

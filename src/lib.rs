@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod contracts;
+pub mod convert;
 pub mod diag;
 pub mod dialects;
 pub mod engine;

@@ -1,0 +1,220 @@
+//! toolsift's canonical transcript (`--to json`): every message with its parts in
+//! order, and every field no reader interpreted under `extra`. Its JSON Schema is
+//! `src/convert/transcript.schema.json` (`toolsift schema transcript`).
+
+use super::emit::J;
+use super::model::{
+    CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript, Written,
+};
+use crate::json::{Kind, Node, Obj};
+use anyhow::{Result, anyhow, bail};
+
+/// The schema of the canonical transcript.
+pub const SCHEMA: &str = include_str!("transcript.schema.json");
+
+fn extra_j(extra: &Extra) -> Option<J> {
+    (!extra.is_empty()).then(|| {
+        J::Obj(
+            extra
+                .iter()
+                .map(|(k, v)| (k.clone(), J::Raw(v.clone())))
+                .collect(),
+        )
+    })
+}
+
+fn written_j(w: &Option<Written>) -> Option<J> {
+    w.as_ref().map(|w| {
+        J::obj()
+            .with("dialect", J::str(&w.dialect))
+            .with("text", J::str(&w.text))
+    })
+}
+
+pub fn write(t: &Transcript) -> J {
+    let messages = t.messages.iter().map(message_j).collect();
+    let mut doc = J::obj().with("messages", J::Arr(messages));
+    doc.push_some("source", t.source.map(|f| J::str(f.name())));
+    if t.bare {
+        doc.push("bare", J::Bool(true));
+    }
+    doc.push_some("extra", extra_j(&t.extra));
+    doc
+}
+
+fn message_j(m: &Message) -> J {
+    let mut j = J::obj().with("role", J::str(m.role.name()));
+    j.push_some("role_as_written", m.role_as_written.as_deref().map(J::str));
+    j.push("parts", J::Arr(m.parts.iter().map(part_j).collect()));
+    j.push_some("extra", extra_j(&m.extra));
+    j
+}
+
+fn part_j(p: &Part) -> J {
+    match p {
+        Part::Text(t) | Part::Reasoning(t) => {
+            let kind = if matches!(p, Part::Text(_)) {
+                "text"
+            } else {
+                "reasoning"
+            };
+            let mut j = J::obj()
+                .with("type", J::str(kind))
+                .with("text", J::str(&t.text));
+            j.push_some("extra", extra_j(&t.extra));
+            j
+        }
+        Part::Call(c) => {
+            let mut j = J::obj().with("type", J::str("call"));
+            j.push_some("id", c.id.as_deref().map(J::str));
+            j.push("name", J::str(&c.name));
+            j.push("arguments", J::Raw(c.arguments.clone()));
+            j.push_some("arguments_raw", c.arguments_raw.as_deref().map(J::str));
+            j.push_some("namespace", c.namespace.as_deref().map(J::str));
+            j.push_some("written", written_j(&c.written));
+            j.push_some("extra", extra_j(&c.extra));
+            j
+        }
+        Part::Result(r) => {
+            let mut j = J::obj().with("type", J::str("result"));
+            j.push_some("call_id", r.call_id.as_deref().map(J::str));
+            j.push_some("name", r.name.as_deref().map(J::str));
+            j.push("content", J::Raw(r.content.clone()));
+            j.push("is_error", J::Bool(r.is_error));
+            j.push_some("written", written_j(&r.written));
+            j.push_some("extra", extra_j(&r.extra));
+            j
+        }
+        Part::Block(raw) => J::obj()
+            .with("type", J::str("block"))
+            .with("block", J::Raw(raw.clone())),
+    }
+}
+
+fn string(obj: &Obj, key: &str) -> Result<Option<String>> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(n) if n.is_null() => Ok(None),
+        Some(n) => n.str().map(|s| Some(s.into_owned())).ok_or_else(|| {
+            anyhow!("{key}: expected a string that can be kept exactly, found {}", n.text())
+        }),
+    }
+}
+
+fn required(obj: &Obj, key: &str) -> Result<String> {
+    string(obj, key)?.ok_or_else(|| anyhow!("missing \"{key}\""))
+}
+
+fn extra(obj: &Obj) -> Result<Extra> {
+    match obj.get("extra") {
+        None => Ok(Vec::new()),
+        Some(e) => {
+            let e = e
+                .object()
+                .ok_or_else(|| anyhow!("extra: expected an object"))?;
+            Ok(e.iter()
+                .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
+                .collect())
+        }
+    }
+}
+
+fn written(obj: &Obj) -> Result<Option<Written>> {
+    let Some(w) = obj.obj("written") else {
+        return Ok(None);
+    };
+    Ok(Some(Written {
+        dialect: required(&w, "dialect")?,
+        text: required(&w, "text")?,
+    }))
+}
+
+/// Reads a canonical transcript (the object holding `messages`).
+pub fn read(obj: &Obj) -> Result<Transcript> {
+    let mut t = Transcript {
+        source: string(obj, "source")?
+            .as_deref()
+            .and_then(Format::from_name)
+            .or(Some(Format::Json)),
+        bare: obj.get("bare").and_then(|b| b.bool()).unwrap_or(false),
+        extra: extra(obj)?,
+        messages: Vec::new(),
+    };
+    for (i, m) in obj.items("messages").enumerate() {
+        t.messages
+            .push(message(&m).map_err(|e| anyhow!("message {i}: {e}"))?);
+    }
+    Ok(t)
+}
+
+fn message(node: &Node) -> Result<Message> {
+    let obj = node.object().ok_or_else(|| anyhow!("not an object"))?;
+    let role_name = required(&obj, "role")?;
+    let role = match role_name.as_str() {
+        "system" => Role::System,
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        "tool" => Role::Tool,
+        other => bail!("unknown role '{other}'"),
+    };
+    let mut m = Message::new(role);
+    m.role_as_written = string(&obj, "role_as_written")?;
+    m.extra = extra(&obj)?;
+    for (i, p) in obj.items("parts").enumerate() {
+        m.parts.push(part(&p).map_err(|e| anyhow!("part {i}: {e}"))?);
+    }
+    Ok(m)
+}
+
+fn part(node: &Node) -> Result<Part> {
+    let obj = node.object().ok_or_else(|| anyhow!("not an object"))?;
+    let kind = required(&obj, "type")?;
+    Ok(match kind.as_str() {
+        "text" | "reasoning" => {
+            let t = TextPart {
+                text: required(&obj, "text")?,
+                extra: extra(&obj)?,
+            };
+            if kind == "text" {
+                Part::Text(t)
+            } else {
+                Part::Reasoning(t)
+            }
+        }
+        "call" => {
+            let arguments = obj
+                .get("arguments")
+                .ok_or_else(|| anyhow!("missing \"arguments\""))?;
+            if arguments.kind() != Kind::Object {
+                bail!("arguments: expected an object");
+            }
+            Part::Call(CallPart {
+                id: string(&obj, "id")?,
+                name: required(&obj, "name")?,
+                arguments: Raw::new(arguments.text()),
+                arguments_raw: string(&obj, "arguments_raw")?,
+                namespace: string(&obj, "namespace")?,
+                written: written(&obj)?,
+                extra: extra(&obj)?,
+            })
+        }
+        "result" => Part::Result(ResultPart {
+            call_id: string(&obj, "call_id")?,
+            name: string(&obj, "name")?,
+            content: Raw::new(
+                obj.get("content")
+                    .ok_or_else(|| anyhow!("missing \"content\""))?
+                    .text(),
+            ),
+            is_error: obj.get("is_error").and_then(|b| b.bool()).unwrap_or(false),
+            written: written(&obj)?,
+            extra: extra(&obj)?,
+        }),
+        "block" => Part::Block(Raw::new(
+            obj.get("block")
+                .ok_or_else(|| anyhow!("missing \"block\""))?
+                .text(),
+        )),
+        other => bail!("unknown part type '{other}'"),
+    })
+}

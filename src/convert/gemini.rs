@@ -1,0 +1,237 @@
+//! Gemini `contents`: `text` parts (`thought: true` for reasoning), `functionCall` and
+//! `functionResponse` parts; the system prompt in `systemInstruction`.
+
+use super::emit::J;
+use super::model::{CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
+use super::write::{Grouped, Notes, keep_extra, push_grouped};
+use crate::json::{Kind, Node, Obj};
+use anyhow::{Result, anyhow, bail};
+
+fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
+    obj.iter()
+        .filter(|(k, _)| !known.contains(&k.as_ref()))
+        .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
+        .collect()
+}
+
+fn string(node: &Node, what: &str) -> Result<String> {
+    node.str()
+        .map(|s| s.into_owned())
+        .ok_or_else(|| anyhow!("{what}: expected a string that can be kept exactly"))
+}
+
+/// `{"contents": […], "systemInstruction": …}`.
+pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
+    let mut t = Transcript {
+        source: Some(Format::Gemini),
+        ..Transcript::default()
+    };
+    for key in ["systemInstruction", "system_instruction"] {
+        if let Some(system) = obj.get(key) {
+            let mut m = Message::new(Role::System);
+            match system.kind() {
+                Kind::String => m.parts.push(Part::Text(TextPart::new(string(&system, key)?))),
+                Kind::Object => {
+                    let sys = system.object().expect("an object");
+                    for p in sys.items("parts") {
+                        part(&p, &mut m)?;
+                    }
+                    m.extra = extra_of(&sys, &["parts", "role"]);
+                }
+                _ => bail!("{key}: expected text or parts"),
+            }
+            if key != "systemInstruction" {
+                m.role_as_written = Some(key.to_owned());
+            }
+            t.messages.push(m);
+        }
+    }
+    t.extra = extra_of(obj, &["contents", "systemInstruction", "system_instruction"]);
+    contents_into(contents, &mut t)?;
+    Ok(t)
+}
+
+/// A bare array of contents.
+pub fn read_bare(contents: &Node) -> Result<Transcript> {
+    let mut t = Transcript {
+        source: Some(Format::Gemini),
+        bare: true,
+        ..Transcript::default()
+    };
+    contents_into(contents, &mut t)?;
+    Ok(t)
+}
+
+fn contents_into(contents: &Node, t: &mut Transcript) -> Result<()> {
+    for (i, c) in contents.items().enumerate() {
+        let obj = c
+            .object()
+            .ok_or_else(|| anyhow!("content {i}: not an object"))?;
+        let role_name = obj.str("role").map(|s| s.into_owned()).unwrap_or_else(|| "user".into());
+        let role = match role_name.as_str() {
+            "model" => Role::Assistant,
+            "function" | "tool" => Role::Tool,
+            "system" => Role::System,
+            _ => Role::User,
+        };
+        let mut m = Message::new(role);
+        if !matches!(role_name.as_str(), "user") {
+            m.role_as_written = Some(role_name.clone());
+        }
+        for p in obj.items("parts") {
+            part(&p, &mut m).map_err(|e| anyhow!("content {i}: {e}"))?;
+        }
+        m.extra = extra_of(&obj, &["role", "parts"]);
+        t.messages.push(m);
+    }
+    Ok(())
+}
+
+fn part(node: &Node, m: &mut Message) -> Result<()> {
+    let Some(obj) = node.object() else {
+        bail!("part: not an object");
+    };
+    if let Some(text) = obj.get("text") {
+        let thought = obj.get("thought").and_then(|t| t.bool()).unwrap_or(false);
+        let p = TextPart {
+            text: string(&text, "text")?,
+            extra: extra_of(&obj, &["text", "thought"]),
+        };
+        m.parts.push(if thought { Part::Reasoning(p) } else { Part::Text(p) });
+    } else if let Some(fc) = obj.obj("functionCall") {
+        let name = fc.str("name").unwrap_or_default().into_owned();
+        let args = fc.get("args").map_or(Raw::empty_object(), |a| Raw::new(a.text()));
+        let mut call = CallPart::new(name, args);
+        if !call.arguments.as_str().starts_with('{') {
+            call.arguments_raw = Some(std::mem::replace(&mut call.arguments, Raw::empty_object()).0);
+        }
+        call.id = fc.str("id").map(|s| s.into_owned());
+        call.extra = extra_of(&obj, &["functionCall"]);
+        call.extra.extend(extra_of(&fc, &["name", "args", "id"]));
+        m.parts.push(Part::Call(call));
+    } else if let Some(fr) = obj.obj("functionResponse") {
+        let response = fr.get("response");
+        let mut r = ResultPart::new(Raw::new("{}"));
+        // A response that only wraps its content (`{"content": …}`, `{"error": …}`) is
+        // that content; anything else is the content itself.
+        if let Some(resp) = response {
+            r.content = Raw::new(resp.text());
+            if let Some(o) = resp.object()
+                && o.iter().count() == 1
+            {
+                if let Some(c) = o.get("content") {
+                    r.content = Raw::new(c.text());
+                } else if let Some(e) = o.get("error") {
+                    r.content = Raw::new(e.text());
+                    r.is_error = true;
+                }
+            }
+        }
+        r.name = fr.str("name").map(|s| s.into_owned());
+        r.call_id = fr.str("id").map(|s| s.into_owned());
+        r.extra = extra_of(&obj, &["functionResponse"]);
+        r.extra.extend(extra_of(&fr, &["name", "response", "id"]));
+        m.parts.push(Part::Result(r));
+    } else {
+        m.parts.push(Part::Block(Raw::new(node.text())));
+    }
+    Ok(())
+}
+
+pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+    let to = Format::Gemini;
+    let same = t.source == Some(Format::Gemini);
+    let mut system: Vec<J> = Vec::new();
+    let mut contents: Grouped = Vec::new();
+    for m in &t.messages {
+        if m.role == Role::System {
+            for p in &m.parts {
+                match p {
+                    Part::Text(x) => {
+                        let mut j = J::obj().with("text", J::str(&x.text));
+                        keep_extra(&mut j, &x.extra, t, to, notes, "part fields");
+                        system.push(j);
+                    }
+                    _ => notes.add("system prompt parts other than text not written"),
+                }
+            }
+            continue;
+        }
+        let mut role = if m.role == Role::Assistant { "model" } else { "user" };
+        let mut parts: Vec<J> = Vec::new();
+        for p in &m.parts {
+            match p {
+                Part::Text(x) => {
+                    let mut j = J::obj().with("text", J::str(&x.text));
+                    keep_extra(&mut j, &x.extra, t, to, notes, "part fields");
+                    parts.push(j);
+                }
+                Part::Reasoning(x) => {
+                    let mut j = J::obj()
+                        .with("text", J::str(&x.text))
+                        .with("thought", J::Bool(true));
+                    keep_extra(&mut j, &x.extra, t, to, notes, "reasoning fields");
+                    parts.push(j);
+                }
+                Part::Call(c) => {
+                    if role != "model" {
+                        push_grouped(role, "user", &mut parts, &mut contents, m);
+                        role = "model";
+                    }
+                    let mut fc = J::obj();
+                    fc.push_some("id", c.id.as_deref().map(J::str));
+                    fc.push("name", J::str(&c.name));
+                    fc.push("args", J::Raw(c.arguments.clone()));
+                    if c.arguments_raw.is_some() {
+                        notes.add("arguments that are not a JSON object written as {}: Gemini's args is an object");
+                    }
+                    let mut j = J::obj().with("functionCall", fc);
+                    keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
+                    parts.push(j);
+                }
+                Part::Result(r) => {
+                    if role != "user" {
+                        push_grouped(role, "user", &mut parts, &mut contents, m);
+                        role = "user";
+                    }
+                    let mut fr = J::obj();
+                    fr.push_some("id", r.call_id.as_deref().map(J::str));
+                    fr.push("name", J::str(r.name.as_deref().unwrap_or_default()));
+                    let key = if r.is_error { "error" } else { "content" };
+                    fr.push("response", J::obj().with(key, J::Raw(r.content.clone())));
+                    let mut j = J::obj().with("functionResponse", fr);
+                    keep_extra(&mut j, &r.extra, t, to, notes, "result fields");
+                    parts.push(j);
+                }
+                Part::Block(raw) => {
+                    if same {
+                        parts.push(J::Raw(raw.clone()));
+                    } else {
+                        notes.add("content blocks other than text (images, documents) not written: kept only by --to json");
+                    }
+                }
+            }
+        }
+        push_grouped(role, "user", &mut parts, &mut contents, m);
+    }
+    let contents: Vec<J> = contents
+        .into_iter()
+        .map(|(role, parts, m)| {
+            let mut j = J::obj().with("role", J::str(role)).with("parts", J::Arr(parts));
+            if let Some(m) = m {
+                keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
+            }
+            j
+        })
+        .collect();
+    if t.bare && system.is_empty() && t.extra.is_empty() {
+        return J::Arr(contents);
+    }
+    let mut doc = J::obj();
+    if !system.is_empty() {
+        doc.push("systemInstruction", J::obj().with("parts", J::Arr(system)));
+    }
+    doc.push("contents", J::Arr(contents));
+    keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
+    doc
+}

@@ -1,0 +1,291 @@
+//! The document model of `convert`: whole conversations, every message in order, with
+//! the text around calls and results kept byte for byte. Extract's turn stream is lossy
+//! by design (it keeps calls only); this model keeps everything, and what it does not
+//! interpret stays verbatim in `extra`.
+
+/// The exact text of one JSON value as the source wrote it: numbers, key order and
+/// escapes pass through untouched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw(pub String);
+
+impl Raw {
+    pub fn new(text: impl Into<String>) -> Raw {
+        Raw(text.into())
+    }
+
+    /// A JSON string holding `text`.
+    pub fn string(text: &str) -> Raw {
+        Raw(serde_json::to_string(text).expect("a string serializes"))
+    }
+
+    pub fn empty_object() -> Raw {
+        Raw("{}".into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The value, for comparisons (numbers compared as serde_json reads them).
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.0).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The string this value holds, when it is a JSON string.
+    pub fn as_string(&self) -> Option<String> {
+        if !self.0.starts_with('"') {
+            return None;
+        }
+        serde_json::from_str(&self.0).ok()
+    }
+}
+
+/// Fields a reader did not interpret, in source order, each value as written.
+pub type Extra = Vec<(String, Raw)>;
+
+/// The formats a transcript can be read from or written to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// toolsift's canonical transcript (`toolsift schema transcript`).
+    Json,
+    Openai,
+    Anthropic,
+    Gemini,
+    Responses,
+    /// Mandrake's JSON-in-text calls (`{"name":"server.method","arguments":…}`).
+    MandrakeJson,
+    /// Mandrake's XML-in-text calls (`<tool_call><server>…`).
+    Xml,
+}
+
+impl Format {
+    pub const TARGETS: [Format; 7] = [
+        Format::Json,
+        Format::Openai,
+        Format::Anthropic,
+        Format::Gemini,
+        Format::Responses,
+        Format::MandrakeJson,
+        Format::Xml,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Openai => "openai",
+            Format::Anthropic => "anthropic",
+            Format::Gemini => "gemini",
+            Format::Responses => "responses",
+            Format::MandrakeJson => "mandrake-json",
+            Format::Xml => "xml",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::TARGETS.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// One conversation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Transcript {
+    pub messages: Vec<Message>,
+    /// Top-level fields besides the messages (model, tools, metadata), as written.
+    pub extra: Extra,
+    /// The format it was read from (`None` when unknown).
+    pub source: Option<Format>,
+    /// The source was a bare array of messages, not an object holding them.
+    pub bare: bool,
+}
+
+/// Who wrote a message, in the canonical spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+
+    /// The role names of every supported format.
+    pub fn from_name(name: &str) -> Option<Role> {
+        crate::model::Role::from_name(name).map(|r| match r {
+            crate::model::Role::System => Role::System,
+            crate::model::Role::User => Role::User,
+            crate::model::Role::Assistant => Role::Assistant,
+            crate::model::Role::Tool => Role::Tool,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    /// The role as the source spelled it, when that differs from the canonical name
+    /// (`developer`, `model`, `human`).
+    pub role_as_written: Option<String>,
+    pub parts: Vec<Part>,
+    pub extra: Extra,
+}
+
+impl Message {
+    pub fn new(role: Role) -> Message {
+        Message {
+            role,
+            role_as_written: None,
+            parts: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+
+    /// The message's text parts, joined (for comparisons and single-string targets).
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        for p in &self.parts {
+            if let Part::Text(t) = p {
+                s.push_str(&t.text);
+            }
+        }
+        s
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    Text(TextPart),
+    Reasoning(TextPart),
+    Call(CallPart),
+    Result(ResultPart),
+    /// A content block that is none of these (an image, a document, redacted
+    /// thinking, a server tool's block), as written.
+    Block(Raw),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextPart {
+    pub text: String,
+    pub extra: Extra,
+}
+
+impl TextPart {
+    pub fn new(text: impl Into<String>) -> TextPart {
+        TextPart {
+            text: text.into(),
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// Where a call or result sat in message text, and how it was written there: a writer
+/// of the same dialect puts it back byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub dialect: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPart {
+    pub id: Option<String>,
+    pub name: String,
+    /// Always a JSON object (`{}` when there are none or they could not be read).
+    pub arguments: Raw,
+    /// The argument text as written, when it is not a JSON object (invalid, truncated).
+    pub arguments_raw: Option<String>,
+    pub namespace: Option<String>,
+    pub written: Option<Written>,
+    pub extra: Extra,
+}
+
+impl CallPart {
+    pub fn new(name: impl Into<String>, arguments: Raw) -> CallPart {
+        CallPart {
+            id: None,
+            name: name.into(),
+            arguments,
+            arguments_raw: None,
+            namespace: None,
+            written: None,
+            extra: Vec::new(),
+        }
+    }
+
+    /// The argument text a JSON-string target (OpenAI's `arguments`) carries: the text
+    /// as written when it was not an object, else the object.
+    pub fn arguments_text(&self) -> &str {
+        self.arguments_raw
+            .as_deref()
+            .unwrap_or(self.arguments.as_str())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultPart {
+    pub call_id: Option<String>,
+    pub name: Option<String>,
+    /// The result as the source has it: a string, or content blocks, or any JSON.
+    pub content: Raw,
+    pub is_error: bool,
+    pub written: Option<Written>,
+    pub extra: Extra,
+}
+
+impl ResultPart {
+    pub fn new(content: Raw) -> ResultPart {
+        ResultPart {
+            call_id: None,
+            name: None,
+            content,
+            is_error: false,
+            written: None,
+            extra: Vec::new(),
+        }
+    }
+
+    /// The content as one string: a JSON string's text, text blocks joined, or the
+    /// JSON itself.
+    pub fn content_text(&self) -> String {
+        if let Some(s) = self.content.as_string() {
+            return s;
+        }
+        if let serde_json::Value::Array(items) = self.content.value() {
+            let texts: Option<Vec<String>> = items
+                .iter()
+                .map(|b| {
+                    b.get("text")
+                        .and_then(|t| t.as_str())
+                        .filter(|_| b.get("type").is_none_or(|t| t == "text"))
+                        .map(str::to_owned)
+                })
+                .collect();
+            if let Some(texts) = texts {
+                return texts.concat();
+            }
+        }
+        self.content.0.clone()
+    }
+}
+
+/// A stable id for a call that has none: the same input gives the same ids on every
+/// run (the conversation's index in its file, the call's index in the conversation,
+/// and a digest of its name and arguments).
+pub fn generated_id(conversation: usize, ordinal: usize, call: &CallPart) -> String {
+    let digest = xxhash_rust::xxh3::xxh3_64(
+        format!("{}\u{0}{}", call.name, call.arguments_text()).as_bytes(),
+    );
+    if conversation == 0 {
+        format!("call_{ordinal}_{:08x}", digest as u32)
+    } else {
+        format!("call_{conversation}_{ordinal}_{:08x}", digest as u32)
+    }
+}

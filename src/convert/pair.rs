@@ -1,0 +1,87 @@
+//! Pairs results with their calls and gives every call an id. A result that names its
+//! call (`tool_call_id`, `tool_use_id`) keeps it; one that does not (text results,
+//! Gemini responses without ids) answers the earliest call before it still
+//! unanswered, of its name when it gives one.
+
+use super::model::{Part, Transcript, generated_id};
+
+/// What pairing found that a user should hear about.
+#[derive(Default, Debug)]
+pub struct Pairing {
+    /// Results with no call before them to answer.
+    pub orphans: usize,
+}
+
+pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
+    let mut ordinal = 0;
+    let mut used: std::collections::HashSet<String> = t
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::Call(c) => c.id.clone(),
+            _ => None,
+        })
+        .collect();
+    for m in &mut t.messages {
+        for p in &mut m.parts {
+            if let Part::Call(c) = p {
+                if c.id.is_none() {
+                    let mut id = generated_id(conversation, ordinal, c);
+                    while used.contains(&id) {
+                        id.push('_');
+                    }
+                    used.insert(id.clone());
+                    c.id = Some(id);
+                }
+                ordinal += 1;
+            }
+        }
+    }
+    // (id, name, answered) of the calls seen so far.
+    let mut calls: Vec<(String, String, bool)> = Vec::new();
+    let mut pairing = Pairing::default();
+    for m in &mut t.messages {
+        for p in &mut m.parts {
+            match p {
+                Part::Call(c) => calls.push((
+                    c.id.clone().expect("every call has an id now"),
+                    c.name.clone(),
+                    false,
+                )),
+                Part::Result(r) => {
+                    let found = match &r.call_id {
+                        Some(id) => calls.iter().position(|c| &c.0 == id),
+                        None => calls.iter().position(|c| {
+                            !c.2 && r.name.as_ref().is_none_or(|n| n == &c.1 || ends_with_method(&c.1, n))
+                        }),
+                    };
+                    match found {
+                        Some(i) => {
+                            let call = &mut calls[i];
+                            call.2 = true;
+                            if r.call_id.is_none() {
+                                r.call_id = Some(call.0.clone());
+                            }
+                            if r.name.is_none() {
+                                r.name = Some(call.1.clone());
+                            }
+                        }
+                        None => {
+                            if r.call_id.is_none() {
+                                pairing.orphans += 1;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    pairing
+}
+
+/// A result named by method alone answers a namespaced call (`server.method`).
+fn ends_with_method(call: &str, name: &str) -> bool {
+    call.rsplit_once('.').is_some_and(|(_, m)| m == name)
+}

@@ -1,0 +1,336 @@
+//! From one JSON value (a document, or one line of JSON Lines) to a [`Transcript`]:
+//! the message-shaped formats extract reads, recognized by their shape. Every value
+//! a reader does not interpret is kept as written in `extra`.
+
+use super::model::{
+    CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript,
+};
+use crate::json::{Kind, Node, Obj};
+use anyhow::{Result, anyhow, bail};
+
+/// A value read as text, or a clear error: a string that cannot be kept exactly (a lone
+/// surrogate) fails the file rather than being changed.
+fn text(node: &Node, what: &str) -> Result<String> {
+    match node.str() {
+        Some(s) => Ok(s.into_owned()),
+        None if node.kind() == Kind::String => bail!(
+            "{what}: a string that cannot be kept exactly (a lone surrogate or a bad escape): {}",
+            clip(node.text())
+        ),
+        None => bail!("{what}: expected a string, found {}", clip(node.text())),
+    }
+}
+
+fn clip(s: &str) -> String {
+    let mut end = s.len().min(60);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < s.len() {
+        format!("{}…", &s[..end])
+    } else {
+        s.to_owned()
+    }
+}
+
+fn raw(node: &Node) -> Raw {
+    Raw::new(node.text())
+}
+
+/// The members of `obj` not in `known`, as written.
+fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
+    obj.iter()
+        .filter(|(k, _)| !known.contains(&k.as_ref()))
+        .map(|(k, v)| (k.into_owned(), raw(&v)))
+        .collect()
+}
+
+/// Reads one value. `Ok(None)` when it holds no conversation of a known shape.
+pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>> {
+    let forced = |f: Format| from.is_none_or(|want| want == f);
+    if let Some(obj) = root.object() {
+        if let Some(messages) = obj.get("messages").filter(|m| m.kind() == Kind::Array) {
+            if forced(Format::Json) && is_canonical(&messages) {
+                return super::canonical::read(&obj).map(Some);
+            }
+            let mut t = messages_transcript(&messages, Some(&obj))?;
+            t.bare = false;
+            if let Some(f) = from {
+                t.source = Some(f);
+            }
+            return Ok(Some(t));
+        }
+        if let Some(contents) = obj.get("contents").filter(|m| m.kind() == Kind::Array) {
+            return super::gemini::read(&obj, &contents).map(Some);
+        }
+        if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
+            return super::responses::read(Some(&obj), &input).map(Some);
+        }
+        return Ok(None);
+    }
+    if root.kind() == Kind::Array {
+        let first = root.items().find_map(|i| i.object());
+        let Some(first) = first else {
+            return Ok(None);
+        };
+        if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
+            return super::gemini::read_bare(&root).map(Some);
+        }
+        if first.has("type") && !first.has("role")
+            || first.is("type", "message")
+            || from == Some(Format::Responses)
+        {
+            return super::responses::read(None, &root).map(Some);
+        }
+        if first.has("role") {
+            let mut t = messages_transcript(&root, None)?;
+            t.bare = true;
+            if let Some(f) = from {
+                t.source = Some(f);
+            }
+            return Ok(Some(t));
+        }
+    }
+    Ok(None)
+}
+
+/// A `messages` array whose items hold `parts`: toolsift's own transcript.
+fn is_canonical(messages: &Node) -> bool {
+    let mut items = messages.items().peekable();
+    items.peek().is_some()
+        && items.all(|m| {
+            m.object()
+                .is_some_and(|o| o.get("parts").is_some_and(|p| p.kind() == Kind::Array))
+        })
+}
+
+/// OpenAI Chat and Anthropic Messages share one reader: their message shapes differ
+/// only in block types, which do not collide.
+fn messages_transcript(messages: &Node, top: Option<&Obj>) -> Result<Transcript> {
+    let mut t = Transcript::default();
+    let mut signals = Signals::default();
+    if let Some(top) = top {
+        if let Some(system) = top.get("system") {
+            signals.anthropic += 1;
+            let mut m = Message::new(Role::System);
+            match system.kind() {
+                Kind::String => m.parts.push(Part::Text(TextPart::new(text(&system, "system")?))),
+                Kind::Array => {
+                    for block in system.items() {
+                        content_block(&block, &mut m, &mut signals)?;
+                    }
+                }
+                _ => bail!("system: expected a string or content blocks"),
+            }
+            t.messages.push(m);
+        }
+        t.extra = extra_of(top, &["messages", "system"]);
+    }
+    for (i, node) in messages.items().enumerate() {
+        let Some(obj) = node.object() else {
+            bail!("message {i}: not an object");
+        };
+        t.messages
+            .push(message(&obj, &mut signals).map_err(|e| anyhow!("message {i}: {e}"))?);
+    }
+    t.source = Some(if signals.anthropic > signals.openai {
+        Format::Anthropic
+    } else {
+        Format::Openai
+    });
+    Ok(t)
+}
+
+/// Evidence of which format a messages array is in.
+#[derive(Default)]
+struct Signals {
+    openai: u32,
+    anthropic: u32,
+}
+
+fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
+    let role_name = match obj.get("role") {
+        Some(r) => text(&r, "role")?,
+        None => bail!("no role"),
+    };
+    let role = Role::from_name(&role_name).ok_or_else(|| anyhow!("unknown role '{role_name}'"))?;
+    let mut m = Message::new(role);
+    if role_name != role.name() {
+        m.role_as_written = Some(role_name.clone());
+    }
+    let mut known = vec!["role", "content"];
+    if role == Role::System || role_name == "developer" {
+        signals.openai += 1;
+    }
+    if let Some(r) = obj.get("reasoning_content").filter(|r| r.kind() == Kind::String) {
+        signals.openai += 1;
+        known.push("reasoning_content");
+        m.parts
+            .push(Part::Reasoning(TextPart::new(text(&r, "reasoning_content")?)));
+    }
+    if role == Role::Tool {
+        signals.openai += 1;
+        known.extend(["tool_call_id", "name"]);
+        let content = obj.get("content").map_or(Raw::new("null"), |c| raw(&c));
+        let mut r = ResultPart::new(content);
+        r.call_id = obj.str("tool_call_id").map(|s| s.into_owned());
+        r.name = obj.str("name").map(|s| s.into_owned());
+        m.parts.push(Part::Result(r));
+        m.extra = extra_of(obj, &known);
+        return Ok(m);
+    }
+    match obj.get("content") {
+        Some(c) if c.kind() == Kind::String => {
+            let s = text(&c, "content")?;
+            m.parts.push(Part::Text(TextPart::new(s)));
+        }
+        Some(c) if c.kind() == Kind::Array => {
+            for block in c.items() {
+                content_block(&block, &mut m, signals)?;
+            }
+        }
+        // `null` (an assistant message with only calls) or missing: no text.
+        Some(c) if c.is_null() => {}
+        None => {}
+        Some(c) => bail!("content: expected a string or content blocks, found {}", clip(c.text())),
+    }
+    if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {
+        signals.openai += 1;
+        let parsed: Option<Vec<CallPart>> = calls.items().map(|c| openai_call(&c)).collect();
+        if let Some(parsed) = parsed {
+            known.push("tool_calls");
+            m.parts.extend(parsed.into_iter().map(Part::Call));
+        }
+    }
+    if let Some(fc) = obj.obj("function_call") {
+        signals.openai += 1;
+        known.push("function_call");
+        let name = fc.str("name").unwrap_or_default().into_owned();
+        let mut call = CallPart::new(name, Raw::empty_object());
+        if let Some(a) = fc.get("arguments") {
+            set_string_arguments(&mut call, &a)?;
+        }
+        m.parts.push(Part::Call(call));
+    }
+    m.extra = extra_of(obj, &known);
+    Ok(m)
+}
+
+/// An OpenAI `tool_calls` entry of type `function`; `None` for other kinds, which are
+/// then kept whole in the message's `extra`.
+fn openai_call(node: &Node) -> Option<CallPart> {
+    let obj = node.object()?;
+    let f = obj.obj("function")?;
+    let name = f.str("name")?.into_owned();
+    let mut call = CallPart::new(name, Raw::empty_object());
+    call.id = obj.str("id").map(|s| s.into_owned());
+    if let Some(a) = f.get("arguments") {
+        set_string_arguments(&mut call, &a).ok()?;
+    }
+    call.extra = extra_of(&obj, &["id", "type", "function"]);
+    let f_extra = extra_of(&f, &["name", "arguments"]);
+    if !f_extra.is_empty() {
+        return None;
+    }
+    Some(call)
+}
+
+/// Arguments given as JSON text in a string (OpenAI, Responses): an object is kept as
+/// its text; anything else as `arguments_raw`, with `{}`.
+pub fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
+    match node.kind() {
+        Kind::Object => call.arguments = raw(node),
+        Kind::Null => {}
+        Kind::String => {
+            let s = text(node, "arguments")?;
+            set_arguments_text(call, s);
+        }
+        _ => call.arguments_raw = Some(node.text().to_owned()),
+    }
+    Ok(())
+}
+
+/// Arguments as JSON text: kept when it is one object, else as `arguments_raw`.
+pub fn set_arguments_text(call: &mut CallPart, s: String) {
+    let trimmed = s.trim();
+    if trimmed.is_empty() {
+        if !s.is_empty() {
+            call.arguments_raw = Some(s);
+        }
+        return;
+    }
+    if trimmed.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok()
+    {
+        if trimmed.len() == s.len() {
+            call.arguments = Raw(s);
+        } else {
+            // Surrounding white space is not part of the object: keep the text whole
+            // so that a JSON-string target writes it back as it was.
+            call.arguments = Raw::new(trimmed);
+            call.arguments_raw = Some(s);
+        }
+    } else {
+        call.arguments_raw = Some(s);
+    }
+}
+
+/// One content block of an Anthropic message (or an OpenAI content part).
+fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result<()> {
+    let Some(obj) = block.object() else {
+        if block.kind() == Kind::String {
+            // Some logs write content as an array of strings.
+            m.parts.push(Part::Text(TextPart::new(text(block, "content")?)));
+            return Ok(());
+        }
+        bail!("content block: not an object: {}", clip(block.text()));
+    };
+    let kind = obj.str("type").map(|s| s.into_owned()).unwrap_or_default();
+    match kind.as_str() {
+        "text" | "input_text" | "output_text" => {
+            let t = obj.get("text").ok_or_else(|| anyhow!("text block without text"))?;
+            let mut part = TextPart::new(text(&t, "text")?);
+            part.extra = extra_of(&obj, &["type", "text"]);
+            m.parts.push(Part::Text(part));
+        }
+        "thinking" => {
+            signals.anthropic += 1;
+            let t = obj.get("thinking").ok_or_else(|| anyhow!("thinking block without thinking"))?;
+            let mut part = TextPart::new(text(&t, "thinking")?);
+            part.extra = extra_of(&obj, &["type", "thinking"]);
+            m.parts.push(Part::Reasoning(part));
+        }
+        "tool_use" | "mcp_tool_use" => {
+            signals.anthropic += 1;
+            let name = obj.str("name").unwrap_or_default().into_owned();
+            let input = obj.get("input").map_or(Raw::empty_object(), |i| raw(&i));
+            let mut call = CallPart::new(name, input);
+            call.id = obj.str("id").map(|s| s.into_owned());
+            call.namespace = obj.str("server_name").map(|s| s.into_owned());
+            call.extra = extra_of(&obj, &["type", "id", "name", "input", "server_name"]);
+            if call.arguments.as_str().trim_start().starts_with('{') {
+                m.parts.push(Part::Call(call));
+            } else {
+                call.arguments_raw = Some(call.arguments.0.clone());
+                call.arguments = Raw::empty_object();
+                m.parts.push(Part::Call(call));
+            }
+        }
+        "tool_result" | "mcp_tool_result" => {
+            signals.anthropic += 1;
+            let content = obj.get("content").map_or(Raw::new("\"\""), |c| raw(&c));
+            let mut r = ResultPart::new(content);
+            r.call_id = obj.str("tool_use_id").map(|s| s.into_owned());
+            r.is_error = obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false);
+            r.extra = extra_of(&obj, &["type", "tool_use_id", "content", "is_error"]);
+            m.parts.push(Part::Result(r));
+        }
+        _ => {
+            if matches!(kind.as_str(), "image_url" | "input_audio" | "refusal") {
+                signals.openai += 1;
+            }
+            // Images, documents, redacted thinking, server tools: kept as they are.
+            m.parts.push(Part::Block(raw(block)));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,252 @@
+//! OpenAI Responses input items: messages (`input_text`/`output_text` content),
+//! `reasoning` summaries, `function_call` (arguments as a JSON string) and
+//! `function_call_output`. The model's consecutive items form one assistant message.
+
+use super::emit::J;
+use super::model::{
+    CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript,
+};
+use super::write::{Notes, keep_extra};
+use crate::json::{Kind, Node, Obj};
+use anyhow::{Result, anyhow, bail};
+
+fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
+    obj.iter()
+        .filter(|(k, _)| !known.contains(&k.as_ref()))
+        .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
+        .collect()
+}
+
+fn string(node: &Node, what: &str) -> Result<String> {
+    node.str()
+        .map(|s| s.into_owned())
+        .ok_or_else(|| anyhow!("{what}: expected a string that can be kept exactly"))
+}
+
+/// `{"input": […], …}` (with `top`), or a bare array of items.
+pub fn read(top: Option<&Obj>, items: &Node) -> Result<Transcript> {
+    let mut t = Transcript {
+        source: Some(Format::Responses),
+        bare: top.is_none(),
+        ..Transcript::default()
+    };
+    if let Some(top) = top {
+        t.extra = extra_of(top, &["input"]);
+    }
+    for (i, item) in items.items().enumerate() {
+        let obj = item
+            .object()
+            .ok_or_else(|| anyhow!("item {i}: not an object"))?;
+        self::item(&item, &obj, &mut t).map_err(|e| anyhow!("item {i}: {e}"))?;
+    }
+    Ok(t)
+}
+
+/// The assistant message the model's next item joins (the last message, when it is
+/// the model's), or a new one.
+fn assistant(t: &mut Transcript) -> &mut Message {
+    if t.messages.last().is_none_or(|m| m.role != Role::Assistant) {
+        t.messages.push(Message::new(Role::Assistant));
+    }
+    t.messages.last_mut().expect("pushed above")
+}
+
+fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
+    let kind = obj.str("type").map(|s| s.into_owned());
+    match kind.as_deref() {
+        Some("message") | None if obj.has("role") => {
+            let role_name = string(&obj.get("role").expect("checked"), "role")?;
+            let role = Role::from_name(&role_name).ok_or_else(|| anyhow!("unknown role '{role_name}'"))?;
+            let mut m = Message::new(role);
+            if role_name != role.name() {
+                m.role_as_written = Some(role_name.clone());
+            }
+            match obj.get("content") {
+                Some(c) if c.kind() == Kind::String => {
+                    m.parts.push(Part::Text(TextPart::new(string(&c, "content")?)))
+                }
+                Some(c) if c.kind() == Kind::Array => {
+                    for block in c.items() {
+                        let b = block.object().ok_or_else(|| anyhow!("content: not an object"))?;
+                        match b.str("type").as_deref() {
+                            Some("input_text" | "output_text" | "text") => {
+                                let text = b.get("text").ok_or_else(|| anyhow!("text block without text"))?;
+                                let mut p = TextPart::new(string(&text, "text")?);
+                                p.extra = extra_of(&b, &["type", "text"]);
+                                m.parts.push(Part::Text(p));
+                            }
+                            _ => m.parts.push(Part::Block(Raw::new(block.text()))),
+                        }
+                    }
+                }
+                Some(c) if c.is_null() => {}
+                None => {}
+                Some(_) => bail!("content: expected text or content parts"),
+            }
+            m.extra = extra_of(obj, &["type", "role", "content"]);
+            if kind.is_some() {
+                m.extra.insert(0, ("type".into(), Raw::string("message")));
+            }
+            if role == Role::Assistant && m.extra.iter().all(|(k, _)| k == "type") {
+                // Joins the model's items around it.
+                let extra = std::mem::take(&mut m.extra);
+                let a = assistant(t);
+                a.parts.append(&mut m.parts);
+                if a.extra.is_empty() {
+                    a.extra = extra;
+                }
+            } else {
+                t.messages.push(m);
+            }
+        }
+        Some("function_call") => {
+            let name = obj.str("name").unwrap_or_default().into_owned();
+            let mut call = CallPart::new(name, Raw::empty_object());
+            call.id = obj.str("call_id").map(|s| s.into_owned());
+            if let Some(a) = obj.get("arguments") {
+                super::read::set_string_arguments(&mut call, &a)?;
+            }
+            call.extra = extra_of(obj, &["type", "call_id", "name", "arguments"]);
+            assistant(t).parts.push(Part::Call(call));
+        }
+        Some("function_call_output") => {
+            let content = obj.get("output").map_or(Raw::new("\"\""), |o| Raw::new(o.text()));
+            let mut r = ResultPart::new(content);
+            r.call_id = obj.str("call_id").map(|s| s.into_owned());
+            r.extra = extra_of(obj, &["type", "call_id", "output"]);
+            let mut m = Message::new(Role::Tool);
+            m.parts.push(Part::Result(r));
+            t.messages.push(m);
+        }
+        Some("reasoning") => {
+            let texts: Vec<String> = obj
+                .items("summary")
+                .filter_map(|s| s.object()?.str("text").map(|x| x.into_owned()))
+                .collect();
+            let mut p = TextPart::new(texts.join("\n\n"));
+            if texts.len() > 1 {
+                p.extra.push(("summary".into(), Raw::new(obj.get("summary").expect("has items").text())));
+            }
+            p.extra.extend(extra_of(obj, &["type", "summary"]));
+            assistant(t).parts.push(Part::Reasoning(p));
+        }
+        _ => assistant(t).parts.push(Part::Block(Raw::new(node.text()))),
+    }
+    Ok(())
+}
+
+pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+    let to = Format::Responses;
+    let same = t.source == Some(Format::Responses);
+    let mut items: Vec<J> = Vec::new();
+    for m in &t.messages {
+        let role = match (&m.role_as_written, same) {
+            (Some(r), true) => r.clone(),
+            _ => m.role.name().to_owned(),
+        };
+        let role = if m.role == Role::Tool { "user".to_owned() } else { role };
+        let mut text: Vec<J> = Vec::new();
+        let mut plain = true;
+        let flush = |text: &mut Vec<J>, plain: &mut bool, items: &mut Vec<J>, notes: &mut Notes| {
+            if text.is_empty() {
+                return;
+            }
+            let content = if *plain {
+                let mut s = String::new();
+                for b in text.iter() {
+                    if let J::Obj(members) = b
+                        && let Some((_, J::Str(x))) = members.iter().find(|(k, _)| k == "text")
+                    {
+                        s.push_str(x);
+                    }
+                }
+                J::Str(s)
+            } else {
+                J::Arr(std::mem::take(text))
+            };
+            text.clear();
+            *plain = true;
+            let mut j = J::obj().with("role", J::str(&role)).with("content", content);
+            keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
+            items.push(j);
+        };
+        let block_type = if m.role == Role::Assistant { "output_text" } else { "input_text" };
+        for p in &m.parts {
+            match p {
+                Part::Text(x) => {
+                    let mut j = J::obj()
+                        .with("type", J::str(block_type))
+                        .with("text", J::str(&x.text));
+                    plain &= x.extra.is_empty();
+                    keep_extra(&mut j, &x.extra, t, to, notes, "content fields");
+                    text.push(j);
+                }
+                Part::Block(raw) => {
+                    if same {
+                        let is_item = raw.value().get("type").is_some_and(|k| {
+                            !matches!(k.as_str(), Some("input_image" | "input_file" | "refusal"))
+                        });
+                        if is_item {
+                            flush(&mut text, &mut plain, &mut items, notes);
+                            items.push(J::Raw(raw.clone()));
+                        } else {
+                            plain = false;
+                            text.push(J::Raw(raw.clone()));
+                        }
+                    } else {
+                        notes.add("content blocks other than text (images, documents) not written: kept only by --to json");
+                    }
+                }
+                Part::Reasoning(x) => {
+                    flush(&mut text, &mut plain, &mut items, notes);
+                    let summary = match x.extra.iter().find(|(k, _)| k == "summary") {
+                        Some((_, raw)) if same => J::Raw(raw.clone()),
+                        _ => J::Arr(vec![
+                            J::obj()
+                                .with("type", J::str("summary_text"))
+                                .with("text", J::str(&x.text)),
+                        ]),
+                    };
+                    let mut j = J::obj().with("type", J::str("reasoning")).with("summary", summary);
+                    let rest: Vec<(String, Raw)> =
+                        x.extra.iter().filter(|(k, _)| k != "summary").cloned().collect();
+                    keep_extra(&mut j, &rest, t, to, notes, "reasoning fields");
+                    items.push(j);
+                }
+                Part::Call(c) => {
+                    flush(&mut text, &mut plain, &mut items, notes);
+                    let mut j = J::obj().with("type", J::str("function_call"));
+                    j.push_some("call_id", c.id.as_deref().map(J::str));
+                    j.push("name", J::str(&c.name));
+                    j.push("arguments", J::str(c.arguments_text()));
+                    keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
+                    items.push(j);
+                }
+                Part::Result(r) => {
+                    flush(&mut text, &mut plain, &mut items, notes);
+                    let mut j = J::obj().with("type", J::str("function_call_output"));
+                    j.push_some("call_id", r.call_id.as_deref().map(J::str));
+                    let c = r.content.as_str().trim_start();
+                    let output = if c.starts_with('"') || c.starts_with('[') {
+                        J::Raw(r.content.clone())
+                    } else {
+                        J::Str(r.content.0.clone())
+                    };
+                    j.push("output", output);
+                    if r.is_error {
+                        notes.add("results marked as errors: a function_call_output has no error flag");
+                    }
+                    keep_extra(&mut j, &r.extra, t, to, notes, "result fields");
+                    items.push(j);
+                }
+            }
+        }
+        flush(&mut text, &mut plain, &mut items, notes);
+    }
+    if t.bare && t.extra.is_empty() {
+        return J::Arr(items);
+    }
+    let mut doc = J::obj().with("input", J::Arr(items));
+    keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
+    doc
+}

@@ -1,0 +1,287 @@
+//! Tool results written inside message text, by the legacy prompting formats whose
+//! calls the text dialects read: Mandrake's `<tool_result>` blocks and Anthropic's 2023
+//! `<function_results>`. Each found result carries the span it came from. Results in
+//! any other text stay text.
+
+use super::model::{CallPart, Raw, ResultPart};
+use memchr::memmem;
+
+/// Mandrake's results are read under the name of its calls' dialect: the XML writer
+/// puts both back as they were written.
+pub const MANDRAKE: &str = crate::dialects::mandrake_xml::NAME;
+pub const ANTHROPIC_LEGACY: &str = "anthropic-function-results";
+/// Mandrake's later JSON results: `{"name", "content"}` or `{"name", "error"}`, bare or
+/// in `{"tool_results": […]}`.
+pub const MANDRAKE_JSON: &str = "mandrake-json";
+
+pub struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub dialect: &'static str,
+    pub result: ResultPart,
+}
+
+/// Every result written in `text`, in order.
+pub fn find(text: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    if memchr::memchr(b'<', text.as_bytes()).is_none() {
+        return out;
+    }
+    mandrake(text, &mut out);
+    anthropic_legacy(text, &mut out);
+    mandrake_json(text, &mut out);
+    out.sort_by_key(|f| f.start);
+    out
+}
+
+/// The first `close` after `from` after which the trimmed body reads as JSON; else the
+/// first `close`. Returns (body end, end after the closing tag).
+fn json_body_end(text: &str, from: usize, close: &str) -> Option<(usize, usize)> {
+    let mut first = None;
+    for (n, _) in text[from..].match_indices(close).take(64) {
+        let at = from + n;
+        first.get_or_insert(at);
+        if serde_json::from_str::<serde::de::IgnoredAny>(text[from..at].trim()).is_ok() {
+            return Some((at, at + close.len()));
+        }
+    }
+    first.map(|at| (at, at + close.len()))
+}
+
+/// A body as content: its JSON when it is JSON, else the text as a string.
+fn content(body: &str) -> Raw {
+    let trimmed = body.trim();
+    if !trimmed.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok() {
+        Raw::new(trimmed)
+    } else {
+        Raw::string(trimmed)
+    }
+}
+
+/// `<tool_result>\n<result>\nJSON\n</result>\n</tool_result>`, or `<error>` for a failed
+/// call (`{"error": "message"}`). The closing tag is the first that leaves valid JSON
+/// before it: nothing in the body is escaped.
+fn mandrake(text: &str, out: &mut Vec<Found>) {
+    const OPEN: &str = "<tool_result>";
+    const CLOSE: &str = "</tool_result>";
+    let finder = memmem::Finder::new(OPEN);
+    let mut from = 0;
+    while let Some(n) = finder.find(&text.as_bytes()[from..]) {
+        let start = from + n;
+        from = start + OPEN.len();
+        let inner = crate::scan::skip_ws(text, from);
+        let (tag, is_error) = if text[inner..].starts_with("<result>") {
+            ("result", false)
+        } else if text[inner..].starts_with("<error>") {
+            ("error", true)
+        } else {
+            continue;
+        };
+        let body = inner + tag.len() + 2;
+        let Some((body_end, after)) = json_body_end(text, body, &format!("</{tag}>")) else {
+            continue;
+        };
+        let close = crate::scan::skip_ws(text, after);
+        if !text[close..].starts_with(CLOSE) {
+            continue;
+        }
+        let end = close + CLOSE.len();
+        let mut result = ResultPart::new(content(&text[body..body_end]));
+        result.is_error = is_error;
+        out.push(Found {
+            start,
+            end,
+            dialect: MANDRAKE,
+            result,
+        });
+        from = end;
+    }
+}
+
+/// Inside `<function_results>`: each `<result>` (`<tool_name>`, `<stdout>`) or
+/// `<error>` is one result. The wrapper joins the first and last ones' spans.
+fn anthropic_legacy(text: &str, out: &mut Vec<Found>) {
+    const OPEN: &str = "<function_results>";
+    const CLOSE: &str = "</function_results>";
+    let finder = memmem::Finder::new(OPEN);
+    let mut from = 0;
+    while let Some(n) = finder.find(&text.as_bytes()[from..]) {
+        let block = from + n + OPEN.len();
+        // The block ends at its closing tag, or (the closing tag was a stop sequence)
+        // at the next opening, or at the end of the text.
+        let block_end = memmem::find(&text.as_bytes()[block..], CLOSE.as_bytes())
+            .map(|n| block + n)
+            .or_else(|| finder.find(&text.as_bytes()[block..]).map(|n| block + n))
+            .unwrap_or(text.len());
+        from = block_end.max(block);
+        let mut at = crate::scan::skip_ws(text, block);
+        while at < block_end {
+            let (tag, is_error) = if text[at..].starts_with("<result>") {
+                ("result", false)
+            } else if text[at..].starts_with("<error>") {
+                ("error", true)
+            } else {
+                break;
+            };
+            let close = format!("</{tag}>");
+            let body = at + tag.len() + 2;
+            let Some(n) = text[body..block_end].find(&close) else {
+                break;
+            };
+            let end = body + n + close.len();
+            let inner = &text[body..body + n];
+            let name = element(inner, "tool_name").map(|s| s.trim().to_owned());
+            let value = element(inner, "stdout")
+                .or_else(|| element(inner, "stderr"))
+                .unwrap_or(if is_error { inner } else { "" });
+            let value = value.strip_prefix('\n').unwrap_or(value);
+            let value = value.strip_suffix('\n').unwrap_or(value);
+            let mut result = ResultPart::new(Raw::string(value));
+            result.is_error = is_error;
+            result.name = name;
+            out.push(Found {
+                start: at,
+                end,
+                dialect: ANTHROPIC_LEGACY,
+                result,
+            });
+            at = crate::scan::skip_ws(text, end);
+        }
+    }
+}
+
+/// Top-level JSON objects shaped as Mandrake's JSON results. A wrapper with several
+/// results gives the first one the wrapper's span and the others none of the text.
+fn mandrake_json(text: &str, out: &mut Vec<Found>) {
+    if memmem::find(text.as_bytes(), b"\"name\"").is_none() {
+        return;
+    }
+    for value in crate::scan::json_values(text) {
+        if value.unclosed {
+            continue;
+        }
+        let Ok(doc) = crate::json::Doc::parse(&text[value.start..value.end]) else {
+            continue;
+        };
+        let Some(obj) = doc.root().object() else {
+            continue;
+        };
+        let entries: Vec<crate::json::Node> = match obj.get("tool_results") {
+            Some(list) if obj.iter().count() == 1 => list.items().collect(),
+            Some(_) => continue,
+            None => vec![doc.root()],
+        };
+        let results: Option<Vec<ResultPart>> = entries.iter().map(mandrake_json_result).collect();
+        let Some(results) = results.filter(|r| !r.is_empty()) else {
+            continue;
+        };
+        let count = results.len();
+        for (i, result) in results.into_iter().enumerate() {
+            // The span goes to the last result: the others are written by it.
+            let (start, end) = if i + 1 == count {
+                (value.start, value.end)
+            } else {
+                (value.start, value.start)
+            };
+            out.push(Found {
+                start,
+                end,
+                dialect: MANDRAKE_JSON,
+                result,
+            });
+        }
+    }
+}
+
+fn mandrake_json_result(node: &crate::json::Node) -> Option<ResultPart> {
+    let obj = node.object()?;
+    let name = obj.str("name")?.into_owned();
+    if obj.iter().count() != 2 {
+        return None;
+    }
+    let mut result = if let Some(content) = obj.get("content") {
+        ResultPart::new(Raw::new(content.text()))
+    } else {
+        let error = obj.get("error")?;
+        let mut r = ResultPart::new(Raw::new(error.text()));
+        r.is_error = true;
+        r
+    };
+    result.name = Some(name);
+    Some(result)
+}
+
+/// The text of the first `<tag>…</tag>` in `body`.
+fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let start = body.find(&open)? + open.len();
+    let len = body[start..].find(&close)?;
+    Some(&body[start..start + len])
+}
+
+/// Mandrake's history writes each call twice: as the model wrote it, then formatted
+/// (with an empty `<description>`). When the block after `end` (past white space, and
+/// before `high`) is the same call, returns the end of that copy.
+pub fn mandrake_copy(text: &str, end: usize, high: usize, call: &CallPart) -> Option<usize> {
+    let at = crate::scan::skip_ws(text, end);
+    if at >= high || !text[at..high].starts_with("<tool_call>") {
+        return None;
+    }
+    let close = at + text[at..high].find("</tool_call>")? + "</tool_call>".len();
+    let hits = {
+        let turn = crate::model::Turn::new(crate::model::Role::Assistant, 1);
+        let ctx = crate::dialects::ScanContext {
+            turn: &turn,
+            tools: &[],
+            registry: crate::dialects::Registry::builtin(),
+            strict: false,
+            selected: None,
+            resume: None,
+        };
+        let mut hits = Vec::new();
+        crate::dialects::Scanner::scan(
+            &crate::dialects::mandrake_xml::MANDRAKE_XML,
+            &crate::model::Text::new(&text[at..close], 1, false, true),
+            &ctx,
+            &mut hits,
+        );
+        hits
+    };
+    let copy = hits.first()?;
+    let same_arguments = serde_json::from_str::<serde_json::Value>(call.arguments.as_str())
+        .ok()
+        .and_then(|v| v.as_object().cloned())
+        .is_some_and(|args| *copy.call.arguments == args);
+    (copy.call.name == call.name && same_arguments && copy.end == close - at).then_some(close)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mandrake_results_and_errors() {
+        let text = "a<tool_result>\n<result>\n{\"s\": \"</result>\"}\n</result>\n</tool_result>b<tool_result><error>\n{\n  \"error\": \"boom\"\n}\n</error></tool_result>";
+        let found = find(text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].result.content.as_str(), "{\"s\": \"</result>\"}");
+        assert!(!found[0].result.is_error);
+        assert_eq!(&text[found[0].start..found[0].end], &text[1..text.find('b').unwrap()]);
+        assert!(found[1].result.is_error);
+        assert_eq!(found[1].result.content.value()["error"], "boom");
+        assert_eq!(found[1].end, text.len());
+    }
+
+    #[test]
+    fn anthropic_function_results() {
+        let text = "<function_results>\n<result>\n<tool_name>calc</tool_name>\n<stdout>\n42\n</stdout>\n</result>\n<error>\nno such tool\n</error>\n</function_results>\nDone.";
+        let found = find(text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].result.name.as_deref(), Some("calc"));
+        assert_eq!(found[0].result.content.as_string().unwrap(), "42");
+        assert!(found[1].result.is_error);
+        assert_eq!(found[1].result.content.as_string().unwrap(), "no such tool");
+        assert!(text[found[1].end..].starts_with("\n</function_results>"));
+    }
+}
