@@ -29,6 +29,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Work with tool contracts')
             [CompletionResult]::new('dialects', 'dialects', [CompletionResultType]::ParameterValue, 'List the dialects toolsift recognizes, with their channel and an example')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema of toolsift''s formats')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -114,11 +116,43 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'toolsift;convert' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The format to write')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The format to read (default: detected per file)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the output to FILE (one input only)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the output to FILE (one input only)')
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write one output per input under DIR, keeping paths relative to each directory argument')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'With --in-place: keep each original as FILE + SUFFIX')
+            [CompletionResult]::new('--dialects', '--dialects', [CompletionResultType]::ParameterName, 'Only these dialects find calls in text (names from `toolsift dialects`)')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas')
+            [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Extra dialects (see `toolsift extract --help`)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Files converted at once (default: the number of CPUs)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Files converted at once (default: the number of CPUs)')
+            [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace each input with its conversion (needs --backup or --no-backup)')
+            [CompletionResult]::new('--no-backup', '--no-backup', [CompletionResultType]::ParameterName, 'With --in-place: keep no copy of the originals')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With --out-dir: replace outputs that exist already')
+            [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Read each output back, convert it to the source''s form and compare: every difference in text, calls, results or pairing is reported, and the exit code is 1 if anything would be lost')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be written, and write nothing')
+            [CompletionResult]::new('--wrap', '--wrap', [CompletionResultType]::ParameterName, 'mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Write documents on one line (JSON Lines inputs are always written one conversation per line)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings (errors and the summary are still printed)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings (errors and the summary are still printed)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'toolsift;schema' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'toolsift;help' {
             [CompletionResult]::new('extract', 'extract', [CompletionResultType]::ParameterValue, 'Extract tool calls as JSON Lines')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Work with tool contracts')
             [CompletionResult]::new('dialects', 'dialects', [CompletionResultType]::ParameterValue, 'List the dialects toolsift recognizes, with their channel and an example')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema of toolsift''s formats')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -136,6 +170,12 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             break
         }
         'toolsift;help;dialects' {
+            break
+        }
+        'toolsift;help;convert' {
+            break
+        }
+        'toolsift;help;schema' {
             break
         }
         'toolsift;help;help' {

@@ -19,6 +19,9 @@ _toolsift() {
             toolsift,check)
                 cmd="toolsift__subcmd__check"
                 ;;
+            toolsift,convert)
+                cmd="toolsift__subcmd__convert"
+                ;;
             toolsift,dialects)
                 cmd="toolsift__subcmd__dialects"
                 ;;
@@ -28,11 +31,17 @@ _toolsift() {
             toolsift,help)
                 cmd="toolsift__subcmd__help"
                 ;;
+            toolsift,schema)
+                cmd="toolsift__subcmd__schema"
+                ;;
             toolsift,tools)
                 cmd="toolsift__subcmd__tools"
                 ;;
             toolsift__subcmd__help,check)
                 cmd="toolsift__subcmd__help__subcmd__check"
+                ;;
+            toolsift__subcmd__help,convert)
+                cmd="toolsift__subcmd__help__subcmd__convert"
                 ;;
             toolsift__subcmd__help,dialects)
                 cmd="toolsift__subcmd__help__subcmd__dialects"
@@ -42,6 +51,9 @@ _toolsift() {
                 ;;
             toolsift__subcmd__help,help)
                 cmd="toolsift__subcmd__help__subcmd__help"
+                ;;
+            toolsift__subcmd__help,schema)
+                cmd="toolsift__subcmd__help__subcmd__schema"
                 ;;
             toolsift__subcmd__help,tools)
                 cmd="toolsift__subcmd__help__subcmd__tools"
@@ -68,7 +80,7 @@ _toolsift() {
 
     case "${cmd}" in
         toolsift)
-            opts="-h -V --help --version extract check tools dialects help"
+            opts="-h -V --help --version extract check tools dialects convert schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -141,6 +153,64 @@ _toolsift() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__convert)
+            opts="-o -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --verify --dry-run --wrap --compact --dialects --tools --dialect-file --jobs --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "json openai anthropic gemini responses mandrake-json xml" -- "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "json openai anthropic gemini responses mandrake-json xml" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -232,7 +302,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__help)
-            opts="extract check tools dialects help"
+            opts="extract check tools dialects convert schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -246,6 +316,20 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__help__subcmd__convert)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -301,6 +385,20 @@ _toolsift() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        toolsift__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         toolsift__subcmd__help__subcmd__tools)
             opts="render"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -318,6 +416,20 @@ _toolsift() {
         toolsift__subcmd__help__subcmd__tools__subcmd__render)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__schema)
+            opts="-h --help transcript"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -26,6 +26,8 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand check 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
             cand tools 'Work with tool contracts'
             cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
+            cand convert 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form'
+            cand schema 'Print a JSON Schema of toolsift''s formats'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolsift;extract'= {
@@ -102,11 +104,41 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'toolsift;convert'= {
+            cand --to 'The format to write'
+            cand --from 'The format to read (default: detected per file)'
+            cand -o 'Write the output to FILE (one input only)'
+            cand --output 'Write the output to FILE (one input only)'
+            cand --out-dir 'Write one output per input under DIR, keeping paths relative to each directory argument'
+            cand --backup 'With --in-place: keep each original as FILE + SUFFIX'
+            cand --dialects 'Only these dialects find calls in text (names from `toolsift dialects`)'
+            cand --tools 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas'
+            cand --dialect-file 'Extra dialects (see `toolsift extract --help`)'
+            cand -j 'Files converted at once (default: the number of CPUs)'
+            cand --jobs 'Files converted at once (default: the number of CPUs)'
+            cand --in-place 'Replace each input with its conversion (needs --backup or --no-backup)'
+            cand --no-backup 'With --in-place: keep no copy of the originals'
+            cand --force 'With --out-dir: replace outputs that exist already'
+            cand --verify 'Read each output back, convert it to the source''s form and compare: every difference in text, calls, results or pairing is reported, and the exit code is 1 if anything would be lost'
+            cand --dry-run 'Say what would be written, and write nothing'
+            cand --wrap 'mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}'
+            cand --compact 'Write documents on one line (JSON Lines inputs are always written one conversation per line)'
+            cand -q 'No warnings (errors and the summary are still printed)'
+            cand --quiet 'No warnings (errors and the summary are still printed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'toolsift;schema'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'toolsift;help'= {
             cand extract 'Extract tool calls as JSON Lines'
             cand check 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
             cand tools 'Work with tool contracts'
             cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
+            cand convert 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form'
+            cand schema 'Print a JSON Schema of toolsift''s formats'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolsift;help;extract'= {
@@ -119,6 +151,10 @@ set edit:completion:arg-completer[toolsift] = {|@words|
         &'toolsift;help;tools;render'= {
         }
         &'toolsift;help;dialects'= {
+        }
+        &'toolsift;help;convert'= {
+        }
+        &'toolsift;help;schema'= {
         }
         &'toolsift;help;help'= {
         }

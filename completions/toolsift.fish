@@ -30,6 +30,8 @@ complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "extract" -d 'Extr
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "tools" -d 'Work with tool contracts'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "convert" -d 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift\'s own form'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "schema" -d 'Print a JSON Schema of toolsift\'s formats'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l input -d 'How the input is framed; auto decides per source from its first bytes' -r -f -a "auto\t'Decide from the first non-blank bytes'
 text\t'Plain text: one assistant turn'
@@ -96,9 +98,42 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l dialect-file -d 'Also list the dialects of these dialect files' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l json -d 'Print one JSON object per dialect instead of a table'
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -s h -l help -d 'Print help'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "tools" -d 'Work with tool contracts'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l to -d 'The format to write' -r -f -a "json\t'toolsift\'s canonical transcript (`toolsift schema transcript`)'
+openai\t'OpenAI Chat messages: tool_calls with string arguments, role "tool" results'
+anthropic\t'Anthropic Messages: tool_use blocks, tool_result in the next user message'
+gemini\t'Gemini contents: functionCall and functionResponse parts'
+responses\t'OpenAI Responses input items: function_call and function_call_output'
+mandrake-json\t'Mandrake\'s JSON calls in text: {"name":"server.method","arguments":…}'
+xml\t'Mandrake\'s XML calls in text: <tool_call><server>…</server><method>…</method>'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l from -d 'The format to read (default: detected per file)' -r -f -a "json\t'toolsift\'s canonical transcript (`toolsift schema transcript`)'
+openai\t'OpenAI Chat messages: tool_calls with string arguments, role "tool" results'
+anthropic\t'Anthropic Messages: tool_use blocks, tool_result in the next user message'
+gemini\t'Gemini contents: functionCall and functionResponse parts'
+responses\t'OpenAI Responses input items: function_call and function_call_output'
+mandrake-json\t'Mandrake\'s JSON calls in text: {"name":"server.method","arguments":…}'
+xml\t'Mandrake\'s XML calls in text: <tool_call><server>…</server><method>…</method>'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s o -l output -d 'Write the output to FILE (one input only)' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l out-dir -d 'Write one output per input under DIR, keeping paths relative to each directory argument' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l backup -d 'With --in-place: keep each original as FILE + SUFFIX' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialects -d 'Only these dialects find calls in text (names from `toolsift dialects`)' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l tools -d 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialect-file -d 'Extra dialects (see `toolsift extract --help`)' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s j -l jobs -d 'Files converted at once (default: the number of CPUs)' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l in-place -d 'Replace each input with its conversion (needs --backup or --no-backup)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l no-backup -d 'With --in-place: keep no copy of the originals'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l force -d 'With --out-dir: replace outputs that exist already'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l verify -d 'Read each output back, convert it to the source\'s form and compare: every difference in text, calls, results or pairing is reported, and the exit code is 1 if anything would be lost'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dry-run -d 'Say what would be written, and write nothing'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l wrap -d 'mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l compact -d 'Write documents on one line (JSON Lines inputs are always written one conversation per line)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s q -l quiet -d 'No warnings (errors and the summary are still printed)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "tools" -d 'Work with tool contracts'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "convert" -d 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift\'s own form'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "schema" -d 'Print a JSON Schema of toolsift\'s formats'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand help; and __fish_seen_subcommand_from tools" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'

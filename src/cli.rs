@@ -100,7 +100,12 @@ pub struct ConvertArgs {
     pub in_place: bool,
 
     /// With --in-place: keep each original as FILE + SUFFIX.
-    #[arg(long, value_name = "SUFFIX", requires = "in_place", conflicts_with = "no_backup")]
+    #[arg(
+        long,
+        value_name = "SUFFIX",
+        requires = "in_place",
+        conflicts_with = "no_backup"
+    )]
     pub backup: Option<String>,
 
     /// With --in-place: keep no copy of the originals.

@@ -86,6 +86,7 @@ fn help_texts() {
         vec!["check", "--help"],
         vec!["tools", "render", "--help"],
         vec!["dialects", "--help"],
+        vec!["convert", "--help"],
     ] {
         let out = toolsift()
             .args(&args)

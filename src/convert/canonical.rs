@@ -96,7 +96,10 @@ fn string(obj: &Obj, key: &str) -> Result<Option<String>> {
         None => Ok(None),
         Some(n) if n.is_null() => Ok(None),
         Some(n) => n.str().map(|s| Some(s.into_owned())).ok_or_else(|| {
-            anyhow!("{key}: expected a string that can be kept exactly, found {}", n.text())
+            anyhow!(
+                "{key}: expected a string that can be kept exactly, found {}",
+                n.text()
+            )
         }),
     }
 }
@@ -161,7 +164,8 @@ fn message(node: &Node) -> Result<Message> {
     m.role_as_written = string(&obj, "role_as_written")?;
     m.extra = extra(&obj)?;
     for (i, p) in obj.items("parts").enumerate() {
-        m.parts.push(part(&p).map_err(|e| anyhow!("part {i}: {e}"))?);
+        m.parts
+            .push(part(&p).map_err(|e| anyhow!("part {i}: {e}"))?);
     }
     Ok(m)
 }

@@ -192,7 +192,9 @@ pub fn layout(text: &str, out: &mut String, pretty: bool, depth: usize) {
                 }
                 let end = bytes[i..]
                     .iter()
-                    .position(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':'))
+                    .position(|c| {
+                        matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':')
+                    })
                     .map_or(bytes.len(), |n| i + n);
                 out.push_str(&text[i..end]);
                 i = end;

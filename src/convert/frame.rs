@@ -27,7 +27,10 @@ pub fn frame(text: &str) -> Result<Framed<'_>> {
         bail!("not a JSON document or JSON Lines: convert reads message-shaped JSON");
     }
     // A value that ends on its first line, followed by more values, is JSON Lines.
-    let first_line = text.split('\n').find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first_line = text
+        .split('\n')
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
     let one_line = serde_json::from_str::<serde::de::IgnoredAny>(first_line.trim()).is_ok();
     if !one_line || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
         return Ok(Framed {

@@ -2,7 +2,9 @@
 //! `functionResponse` parts; the system prompt in `systemInstruction`.
 
 use super::emit::J;
-use super::model::{CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
+use super::model::{
+    CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript,
+};
 use super::write::{Grouped, Notes, keep_extra, push_grouped};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
@@ -30,7 +32,9 @@ pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
         if let Some(system) = obj.get(key) {
             let mut m = Message::new(Role::System);
             match system.kind() {
-                Kind::String => m.parts.push(Part::Text(TextPart::new(string(&system, key)?))),
+                Kind::String => m
+                    .parts
+                    .push(Part::Text(TextPart::new(string(&system, key)?))),
                 Kind::Object => {
                     let sys = system.object().expect("an object");
                     for p in sys.items("parts") {
@@ -46,7 +50,10 @@ pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
             t.messages.push(m);
         }
     }
-    t.extra = extra_of(obj, &["contents", "systemInstruction", "system_instruction"]);
+    t.extra = extra_of(
+        obj,
+        &["contents", "systemInstruction", "system_instruction"],
+    );
     contents_into(contents, &mut t)?;
     Ok(t)
 }
@@ -67,7 +74,10 @@ fn contents_into(contents: &Node, t: &mut Transcript) -> Result<()> {
         let obj = c
             .object()
             .ok_or_else(|| anyhow!("content {i}: not an object"))?;
-        let role_name = obj.str("role").map(|s| s.into_owned()).unwrap_or_else(|| "user".into());
+        let role_name = obj
+            .str("role")
+            .map(|s| s.into_owned())
+            .unwrap_or_else(|| "user".into());
         let role = match role_name.as_str() {
             "model" => Role::Assistant,
             "function" | "tool" => Role::Tool,
@@ -97,13 +107,20 @@ fn part(node: &Node, m: &mut Message) -> Result<()> {
             text: string(&text, "text")?,
             extra: extra_of(&obj, &["text", "thought"]),
         };
-        m.parts.push(if thought { Part::Reasoning(p) } else { Part::Text(p) });
+        m.parts.push(if thought {
+            Part::Reasoning(p)
+        } else {
+            Part::Text(p)
+        });
     } else if let Some(fc) = obj.obj("functionCall") {
         let name = fc.str("name").unwrap_or_default().into_owned();
-        let args = fc.get("args").map_or(Raw::empty_object(), |a| Raw::new(a.text()));
+        let args = fc
+            .get("args")
+            .map_or(Raw::empty_object(), |a| Raw::new(a.text()));
         let mut call = CallPart::new(name, args);
         if !call.arguments.as_str().starts_with('{') {
-            call.arguments_raw = Some(std::mem::replace(&mut call.arguments, Raw::empty_object()).0);
+            call.arguments_raw =
+                Some(std::mem::replace(&mut call.arguments, Raw::empty_object()).0);
         }
         call.id = fc.str("id").map(|s| s.into_owned());
         call.extra = extra_of(&obj, &["functionCall"]);
@@ -157,9 +174,19 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
             }
             continue;
         }
-        let mut role = if m.role == Role::Assistant { "model" } else { "user" };
+        let mut role = if m.role == Role::Assistant {
+            "model"
+        } else {
+            "user"
+        };
         let mut parts: Vec<J> = Vec::new();
+        let own = role;
         for p in &m.parts {
+            // Text after the results a message held is the message's own again.
+            if !matches!(p, Part::Call(_) | Part::Result(_)) && role != own {
+                push_grouped(role, "user", &mut parts, &mut contents, m);
+                role = own;
+            }
             match p {
                 Part::Text(x) => {
                     let mut j = J::obj().with("text", J::str(&x.text));
@@ -217,7 +244,9 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
     let contents: Vec<J> = contents
         .into_iter()
         .map(|(role, parts, m)| {
-            let mut j = J::obj().with("role", J::str(role)).with("parts", J::Arr(parts));
+            let mut j = J::obj()
+                .with("role", J::str(role))
+                .with("parts", J::Arr(parts));
             if let Some(m) = m {
                 keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
             }

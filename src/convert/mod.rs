@@ -97,7 +97,7 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
             true => anyhow!("line {}: {e:#}", doc.line),
             false => e,
         };
-        let mut t = transcript(&doc.text, settings.from, &mut engine, n).map_err(at)?;
+        let mut t = transcript(doc.text, settings.from, &mut engine, n).map_err(at)?;
         out.conversations += 1;
         out.messages += t.messages.len();
         for p in t.messages.iter().flat_map(|m| &m.parts) {
@@ -129,9 +129,6 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
             for d in verify::compare(&t, &back, settings.to) {
                 out.differences.push(format!("{prefix}{d}"));
             }
-            for note in &doc_notes.0 {
-                out.differences.push(format!("{prefix}{note}"));
-            }
         }
         notes.0.extend(doc_notes.0);
         out.output.extend_from_slice(rendered.as_bytes());
@@ -149,8 +146,9 @@ fn transcript(
     conversation: usize,
 ) -> Result<Transcript> {
     let doc = crate::json::Doc::parse(text).map_err(|e| anyhow!("not JSON: {e}"))?;
-    let mut t = read::transcript(doc.root(), from)?
-        .ok_or_else(|| anyhow!("no conversation of a known shape (messages, contents or input items)"))?;
+    let mut t = read::transcript(doc.root(), from)?.ok_or_else(|| {
+        anyhow!("no conversation of a known shape (messages, contents or input items)")
+    })?;
     let _ = conversation;
     split::split(&mut t.messages, engine, &[Role::Assistant]);
     // A history whose calls were written in text is in that dialect's format.
@@ -189,7 +187,9 @@ fn options(args: &ConvertArgs) -> Result<Options> {
     }
     Ok(Options {
         formats: crate::dialects::Channel::ALL.to_vec(),
-        all: false,
+        // Every channel's calls: a JSON call quoted inside an XML call's arguments is
+        // part of that call, which only the spans of both can tell (see `split`).
+        all: true,
         with_results: false,
         with_text: false,
         roles: vec![crate::model::Role::Assistant],
@@ -259,13 +259,19 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
         .clamp(1, jobs.len().max(1));
     let summary = execute(&jobs, &settings, &args, threads, &diag)?;
     if jobs.len() > 1 || args.verify || args.dry_run || summary.failed > 0 {
-        let _ = writeln!(io::stderr().lock(), "toolsift: {}", summary.line(args.dry_run));
+        let _ = writeln!(
+            io::stderr().lock(),
+            "toolsift: {}",
+            summary.line(args.dry_run)
+        );
     }
-    Ok(if diag.errored() || summary.failed > 0 || summary.lossy > 0 {
-        ExitCode::Findings
-    } else {
-        ExitCode::Success
-    })
+    Ok(
+        if diag.errored() || summary.failed > 0 || summary.lossy > 0 {
+            ExitCode::Findings
+        } else {
+            ExitCode::Success
+        },
+    )
 }
 
 /// The inputs and where each goes.
@@ -283,7 +289,10 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Vec<Job>> {
         }
         let (destination, backup) = if let Some(out) = &args.output {
             if same_file(out, &input) {
-                bail!("{}: -o names an input; it would be overwritten", out.display());
+                bail!(
+                    "{}: -o names an input; it would be overwritten",
+                    out.display()
+                );
             }
             (Destination::File(out.clone()), None)
         } else if let Some(dir) = &args.out_dir {
@@ -315,7 +324,10 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Vec<Job>> {
         if let Destination::File(p) = &j.destination
             && !seen.insert(p.clone())
         {
-            bail!("{}: two inputs would be written to this one output", p.display());
+            bail!(
+                "{}: two inputs would be written to this one output",
+                p.display()
+            );
         }
     }
     Ok(jobs)
@@ -377,7 +389,10 @@ impl Summary {
             s.push_str(&format!(", {} would lose something", self.lossy));
         }
         if self.skipped > 0 {
-            s.push_str(&format!(", {} skipped (output exists; --force)", self.skipped));
+            s.push_str(&format!(
+                ", {} skipped (output exists; --force)",
+                self.skipped
+            ));
         }
         if dry_run {
             s.push_str(&format!(", {} would be written (dry run)", self.written));
@@ -517,7 +532,10 @@ fn one(
         diag.warn(
             &job.name,
             None,
-            format!("{}: exists; not overwritten (--force replaces it)", path.display()),
+            format!(
+                "{}: exists; not overwritten (--force replaces it)",
+                path.display()
+            ),
         );
         return Ok((converted, Wrote::Skipped));
     }
@@ -525,7 +543,11 @@ fn one(
         diag.warn(
             &job.name,
             None,
-            format!("would write {} ({} bytes)", path.display(), converted.output.len()),
+            format!(
+                "would write {} ({} bytes)",
+                path.display(),
+                converted.output.len()
+            ),
         );
         return Ok((converted, Wrote::Yes));
     }

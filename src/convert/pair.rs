@@ -41,6 +41,8 @@ pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
     // (id, name, answered) of the calls seen so far.
     let mut calls: Vec<(String, String, bool)> = Vec::new();
     let mut pairing = Pairing::default();
+    // How many calls there were at the last result.
+    let mut since = 0;
     for m in &mut t.messages {
         for p in &mut m.parts {
             match p {
@@ -52,10 +54,43 @@ pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
                 Part::Result(r) => {
                     let found = match &r.call_id {
                         Some(id) => calls.iter().position(|c| &c.0 == id),
-                        None => calls.iter().position(|c| {
-                            !c.2 && r.name.as_ref().is_none_or(|n| n == &c.1 || ends_with_method(&c.1, n))
-                        }),
+                        // By name when the result gives one that an open call has;
+                        // else by position: the first open call since the last
+                        // result (calls left open before it were abandoned), or the
+                        // first open call at all. A legacy result may name another
+                        // tool, but a harness that named results by their tool (Cline)
+                        // is believed: no open call of that name, no pairing.
+                        None => {
+                            let open = |c: &(String, String, bool)| !c.2;
+                            let named = |c: &(String, String, bool)| {
+                                r.name
+                                    .as_ref()
+                                    .is_some_and(|n| n == &c.1 || ends_with_method(&c.1, n))
+                            };
+                            let trusted = r.name.is_some()
+                                && r.written
+                                    .as_ref()
+                                    .is_some_and(|w| w.dialect == super::results::CLINE);
+                            let recent = since.min(calls.len());
+                            calls[recent..]
+                                .iter()
+                                .position(|c| open(c) && named(c))
+                                .map(|i| i + recent)
+                                .or_else(|| calls.iter().position(|c| open(c) && named(c)))
+                                .or_else(|| {
+                                    (!trusted)
+                                        .then(|| {
+                                            calls[recent..]
+                                                .iter()
+                                                .position(open)
+                                                .map(|i| i + recent)
+                                                .or_else(|| calls.iter().position(open))
+                                        })
+                                        .flatten()
+                                })
+                        }
                     };
+                    since = calls.len();
                     match found {
                         Some(i) => {
                             let call = &mut calls[i];

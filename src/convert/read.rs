@@ -114,7 +114,9 @@ fn messages_transcript(messages: &Node, top: Option<&Obj>) -> Result<Transcript>
             signals.anthropic += 1;
             let mut m = Message::new(Role::System);
             match system.kind() {
-                Kind::String => m.parts.push(Part::Text(TextPart::new(text(&system, "system")?))),
+                Kind::String => m
+                    .parts
+                    .push(Part::Text(TextPart::new(text(&system, "system")?))),
                 Kind::Array => {
                     for block in system.items() {
                         content_block(&block, &mut m, &mut signals)?;
@@ -162,11 +164,16 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     if role == Role::System || role_name == "developer" {
         signals.openai += 1;
     }
-    if let Some(r) = obj.get("reasoning_content").filter(|r| r.kind() == Kind::String) {
+    if let Some(r) = obj
+        .get("reasoning_content")
+        .filter(|r| r.kind() == Kind::String)
+    {
         signals.openai += 1;
         known.push("reasoning_content");
-        m.parts
-            .push(Part::Reasoning(TextPart::new(text(&r, "reasoning_content")?)));
+        m.parts.push(Part::Reasoning(TextPart::new(text(
+            &r,
+            "reasoning_content",
+        )?)));
     }
     if role == Role::Tool {
         signals.openai += 1;
@@ -192,7 +199,10 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
         // `null` (an assistant message with only calls) or missing: no text.
         Some(c) if c.is_null() => {}
         None => {}
-        Some(c) => bail!("content: expected a string or content blocks, found {}", clip(c.text())),
+        Some(c) => bail!(
+            "content: expected a string or content blocks, found {}",
+            clip(c.text())
+        ),
     }
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {
         signals.openai += 1;
@@ -259,8 +269,7 @@ pub fn set_arguments_text(call: &mut CallPart, s: String) {
         }
         return;
     }
-    if trimmed.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok()
-    {
+    if trimmed.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok() {
         if trimmed.len() == s.len() {
             call.arguments = Raw(s);
         } else {
@@ -279,7 +288,8 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
     let Some(obj) = block.object() else {
         if block.kind() == Kind::String {
             // Some logs write content as an array of strings.
-            m.parts.push(Part::Text(TextPart::new(text(block, "content")?)));
+            m.parts
+                .push(Part::Text(TextPart::new(text(block, "content")?)));
             return Ok(());
         }
         bail!("content block: not an object: {}", clip(block.text()));
@@ -287,14 +297,18 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
     let kind = obj.str("type").map(|s| s.into_owned()).unwrap_or_default();
     match kind.as_str() {
         "text" | "input_text" | "output_text" => {
-            let t = obj.get("text").ok_or_else(|| anyhow!("text block without text"))?;
+            let t = obj
+                .get("text")
+                .ok_or_else(|| anyhow!("text block without text"))?;
             let mut part = TextPart::new(text(&t, "text")?);
             part.extra = extra_of(&obj, &["type", "text"]);
             m.parts.push(Part::Text(part));
         }
         "thinking" => {
             signals.anthropic += 1;
-            let t = obj.get("thinking").ok_or_else(|| anyhow!("thinking block without thinking"))?;
+            let t = obj
+                .get("thinking")
+                .ok_or_else(|| anyhow!("thinking block without thinking"))?;
             let mut part = TextPart::new(text(&t, "thinking")?);
             part.extra = extra_of(&obj, &["type", "thinking"]);
             m.parts.push(Part::Reasoning(part));

@@ -56,21 +56,26 @@ fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
     match kind.as_deref() {
         Some("message") | None if obj.has("role") => {
             let role_name = string(&obj.get("role").expect("checked"), "role")?;
-            let role = Role::from_name(&role_name).ok_or_else(|| anyhow!("unknown role '{role_name}'"))?;
+            let role =
+                Role::from_name(&role_name).ok_or_else(|| anyhow!("unknown role '{role_name}'"))?;
             let mut m = Message::new(role);
             if role_name != role.name() {
                 m.role_as_written = Some(role_name.clone());
             }
             match obj.get("content") {
-                Some(c) if c.kind() == Kind::String => {
-                    m.parts.push(Part::Text(TextPart::new(string(&c, "content")?)))
-                }
+                Some(c) if c.kind() == Kind::String => m
+                    .parts
+                    .push(Part::Text(TextPart::new(string(&c, "content")?))),
                 Some(c) if c.kind() == Kind::Array => {
                     for block in c.items() {
-                        let b = block.object().ok_or_else(|| anyhow!("content: not an object"))?;
+                        let b = block
+                            .object()
+                            .ok_or_else(|| anyhow!("content: not an object"))?;
                         match b.str("type").as_deref() {
                             Some("input_text" | "output_text" | "text") => {
-                                let text = b.get("text").ok_or_else(|| anyhow!("text block without text"))?;
+                                let text = b
+                                    .get("text")
+                                    .ok_or_else(|| anyhow!("text block without text"))?;
                                 let mut p = TextPart::new(string(&text, "text")?);
                                 p.extra = extra_of(&b, &["type", "text"]);
                                 m.parts.push(Part::Text(p));
@@ -110,7 +115,9 @@ fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
             assistant(t).parts.push(Part::Call(call));
         }
         Some("function_call_output") => {
-            let content = obj.get("output").map_or(Raw::new("\"\""), |o| Raw::new(o.text()));
+            let content = obj
+                .get("output")
+                .map_or(Raw::new("\"\""), |o| Raw::new(o.text()));
             let mut r = ResultPart::new(content);
             r.call_id = obj.str("call_id").map(|s| s.into_owned());
             r.extra = extra_of(obj, &["type", "call_id", "output"]);
@@ -125,7 +132,10 @@ fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
                 .collect();
             let mut p = TextPart::new(texts.join("\n\n"));
             if texts.len() > 1 {
-                p.extra.push(("summary".into(), Raw::new(obj.get("summary").expect("has items").text())));
+                p.extra.push((
+                    "summary".into(),
+                    Raw::new(obj.get("summary").expect("has items").text()),
+                ));
             }
             p.extra.extend(extra_of(obj, &["type", "summary"]));
             assistant(t).parts.push(Part::Reasoning(p));
@@ -144,7 +154,11 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
             (Some(r), true) => r.clone(),
             _ => m.role.name().to_owned(),
         };
-        let role = if m.role == Role::Tool { "user".to_owned() } else { role };
+        let role = if m.role == Role::Tool {
+            "user".to_owned()
+        } else {
+            role
+        };
         let mut text: Vec<J> = Vec::new();
         let mut plain = true;
         let flush = |text: &mut Vec<J>, plain: &mut bool, items: &mut Vec<J>, notes: &mut Notes| {
@@ -166,11 +180,17 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
             };
             text.clear();
             *plain = true;
-            let mut j = J::obj().with("role", J::str(&role)).with("content", content);
+            let mut j = J::obj()
+                .with("role", J::str(&role))
+                .with("content", content);
             keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
             items.push(j);
         };
-        let block_type = if m.role == Role::Assistant { "output_text" } else { "input_text" };
+        let block_type = if m.role == Role::Assistant {
+            "output_text"
+        } else {
+            "input_text"
+        };
         for p in &m.parts {
             match p {
                 Part::Text(x) => {
@@ -207,9 +227,15 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                                 .with("text", J::str(&x.text)),
                         ]),
                     };
-                    let mut j = J::obj().with("type", J::str("reasoning")).with("summary", summary);
-                    let rest: Vec<(String, Raw)> =
-                        x.extra.iter().filter(|(k, _)| k != "summary").cloned().collect();
+                    let mut j = J::obj()
+                        .with("type", J::str("reasoning"))
+                        .with("summary", summary);
+                    let rest: Vec<(String, Raw)> = x
+                        .extra
+                        .iter()
+                        .filter(|(k, _)| k != "summary")
+                        .cloned()
+                        .collect();
                     keep_extra(&mut j, &rest, t, to, notes, "reasoning fields");
                     items.push(j);
                 }
@@ -234,7 +260,9 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                     };
                     j.push("output", output);
                     if r.is_error {
-                        notes.add("results marked as errors: a function_call_output has no error flag");
+                        notes.add(
+                            "results marked as errors: a function_call_output has no error flag",
+                        );
                     }
                     keep_extra(&mut j, &r.extra, t, to, notes, "result fields");
                     items.push(j);

@@ -3,7 +3,7 @@
 //! `<function_results>`. Each found result carries the span it came from. Results in
 //! any other text stay text.
 
-use super::model::{CallPart, Raw, ResultPart};
+use super::model::{CallPart, Part, Raw, ResultPart, TextPart};
 use memchr::memmem;
 
 /// Mandrake's results are read under the name of its calls' dialect: the XML writer
@@ -24,11 +24,10 @@ pub struct Found {
 /// Every result written in `text`, in order.
 pub fn find(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
-    if memchr::memchr(b'<', text.as_bytes()).is_none() {
-        return out;
+    if memchr::memchr(b'<', text.as_bytes()).is_some() {
+        mandrake(text, &mut out);
+        anthropic_legacy(text, &mut out);
     }
-    mandrake(text, &mut out);
-    anthropic_legacy(text, &mut out);
     mandrake_json(text, &mut out);
     out.sort_by_key(|f| f.start);
     out
@@ -120,7 +119,27 @@ fn anthropic_legacy(text: &str, out: &mut Vec<Found>) {
                 ("result", false)
             } else if text[at..].starts_with("<error>") {
                 ("error", true)
+            } else if text[at..].starts_with("<system>") {
+                // anthropic-tools wrote errors of the whole batch this way.
+                ("system", true)
             } else {
+                // Newer Cline wraps a plain result in the block, with no elements.
+                if at == crate::scan::skip_ws(text, block) && block_end > at {
+                    let body = &text[block..block_end];
+                    let body = body.strip_prefix('\n').unwrap_or(body);
+                    let body = body.strip_suffix('\n').unwrap_or(body);
+                    let end = if text[block_end..].starts_with(CLOSE) {
+                        block_end + CLOSE.len()
+                    } else {
+                        block_end
+                    };
+                    out.push(Found {
+                        start: block - OPEN.len(),
+                        end,
+                        dialect: ANTHROPIC_LEGACY,
+                        result: ResultPart::new(Raw::string(body)),
+                    });
+                }
                 break;
             };
             let close = format!("</{tag}>");
@@ -211,6 +230,127 @@ fn mandrake_json_result(node: &crate::json::Node) -> Option<ResultPart> {
     Some(result)
 }
 
+/// Cline and Roo Code's results: in the user message after a tool tag, a text block
+/// `[read_file for 'path'] Result:` heads the blocks of one result, up to the next
+/// header, a `Tool [name] was not executed…` line (a result of its own: the tool did
+/// not run), or `<environment_details>`. `open` counts the calls still unanswered: a
+/// header with none before it stays text.
+pub fn cline(parts: &mut Vec<Part>, open: &mut usize) {
+    let mut i = 0;
+    while i < parts.len() {
+        if *open == 0 {
+            return;
+        }
+        let Part::Text(t) = &parts[i] else {
+            i += 1;
+            continue;
+        };
+        let Some(head) = cline_head(&t.text) else {
+            i += 1;
+            continue;
+        };
+        let mut blocks: Vec<Part> = Vec::new();
+        let mut written = t.text.clone();
+        let mut j = i + 1;
+        if let ClineHead::Result { rest_at, .. } = head {
+            let rest = &t.text[rest_at..];
+            if !rest.trim().is_empty() {
+                written.truncate(rest_at);
+                blocks.push(Part::Text(TextPart::new(rest.trim_start_matches('\n'))));
+            }
+            while j < parts.len() {
+                match &parts[j] {
+                    Part::Text(x) if cline_head(&x.text).is_some() || ends_result(&x.text) => break,
+                    Part::Text(_) | Part::Block(_) => blocks.push(parts[j].clone()),
+                    _ => break,
+                }
+                j += 1;
+            }
+        }
+        let (name, is_error) = match &head {
+            ClineHead::Result { name, .. } => (name.clone(), false),
+            ClineHead::NotRun { name } => (name.clone(), true),
+            ClineHead::Failed => (String::new(), true),
+        };
+        let content = match (&head, blocks.as_slice()) {
+            (ClineHead::Result { .. }, [Part::Text(x)]) => Raw::string(&x.text),
+            (ClineHead::Result { .. }, []) => Raw::string(""),
+            (ClineHead::Result { .. }, _) => {
+                let items: Vec<super::emit::J> = blocks
+                    .iter()
+                    .map(|b| match b {
+                        Part::Text(x) => super::emit::J::obj()
+                            .with("type", super::emit::J::str("text"))
+                            .with("text", super::emit::J::str(&x.text)),
+                        Part::Block(raw) => super::emit::J::Raw(raw.clone()),
+                        _ => super::emit::J::Null,
+                    })
+                    .collect();
+                Raw::new(super::emit::J::Arr(items).render(false))
+            }
+            _ => Raw::string(&t.text),
+        };
+        let mut result = ResultPart::new(content);
+        result.is_error = is_error;
+        result.name = (!name.is_empty()).then_some(name);
+        result.written = Some(super::model::Written {
+            dialect: CLINE.into(),
+            text: written,
+        });
+        parts.splice(i..j, [Part::Result(result)]);
+        *open -= 1;
+        i += 1;
+    }
+}
+
+pub const CLINE: &str = "cline-results";
+
+enum ClineHead {
+    /// `[name for '…'] Result:`; the block's own text after the header starts at `rest_at`.
+    Result { name: String, rest_at: usize },
+    /// `Tool [name] was not executed…`, `Skipping tool [name …]…`.
+    NotRun { name: String },
+    /// `The tool execution failed with the following error:` with no header (newer Cline).
+    Failed,
+}
+
+fn cline_head(text: &str) -> Option<ClineHead> {
+    let name_at = |s: &str| -> Option<String> {
+        let s = s.strip_prefix('[')?;
+        let end = s.find([' ', ']'])?;
+        let name = &s[..end];
+        (!name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .then(|| name.to_owned())
+    };
+    if text.starts_with('[') {
+        let line_end = text.find('\n').unwrap_or(text.len());
+        if text[..line_end].trim_end().ends_with("] Result:") {
+            let name = name_at(text)?;
+            return Some(ClineHead::Result {
+                name,
+                rest_at: line_end,
+            });
+        }
+        return None;
+    }
+    for lead in ["Tool [", "Skipping tool ["] {
+        if let Some(rest) = text.strip_prefix(lead)
+            && (text.contains("was not executed") || text.contains("due to user rejecting"))
+        {
+            return Some(ClineHead::NotRun {
+                name: name_at(&format!("[{rest}"))?,
+            });
+        }
+    }
+    text.starts_with("The tool execution failed with the following error:")
+        .then_some(ClineHead::Failed)
+}
+
+/// A block that is not part of the result before it.
+fn ends_result(text: &str) -> bool {
+    text.starts_with("<environment_details>") || text.starts_with("[TASK RESUMPTION]")
+}
+
 /// The text of the first `<tag>…</tag>` in `body`.
 fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
     let open = format!("<{tag}>");
@@ -267,7 +407,10 @@ mod tests {
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].result.content.as_str(), "{\"s\": \"</result>\"}");
         assert!(!found[0].result.is_error);
-        assert_eq!(&text[found[0].start..found[0].end], &text[1..text.find('b').unwrap()]);
+        assert_eq!(
+            &text[found[0].start..found[0].end],
+            &text[1..text.find('b').unwrap()]
+        );
         assert!(found[1].result.is_error);
         assert_eq!(found[1].result.content.value()["error"], "boom");
         assert_eq!(found[1].end, text.len());

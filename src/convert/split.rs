@@ -40,12 +40,29 @@ enum PieceKind {
 /// Splits the text parts of every message: calls in the messages of `call_roles` that
 /// have no native call, results in every message but the system prompt.
 pub fn split(messages: &mut [Message], engine: &mut Engine, call_roles: &[Role]) {
+    // Calls not answered yet: a result written in text counts only when one is open,
+    // so a pasted or quoted result in a conversation without calls stays text.
+    let mut open = 0usize;
+    let mut cline = false;
     for m in messages.iter_mut() {
-        split_message(m, engine, call_roles);
+        split_message(m, engine, call_roles, &mut open);
+        cline |= m.parts.iter().any(|p| {
+            matches!(p, Part::Call(c) if c.written.as_ref().is_some_and(|w| w.dialect == crate::dialects::cline::NAME))
+        });
+        if cline && m.role == Role::User {
+            results::cline(&mut m.parts, &mut open);
+        }
     }
 }
 
-fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role]) {
+fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open: &mut usize) {
+    for p in &m.parts {
+        match p {
+            Part::Call(_) => *open += 1,
+            Part::Result(_) => *open = open.saturating_sub(1),
+            _ => {}
+        }
+    }
     let texts: Vec<usize> = m
         .parts
         .iter()
@@ -67,6 +84,7 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role]) {
         }
         for (call, t, start, end) in engine.calls_in_texts(&turn) {
             let text = &turn.texts[t].text;
+            let (start, end) = narrow(text, start, end, &call);
             let dialect = call.dialect.to_owned();
             pieces[t].push(Piece {
                 start,
@@ -76,15 +94,26 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role]) {
             });
         }
     }
+    for found in pieces.iter_mut() {
+        outermost(found);
+    }
     for (t, &i) in texts.iter().enumerate() {
         let Part::Text(part) = &m.parts[i] else {
             continue;
         };
+        let mut calls = pieces[t].iter().map(|p| p.start).collect::<Vec<_>>();
+        calls.sort_unstable();
         for found in results::find(&part.text) {
             let overlaps = pieces[t]
                 .iter()
                 .any(|p| found.start < p.end && p.start < found.end);
-            if !overlaps {
+            // The calls of this text before the result are open too.
+            let before = calls.iter().filter(|&&c| c < found.start).count();
+            let results_before = pieces[t]
+                .iter()
+                .filter(|p| matches!(p.kind, PieceKind::Result(_)) && p.start < found.start)
+                .count();
+            if !overlaps && *open + before > results_before {
                 pieces[t].push(Piece {
                     start: found.start,
                     end: found.end,
@@ -92,6 +121,12 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role]) {
                     kind: PieceKind::Result(Box::new(found.result)),
                 });
             }
+        }
+    }
+    for p in pieces.iter().flatten() {
+        match p.kind {
+            PieceKind::Call(_) => *open += 1,
+            PieceKind::Result(_) => *open = open.saturating_sub(1),
         }
     }
     if pieces.iter().all(Vec::is_empty) {
@@ -145,10 +180,41 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role]) {
     }
 }
 
+/// Keeps the calls that no other call of the text holds: JSON quoted inside an XML
+/// call's arguments, or a call inside another's value, belongs to the outer call. Of
+/// two calls that overlap without one holding the other, the first found (the earlier
+/// channel) is kept.
+fn outermost(pieces: &mut Vec<Piece>) {
+    let spans: Vec<(usize, usize)> = pieces.iter().map(|p| (p.start, p.end)).collect();
+    let mut keep = vec![true; pieces.len()];
+    for (i, &(a, b)) in spans.iter().enumerate() {
+        for (j, &(c, d)) in spans.iter().enumerate() {
+            if i == j || !keep[j] || (a, b) == (c, d) {
+                continue;
+            }
+            let inside = c <= a && b <= d;
+            let overlap = a < d && c < b;
+            if inside || (overlap && j < i && !(a <= c && d <= b)) {
+                keep[i] = false;
+                break;
+            }
+        }
+    }
+    let mut k = keep.into_iter();
+    pieces.retain(|_| k.next().unwrap_or(true));
+}
+
 /// Widens the pieces of one text so that what belongs to them is theirs: a wrapper
 /// around a dialect's pieces, a copy of a call that a log wrote right after it, and the
 /// white space between two pieces (the layout of the calls, not prose).
 fn absorb(text: &str, pieces: &mut [Piece]) {
+    // Calls of one value (a `{"tool_calls": […]}` wrapper, a marker's array) share its
+    // span: the last of them is written with it, the others with nothing.
+    for i in 1..pieces.len() {
+        if (pieces[i - 1].start, pieces[i - 1].end) == (pieces[i].start, pieces[i].end) {
+            pieces[i - 1].end = pieces[i - 1].start;
+        }
+    }
     for (open, close, dialects) in WRAPPERS {
         let mut i = 0;
         while i < pieces.len() {
@@ -199,6 +265,33 @@ fn absorb(text: &str, pieces: &mut [Piece]) {
     }
 }
 
+/// The span of one call among JSON values written one after another: a dialect that
+/// reads values run together reports the whole run, but each value is its own call
+/// (or not a call at all, such as a result written after it).
+fn narrow(text: &str, start: usize, end: usize, call: &Call) -> (usize, usize) {
+    let span = &text[start..end];
+    let values = crate::scan::json_values(span);
+    if values.len() < 2 {
+        return (start, end);
+    }
+    for v in &values {
+        if v.unclosed {
+            continue;
+        }
+        let Ok(doc) = crate::json::Doc::parse(&span[v.start..v.end]) else {
+            continue;
+        };
+        let found = crate::dialects::shapes::calls(doc.root(), None);
+        if found
+            .iter()
+            .any(|c| c.name == call.name && c.arguments == call.arguments)
+        {
+            return (start + v.start, start + v.end);
+        }
+    }
+    (start, end)
+}
+
 /// A call found in text as a call part: its arguments as written when the text holds
 /// them as a JSON object, else as toolsift read them.
 fn call_part(call: Call, span: &str) -> CallPart {
@@ -223,12 +316,13 @@ fn raw_arguments<'a>(
     span: &'a str,
     arguments: &serde_json::Map<String, serde_json::Value>,
 ) -> Option<&'a str> {
-    for (at, _) in span.match_indices('{') {
+    for (at, _) in span.match_indices('{').take(64) {
         let Some(end) = crate::scan::balanced_end(span, at) else {
             continue;
         };
         let candidate = &span[at..end];
-        if let Ok(map) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(candidate)
+        if let Ok(map) =
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(candidate)
             && map == *arguments
         {
             return Some(candidate);

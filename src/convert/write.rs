@@ -59,6 +59,9 @@ fn document(t: &Transcript, key: &str, messages: Vec<J>, to: Format, notes: &mut
     doc
 }
 
+/// Top-level request fields that mean the same in OpenAI, Anthropic and Responses.
+const PORTABLE: &[&str] = &["model", "temperature", "top_p", "metadata", "stream"];
+
 /// Writes `extra` back when the target is of the source's family; else notes it.
 pub fn keep_extra(
     j: &mut J,
@@ -74,6 +77,24 @@ pub fn keep_extra(
     if same_family(t, to) {
         j.push_extra(extra);
     } else {
+        // A few request fields mean the same in every API that has them.
+        let portable: Vec<(String, Raw)> = extra
+            .iter()
+            .filter(|(k, _)| {
+                what == "top-level fields"
+                    && !matches!(to, Format::Gemini | Format::Json)
+                    && PORTABLE.contains(&k.as_str())
+            })
+            .cloned()
+            .collect();
+        j.push_extra(&portable);
+        let extra: Vec<&(String, Raw)> = extra
+            .iter()
+            .filter(|(k, _)| !portable.iter().any(|(p, _)| p == k))
+            .collect();
+        if extra.is_empty() {
+            return;
+        }
         let keys: Vec<&str> = extra.iter().map(|(k, _)| k.as_str()).collect();
         notes.add(format!(
             "{what} of the source format not written ({}): kept only by --to json",
@@ -116,7 +137,9 @@ fn openai(t: &Transcript, notes: &mut Notes) -> J {
                     }
                     j.push("content", openai_content(r));
                     if r.is_error {
-                        notes.add("results marked as errors: OpenAI has no error flag on a tool message");
+                        notes.add(
+                            "results marked as errors: OpenAI has no error flag on a tool message",
+                        );
                     }
                     if m.role == Role::Tool {
                         keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
@@ -132,17 +155,23 @@ fn openai(t: &Transcript, notes: &mut Notes) -> J {
                         flush(&mut current, &mut out, notes);
                     }
                     let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    cur.blocks.push(text_block(&text.text, &text.extra, t, to, notes));
+                    cur.blocks
+                        .push(text_block(&text.text, &text.extra, t, to, notes));
                     cur.plain &= text.extra.is_empty();
                 }
                 Part::Reasoning(r) => {
-                    if current.as_ref().is_some_and(|c| !c.calls.is_empty() || !c.blocks.is_empty()) {
+                    if current
+                        .as_ref()
+                        .is_some_and(|c| !c.calls.is_empty() || !c.blocks.is_empty())
+                    {
                         flush(&mut current, &mut out, notes);
                     }
                     let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
                     cur.reasoning.push_str(&r.text);
                     if !r.extra.is_empty() {
-                        notes.add("reasoning signatures not written: OpenAI Chat has no field for them");
+                        notes.add(
+                            "reasoning signatures not written: OpenAI Chat has no field for them",
+                        );
                     }
                 }
                 Part::Block(raw) => {
@@ -247,9 +276,7 @@ fn openai_call(c: &CallPart, t: &Transcript, notes: &mut Notes) -> J {
 /// A tool message's content: a string, or text parts; other JSON as its text.
 fn openai_content(r: &ResultPart) -> J {
     let v = r.content.as_str().trim_start();
-    if v.starts_with('"') {
-        J::Raw(r.content.clone())
-    } else if v.starts_with('[') && is_text_blocks(&r.content) {
+    if v.starts_with('"') || (v.starts_with('[') && is_text_blocks(&r.content)) {
         J::Raw(r.content.clone())
     } else {
         J::Str(content_string(r))
@@ -259,9 +286,10 @@ fn openai_content(r: &ResultPart) -> J {
 /// Content blocks that are all `{"type":"text","text":…}`.
 fn is_text_blocks(raw: &Raw) -> bool {
     match raw.value() {
-        serde_json::Value::Array(items) => items
-            .iter()
-            .all(|b| b.get("type").is_some_and(|t| t == "text") && b.get("text").is_some_and(|t| t.is_string())),
+        serde_json::Value::Array(items) => items.iter().all(|b| {
+            b.get("type").is_some_and(|t| t == "text")
+                && b.get("text").is_some_and(|t| t.is_string())
+        }),
         _ => false,
     }
 }
@@ -288,7 +316,14 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
                 }
             }
             if !m.extra.is_empty() {
-                keep_extra(&mut J::obj(), &m.extra, t, to, notes, "system message fields");
+                keep_extra(
+                    &mut J::obj(),
+                    &m.extra,
+                    t,
+                    to,
+                    notes,
+                    "system message fields",
+                );
             }
             continue;
         }
@@ -298,7 +333,13 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
             "user"
         };
         let mut blocks: Vec<J> = Vec::new();
+        let own = role;
         for p in &m.parts {
+            // Text after the results a message held is the message's own again.
+            if !matches!(p, Part::Call(_) | Part::Result(_)) && role != own {
+                push_grouped(role, "user", &mut blocks, &mut out, m);
+                role = own;
+            }
             match p {
                 Part::Text(text) => blocks.push(text_block(&text.text, &text.extra, t, to, notes)),
                 Part::Reasoning(r) => {
@@ -358,8 +399,6 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
             blocks.push(text_block("", &[], t, to, notes));
         }
         push_grouped(role, "user", &mut blocks, &mut out, m);
-        // A role switched for results returns: the rest of the message is the model's.
-        let _ = role;
     }
     let messages: Vec<J> = out
         .into_iter()
@@ -433,7 +472,9 @@ pub(super) fn push_grouped<'m>(
 fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes) -> J {
     let mut out: Vec<J> = Vec::new();
     let mut assistant: Option<(String, String, &Message)> = None;
-    let flush = |assistant: &mut Option<(String, String, &Message)>, out: &mut Vec<J>, notes: &mut Notes| {
+    let flush = |assistant: &mut Option<(String, String, &Message)>,
+                 out: &mut Vec<J>,
+                 notes: &mut Notes| {
         if let Some((content, reasoning, m)) = assistant.take() {
             let mut j = J::obj()
                 .with("role", J::str("assistant"))
@@ -446,12 +487,12 @@ fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes
         }
     };
     for m in &t.messages {
-        let only_results = m
-            .parts
-            .iter()
-            .all(|p| matches!(p, Part::Result(_)) || matches!(p, Part::Text(x) if x.text.trim().is_empty()))
-            && m.parts.iter().any(|p| matches!(p, Part::Result(_)));
-        if m.role == Role::Assistant || (m.role != Role::System && only_results && assistant.is_some()) {
+        let only_results = m.parts.iter().all(|p| {
+            matches!(p, Part::Result(_)) || matches!(p, Part::Text(x) if x.text.trim().is_empty())
+        }) && m.parts.iter().any(|p| matches!(p, Part::Result(_)));
+        if m.role == Role::Assistant
+            || (m.role != Role::System && only_results && assistant.is_some())
+        {
             let entry = assistant.get_or_insert_with(|| (String::new(), String::new(), m));
             for p in &m.parts {
                 match p {
@@ -464,7 +505,6 @@ fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes
             }
             continue;
         }
-        flush(&mut assistant, &mut out, notes);
         let mut content = String::new();
         let mut results = String::new();
         for p in &m.parts {
@@ -476,6 +516,12 @@ fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes
                 Part::Block(_) => notes.add("content blocks other than text (images, documents) not written: kept only by --to json"),
             }
         }
+        // Results join the model's turn before them, as Mandrake wrote them.
+        if let Some(entry) = assistant.as_mut().filter(|_| m.role != Role::System) {
+            entry.0.push_str(&results);
+            results.clear();
+        }
+        flush(&mut assistant, &mut out, notes);
         if !results.is_empty() {
             // Results with no model turn before them: a message of their own.
             out.push(
@@ -501,7 +547,10 @@ fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes
 /// else the one dot of the name; no server when there is none.
 fn server_method(c: &CallPart) -> (Option<&str>, &str) {
     if let Some(ns) = &c.namespace
-        && let Some(method) = c.name.strip_prefix(ns.as_str()).and_then(|r| r.strip_prefix('.'))
+        && let Some(method) = c
+            .name
+            .strip_prefix(ns.as_str())
+            .and_then(|r| r.strip_prefix('.'))
     {
         return (Some(ns), method);
     }
@@ -560,7 +609,9 @@ fn mandrake_result(r: &ResultPart, to: Format, options: WriteOptions) -> String 
     }
     // An error's message: `{"error": msg}` as Mandrake's XML held it, or the text.
     let message = || match r.content.value() {
-        serde_json::Value::Object(o) if o.len() == 1 && o.get("error").is_some_and(|e| e.is_string()) => {
+        serde_json::Value::Object(o)
+            if o.len() == 1 && o.get("error").is_some_and(|e| e.is_string()) =>
+        {
             o["error"].as_str().unwrap_or_default().to_owned()
         }
         _ => r.content_text(),

@@ -48,7 +48,7 @@ pub const TOOLS: &[&str] = &[
 
 /// Parameters whose value is taken up to the last closing tag in the block (file
 /// contents may hold their own closing-tag text).
-const LAST_CLOSE: &[&str] = &["content", "diff"];
+const LAST_CLOSE: &[&str] = &["content", "diff", "arguments"];
 
 pub struct Cline;
 pub static CLINE: Cline = Cline;
