@@ -95,12 +95,7 @@ fn string(obj: &Obj, key: &str) -> Result<Option<String>> {
     match obj.get(key) {
         None => Ok(None),
         Some(n) if n.is_null() => Ok(None),
-        Some(n) => n.str().map(|s| Some(s.into_owned())).ok_or_else(|| {
-            anyhow!(
-                "{key}: expected a string that can be kept exactly, found {}",
-                n.text()
-            )
-        }),
+        Some(n) => super::read::text(&n, key).map(Some),
     }
 }
 

@@ -17,9 +17,7 @@ fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
 }
 
 fn string(node: &Node, what: &str) -> Result<String> {
-    node.str()
-        .map(|s| s.into_owned())
-        .ok_or_else(|| anyhow!("{what}: expected a string that can be kept exactly"))
+    super::read::text(node, what)
 }
 
 /// `{"contents": […], "systemInstruction": …}`.

@@ -10,7 +10,13 @@ use anyhow::{Result, anyhow, bail};
 
 /// A value read as text, or a clear error: a string that cannot be kept exactly (a lone
 /// surrogate) fails the file rather than being changed.
-fn text(node: &Node, what: &str) -> Result<String> {
+pub fn text(node: &Node, what: &str) -> Result<String> {
+    if has_lone_surrogate(node.text()) {
+        bail!(
+            "{what}: a string holds a lone surrogate, which cannot be kept exactly: {}",
+            clip(node.text())
+        );
+    }
     match node.str() {
         Some(s) => Ok(s.into_owned()),
         None if node.kind() == Kind::String => bail!(
@@ -19,6 +25,46 @@ fn text(node: &Node, what: &str) -> Result<String> {
         ),
         None => bail!("{what}: expected a string, found {}", clip(node.text())),
     }
+}
+
+/// Whether a JSON string as written holds half a surrogate pair (`"\ud800"`), which
+/// no Rust string can hold: decoding would change it.
+pub fn has_lone_surrogate(written: &str) -> bool {
+    let bytes = written.as_bytes();
+    let mut from = 0;
+    while let Some(n) = memchr::memmem::find(&bytes[from..], b"\\u") {
+        let at = from + n;
+        from = at + 2;
+        // An escaped backslash before it makes it text, not an escape.
+        let backslashes = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 1 {
+            continue;
+        }
+        let hex = |i: usize| {
+            written
+                .get(i..i + 4)
+                .and_then(|h| u16::from_str_radix(h, 16).ok())
+        };
+        let Some(unit) = hex(at + 2) else { continue };
+        if (0xDC00..0xE000).contains(&unit) {
+            return true;
+        }
+        if (0xD800..0xDC00).contains(&unit) {
+            let low = written
+                .get(at + 6..at + 8)
+                .filter(|p| *p == "\\u")
+                .and_then(|_| hex(at + 8));
+            if !low.is_some_and(|l| (0xDC00..0xE000).contains(&l)) {
+                return true;
+            }
+            from = at + 12;
+        }
+    }
+    false
 }
 
 fn clip(s: &str) -> String {
@@ -347,4 +393,29 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_are_found_and_pairs_are_not() {
+        for lone in [
+            r#""\ud800""#,
+            r#""a\uDC00b""#,
+            r#""\ud83d\u0041""#,
+            r#""x\ud83d""#,
+        ] {
+            assert!(has_lone_surrogate(lone), "{lone}");
+        }
+        for fine in [
+            r#""\ud83d\ude00""#,
+            r#""\\ud800""#,
+            r#""\u00e9""#,
+            r#""plain""#,
+        ] {
+            assert!(!has_lone_surrogate(fine), "{fine}");
+        }
+    }
 }

@@ -624,10 +624,17 @@ fn mandrake_result(r: &ResultPart, to: Format, options: WriteOptions) -> String 
             };
             return format!("<tool_result>\n<error>\n{error}\n</error>\n</tool_result>");
         }
-        return format!(
-            "<tool_result>\n<result>\n{}\n</result>\n</tool_result>",
-            pretty(&r.content)
-        );
+        // Mandrake's results are JSON: a result held as JSON text is written as that JSON.
+        let content = match r.content.as_string() {
+            Some(s)
+                if s.trim_start().starts_with(['{', '['])
+                    && serde_json::from_str::<serde::de::IgnoredAny>(&s).is_ok() =>
+            {
+                pretty(&Raw::new(s.trim()))
+            }
+            _ => pretty(&r.content),
+        };
+        return format!("<tool_result>\n<result>\n{content}\n</result>\n</tool_result>");
     }
     let mut j = J::obj().with("name", J::str(r.name.as_deref().unwrap_or_default()));
     if r.is_error {

@@ -22,6 +22,7 @@ pub const LANGCHAIN: &str = "langchain";
 pub const CODEX: &str = "codex";
 pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
 pub const GEMINI_CLI: &str = "gemini-cli";
+pub const TOOLSIFT: &str = "toolsift";
 
 /// One row of `toolsift dialects` for the tool channel.
 pub struct NativeDialect {
@@ -105,6 +106,11 @@ pub const DIALECTS: &[NativeDialect] = &[
         name: CODEX,
         summary: "Codex CLI rollout response_item calls (function_call with namespace, custom_tool_call, local_shell_call)",
         example: r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_1"}}"#,
+    },
+    NativeDialect {
+        name: TOOLSIFT,
+        summary: "toolsift's canonical transcript (`convert --to json`): call and result parts",
+        example: r#"{"messages":[{"role":"assistant","parts":[{"type":"call","id":"call_1","name":"f","arguments":{"a":1}}]}]}"#,
     },
     NativeDialect {
         name: SWE_AGENT_TRAJECTORY,
@@ -219,6 +225,19 @@ pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -
         Call::new(name, ANTHROPIC, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
     call.namespace = obj.str("server_name").map(Into::into);
     set_arguments(&mut call, obj.get("input"));
+    Some(call)
+}
+
+/// A call part of toolsift's canonical transcript.
+pub fn toolsift_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    let name = obj.str("name")?;
+    let mut call =
+        Call::new(name, TOOLSIFT, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
+    call.namespace = obj.str("namespace").map(Into::into);
+    set_arguments(&mut call, obj.get("arguments"));
+    if let Some(raw) = obj.str("arguments_raw") {
+        call.invalid_arguments(&raw, "arguments are not a JSON object (arguments_raw)");
+    }
     Some(call)
 }
 

@@ -493,7 +493,8 @@ impl Interpreter {
         // Results logged inside the message that made the calls follow its turn.
         let mut pending_results: Vec<ToolResult> = Vec::new();
 
-        if role == Role::Tool {
+        // A canonical transcript's tool message holds its result as a part.
+        if role == Role::Tool && !obj.has("parts") {
             self.tool_message(node, obj, ctx);
         }
         match obj.get("content") {
@@ -662,6 +663,9 @@ impl Interpreter {
                     Some("thinking") => {
                         turn.push_text(obj.str("thinking").unwrap_or_default(), line, true);
                     }
+                    Some("reasoning") if obj.has("text") => {
+                        turn.push_text(obj.str("text").unwrap_or_default(), line, true);
+                    }
                     Some("reasoning") => {
                         for part in obj
                             .arr("summary")
@@ -696,6 +700,21 @@ impl Interpreter {
                     self.add_call(turn, call);
                     return true;
                 }
+            } else if kind == "call" && obj.has("arguments") {
+                if let Some(call) = native::toolsift_call(node, obj, ctx.lines) {
+                    self.add_call(turn, call);
+                    return true;
+                }
+            } else if kind == "result" && obj.has("content") && obj.has("is_error") {
+                self.result(ToolResult {
+                    id: obj.str("call_id").map(Into::into),
+                    name: obj.str("name").map(Into::into),
+                    content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                    is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
+                    dialect: native::TOOLSIFT,
+                    line,
+                });
+                return true;
             } else if kind == "tool_result" || kind.ends_with("_tool_result") {
                 self.result(ToolResult {
                     id: obj.str("tool_use_id").map(Into::into),

@@ -1,0 +1,645 @@
+//! `toolsift convert`: every legacy history fixture migrates to every target and reads
+//! back the same (`--verify`); Mandrake's XML comes back byte for byte; the text around
+//! calls tiles each message; every `--to json` output passes the published schema; and
+//! the batch options write what they say, and nothing else.
+
+mod common;
+use common::{root, toolsift};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const TARGETS: [&str; 7] = [
+    "json",
+    "openai",
+    "anthropic",
+    "gemini",
+    "responses",
+    "mandrake-json",
+    "xml",
+];
+
+/// The message-shaped histories with calls written in text.
+fn histories() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root().join("fixtures/convert")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("json" | "jsonl")
+            ) {
+                files.push(path);
+            }
+        }
+    }
+    files.push(root().join("fixtures/mandrake/legacy-xml-history.json"));
+    files.push(root().join("fixtures/cline/api_conversation_history.json"));
+    files.sort();
+    assert!(files.len() >= 12, "{files:?}");
+    files
+}
+
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn convert(args: &[&str]) -> std::process::Output {
+    toolsift().arg("convert").args(args).output().unwrap()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn every_history_converts_to_every_target_and_verifies() {
+    for file in histories() {
+        let f = rel(&file);
+        for to in TARGETS {
+            let out = convert(&["--to", to, "--verify", &f]);
+            let err = stderr(&out);
+            assert!(
+                out.status.success() && !err.contains("verify:"),
+                "{f} -> {to}: {err}"
+            );
+            assert!(!out.stdout.is_empty(), "{f} -> {to}");
+        }
+    }
+}
+
+#[test]
+fn calls_and_results_of_the_histories_are_found() {
+    // (file, calls, results): counted from the histories by hand (fixtures/convert/SOURCES.md).
+    let expected = [
+        ("fixtures/mandrake/legacy-xml-history.json", 2, 2),
+        ("fixtures/convert/mandrake/notes-session.json", 6, 6),
+        (
+            "fixtures/convert/anthropic-legacy/cookbook-calculator.json",
+            1,
+            1,
+        ),
+        (
+            "fixtures/convert/anthropic-legacy/weather-sql-multiturn.json",
+            5,
+            5,
+        ),
+    ];
+    for (file, calls, results) in expected {
+        let out = convert(&["--to", "json", file]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let parts: Vec<&Value> = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["parts"].as_array().unwrap())
+            .collect();
+        let count = |kind: &str| parts.iter().filter(|p| p["type"] == kind).count();
+        assert_eq!((count("call"), count("result")), (calls, results), "{file}");
+        // Every result answers a call of the conversation.
+        for r in parts.iter().filter(|p| p["type"] == "result") {
+            let id = r["call_id"].as_str().expect("paired");
+            assert!(
+                parts.iter().any(|p| p["type"] == "call" && p["id"] == id),
+                "{file}: {r}"
+            );
+        }
+    }
+}
+
+/// The text of each message of a Mandrake-style history (`content` strings).
+fn contents(doc: &Value) -> Vec<String> {
+    let messages = doc
+        .get("messages")
+        .unwrap_or(doc)
+        .as_array()
+        .expect("messages");
+    messages
+        .iter()
+        .map(|m| m["content"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn mandrake_xml_to_json_to_xml_is_byte_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in histories()
+        .iter()
+        .filter(|f| rel(f).contains("mandrake") && rel(f).ends_with(".json"))
+    {
+        let original: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+        let json = dir.path().join("step.json");
+        let out = convert(&["--to", "json", &rel(file), "-o", json.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let out = convert(&["--to", "xml", json.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let back: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(contents(&back), contents(&original), "{}", rel(file));
+    }
+}
+
+#[test]
+fn jsonl_histories_convert_line_by_line() {
+    let file = "fixtures/convert/mandrake/sessions.jsonl";
+    let lines = std::fs::read_to_string(root().join(file)).unwrap();
+    let out = convert(&["--to", "openai", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), lines.lines().count());
+    for line in text.lines() {
+        let doc: Value = serde_json::from_str(line).unwrap();
+        assert!(doc["messages"].is_array(), "{line}");
+    }
+    // Through the canonical form and back to Mandrake's XML, each conversation as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let out = convert(&["--to", "json", file]);
+    let step = dir.path().join("step.jsonl");
+    std::fs::write(&step, &out.stdout).unwrap();
+    let out = convert(&["--to", "xml", step.to_str().unwrap()]);
+    let back = String::from_utf8(out.stdout).unwrap();
+    for (a, b) in back.lines().zip(lines.lines()) {
+        let (a, b): (Value, Value) = (
+            serde_json::from_str(a).unwrap(),
+            serde_json::from_str(b).unwrap(),
+        );
+        assert_eq!(contents(&a), contents(&b));
+    }
+}
+
+/// The canonical transcripts of every history, each validated against the schema that
+/// `toolsift schema transcript` prints.
+#[test]
+fn canonical_output_passes_the_published_schema() {
+    let out = toolsift().args(["schema", "transcript"]).output().unwrap();
+    assert!(out.status.success());
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for file in histories() {
+        let f = rel(&file);
+        let out = convert(&["--to", "json", &f]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let docs: Vec<Value> = if f.ends_with(".jsonl") {
+            text.lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        } else {
+            vec![serde_json::from_str(&text).unwrap()]
+        };
+        for doc in docs {
+            let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{f}: {errors:?}");
+        }
+    }
+    // The schema is not vacuous: a part of an unknown type fails it.
+    let bad = serde_json::json!({"messages": [{"role": "user", "parts": [{"type": "nope"}]}]});
+    assert!(!validator.is_valid(&bad));
+}
+
+/// Text parts and the written calls and results of each message give back its text:
+/// nothing that is not a call or a result is lost or moved.
+#[test]
+fn text_and_written_pieces_tile_every_message() {
+    for file in histories() {
+        let f = rel(&file);
+        if f.ends_with(".jsonl") || f.contains("cline") {
+            // Cline's results span several content blocks; their tiling is the
+            // blocks', checked by `--verify` above.
+            continue;
+        }
+        let source: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        let out = convert(&["--to", "json", &f]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut texts: Vec<String> = Vec::new();
+        if let Some(system) = source.get("system").and_then(Value::as_str) {
+            texts.push(system.to_owned());
+        }
+        let messages = source
+            .get("messages")
+            .unwrap_or(&source)
+            .as_array()
+            .unwrap();
+        for m in messages {
+            texts.push(match &m["content"] {
+                Value::String(s) => s.clone(),
+                Value::Array(blocks) => blocks
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<String>(),
+                _ => String::new(),
+            });
+        }
+        let tiled: Vec<String> = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                m["parts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| match p["type"].as_str() {
+                        Some("text") => p["text"].as_str().unwrap().to_owned(),
+                        _ => p["written"]["text"].as_str().unwrap_or_default().to_owned(),
+                    })
+                    .collect::<String>()
+            })
+            .collect();
+        assert_eq!(tiled, texts, "{f}");
+        let calls = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["parts"].as_array().unwrap())
+            .filter(|p| p["type"] == "call")
+            .count();
+        assert!(calls > 0, "{f}");
+    }
+}
+
+#[test]
+fn system_prompt_examples_are_not_calls() {
+    let out = convert(&[
+        "--to",
+        "json",
+        "fixtures/convert/mandrake/notes-session.json",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let system = &doc["messages"][0];
+    assert_eq!(system["role"], "system");
+    let parts = system["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 1);
+    assert!(parts[0]["text"].as_str().unwrap().contains("<tool_call>"));
+}
+
+#[test]
+fn values_pass_through_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("numbers.json");
+    let history = r#"{"messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"big\": 123456789012345678901234567890, \"x\": 1.50, \"e\": 1e2, \"s\": \"\\u00e9\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "ok"}], "x_meta": {"n": 1.0}}
+    ], "model": "m", "seed": 7}"#;
+    std::fs::write(&file, history).unwrap();
+    let out = convert(&["--to", "json", "--compact", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for kept in [
+        r#""big": 123456789012345678901234567890"#,
+        r#""x": 1.50"#,
+        r#""e": 1e2"#,
+        r#""x_meta":{"n":1.0}"#,
+        r#""seed":7"#,
+    ] {
+        let kept = kept.replace(": ", ":");
+        assert!(text.contains(&kept), "{kept} in {text}");
+    }
+    // Back to OpenAI: the arguments string and the extra fields as they were.
+    let step = dir.path().join("step.json");
+    std::fs::write(&step, &text).unwrap();
+    let out = convert(&["--to", "openai", step.to_str().unwrap()]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // White space between tokens is laid out again; every token stays as written.
+    assert_eq!(
+        doc["messages"][1]["tool_calls"][0]["function"]["arguments"],
+        r#"{"big":123456789012345678901234567890,"x":1.50,"e":1e2,"s":"\u00e9"}"#
+    );
+    assert_eq!(doc["seed"], 7);
+    assert_eq!(doc["messages"][2]["x_meta"]["n"], 1.0);
+}
+
+#[test]
+fn input_that_cannot_be_kept_exactly_fails_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let surrogate = dir.path().join("surrogate.json");
+    std::fs::write(
+        &surrogate,
+        r#"{"messages": [{"role": "user", "content": "a \ud800 b"}]}"#,
+    )
+    .unwrap();
+    let bad_utf8 = dir.path().join("latin1.json");
+    std::fs::write(
+        &bad_utf8,
+        b"{\"messages\": [{\"role\": \"user\", \"content\": \"caf\xe9\"}]}",
+    )
+    .unwrap();
+    for (file, says) in [(&surrogate, "lone surrogate"), (&bad_utf8, "invalid UTF-8")] {
+        let out = convert(&["--to", "json", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        let err = stderr(&out);
+        assert!(
+            err.contains(says) && err.contains(file.to_str().unwrap()),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn ids_are_generated_once_and_stably() {
+    let file = "fixtures/mandrake/legacy-xml-history.json";
+    let a = convert(&["--to", "anthropic", file]);
+    let b = convert(&["--to", "anthropic", file]);
+    assert_eq!(a.stdout, b.stdout);
+    let doc: Value = serde_json::from_slice(&a.stdout).unwrap();
+    let text = doc.to_string();
+    let ids: Vec<&str> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().into_iter().flatten())
+        .filter(|b| b["type"] == "tool_use")
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2, "{text}");
+    assert_ne!(ids[0], ids[1]);
+    for id in ids {
+        assert!(
+            text.contains(&format!("\"tool_use_id\":\"{id}\"")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn converted_histories_are_read_by_extract() {
+    // A conversion's calls are the calls extract finds in it, for each target.
+    let file = "fixtures/convert/mandrake/notes-session.json";
+    let names_in = |path: &str| -> Vec<String> {
+        let out = toolsift().args(["extract", path]).output().unwrap();
+        common::records(&out.stdout)
+            .iter()
+            .filter_map(|r| r.name().map(str::to_owned))
+            .collect()
+    };
+    let want = names_in(file);
+    assert_eq!(want.len(), 6, "{want:?}");
+    let dir = tempfile::tempdir().unwrap();
+    for to in TARGETS {
+        let path = dir.path().join(format!("out-{to}.json"));
+        let out = convert(&["--to", to, file, "-o", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{to}: {}", stderr(&out));
+        assert_eq!(names_in(path.to_str().unwrap()), want, "{to}");
+    }
+}
+
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn out_dir_keeps_relative_paths_and_never_overwrites_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let o = out_dir.to_str().unwrap();
+    let out = convert(&["--to", "openai", "--out-dir", o, "fixtures/convert/cline"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        tree(&out_dir),
+        [
+            "task-1/api_conversation_history.json",
+            "task-2/api_conversation_history.json",
+            "task-3/api_conversation_history.json"
+        ]
+    );
+    assert!(
+        stderr(&out).contains("3 files, 3 conversations"),
+        "{}",
+        stderr(&out)
+    );
+    let first = out_dir.join("task-1/api_conversation_history.json");
+    std::fs::write(&first, "kept").unwrap();
+    let out = convert(&["--to", "openai", "--out-dir", o, "fixtures/convert/cline"]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), "kept");
+    assert!(stderr(&out).contains("3 skipped"), "{}", stderr(&out));
+    let out = convert(&[
+        "--to",
+        "openai",
+        "--force",
+        "--out-dir",
+        o,
+        "fixtures/convert/cline",
+    ]);
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&std::fs::read(&first).unwrap()).unwrap();
+    assert!(doc.is_array() || doc["messages"].is_array());
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let out = convert(&[
+        "--to",
+        "json",
+        "--dry-run",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "fixtures/convert/mandrake",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!out_dir.exists());
+    let err = stderr(&out);
+    assert!(
+        err.contains("would write") && err.contains("4 would be written"),
+        "{err}"
+    );
+}
+
+#[test]
+fn in_place_needs_a_backup_choice_and_keeps_the_original() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("history.json");
+    let original = std::fs::read(root().join("fixtures/mandrake/legacy-xml-history.json")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let f = file.to_str().unwrap();
+    let out = convert(&["--to", "json", "--in-place", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+    let out = convert(&["--to", "json", "--in-place", "--backup", ".orig", f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(dir.path().join("history.json.orig")).unwrap(),
+        original
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(doc["source"], "xml");
+}
+
+#[test]
+fn output_naming_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("history.json");
+    let original = std::fs::read(root().join("fixtures/mandrake/legacy-xml-history.json")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let f = file.to_str().unwrap();
+    let out = convert(&["--to", "json", f, "-o", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+}
+
+#[test]
+fn one_bad_file_fails_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(
+        root().join("fixtures/mandrake/legacy-xml-history.json"),
+        input.join("a.json"),
+    )
+    .unwrap();
+    std::fs::write(input.join("b.json"), "{\"messages\": [oops").unwrap();
+    std::fs::write(input.join("c.json"), "plain text, no conversation").unwrap();
+    std::fs::copy(
+        root().join("fixtures/cline/api_conversation_history.json"),
+        input.join("d.json"),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = convert(&[
+        "--to",
+        "anthropic",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(tree(&out_dir), ["a.json", "d.json"]);
+    let err = stderr(&out);
+    assert!(err.contains("b.json") && err.contains("c.json"), "{err}");
+    assert!(err.contains("4 files") && err.contains("2 failed"), "{err}");
+}
+
+/// A batch killed part way leaves every output whole: the old file or the new one.
+#[test]
+fn a_killed_batch_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let history =
+        std::fs::read_to_string(root().join("fixtures/convert/mandrake/notes-session.json"))
+            .unwrap();
+    // Large files, so that a kill lands inside a write.
+    let doc: Value = serde_json::from_str(&history).unwrap();
+    let mut messages = doc["messages"].as_array().unwrap().clone();
+    let one = messages.clone();
+    for _ in 0..200 {
+        messages.extend(one.iter().skip(1).cloned());
+    }
+    let big = serde_json::json!({ "messages": messages }).to_string();
+    for i in 0..40 {
+        std::fs::write(input.join(format!("s{i:02}.json")), &big).unwrap();
+    }
+    let out_dir = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .args(["convert", "--to", "json", "-j", "2", "--out-dir"])
+        .arg(&out_dir)
+        .arg(&input)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some outputs exist, before all do.
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(20) {
+        if out_dir.exists()
+            && tree(&out_dir)
+                .iter()
+                .filter(|f| !f.contains(".toolsift-"))
+                .count()
+                >= 2
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let files = tree(&out_dir);
+    let done: Vec<&String> = files.iter().filter(|f| !f.contains(".toolsift-")).collect();
+    assert!(!done.is_empty() && done.len() < 40, "{files:?}");
+    for f in done {
+        let doc: Value = serde_json::from_slice(&std::fs::read(out_dir.join(f)).unwrap())
+            .unwrap_or_else(|e| panic!("{f} is partial: {e}"));
+        assert!(doc["messages"].is_array());
+    }
+    // Only hidden temporary files may remain, and a later run ignores them.
+    for f in &files {
+        assert!(
+            !f.contains(".toolsift-") || f.starts_with(".toolsift-") || f.contains("/.toolsift-"),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn a_progress_bar_shows_in_a_terminal_only() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("note: `script` not found; the terminal test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let history = std::fs::read(root().join("fixtures/mandrake/legacy-xml-history.json")).unwrap();
+    for i in 0..300 {
+        std::fs::write(input.join(format!("h{i:03}.json")), &history).unwrap();
+    }
+    let out_dir = dir.path().join("out");
+    let command = format!(
+        "{} convert --to json --out-dir {} {}",
+        env!("CARGO_BIN_EXE_toolsift"),
+        out_dir.display(),
+        input.display()
+    );
+    // `script` runs the command in a pseudo-terminal and records what it shows.
+    let log = dir.path().join("typescript");
+    let out = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let shown = String::from_utf8_lossy(&std::fs::read(&log).unwrap()).into_owned();
+    assert!(shown.contains("300 files, 300 conversations"), "{shown}");
+    assert!(
+        shown.contains("converting") && shown.contains("/300"),
+        "{shown}"
+    );
+    assert_eq!(tree(&out_dir).len(), 300);
+    // Not a terminal: the summary alone.
+    std::fs::remove_dir_all(&out_dir).unwrap();
+    let out = convert(&[
+        "--to",
+        "json",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert!(!err.contains("converting"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
