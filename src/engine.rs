@@ -502,18 +502,48 @@ impl<'o> Engine<'o> {
         self.out.call(&c.call, c.channel.name(), source)
     }
 
-    /// Text pieces and calls in message order: text around each call found in text,
-    /// then the native calls (which carry no position in the text).
+    /// Text pieces and calls in message order: text around each call found in text
+    /// (cut as `convert` cuts it, see [`crate::tile`]), then the native calls (which
+    /// carry no position in the text). A call inside another's span (`--all`) follows
+    /// the one that holds it.
     fn write_with_text(&mut self, turn: &Turn, chosen: &[Chosen], index: u64) -> io::Result<()> {
         for (t, text) in turn.texts.iter().enumerate() {
+            let mut here: Vec<(&Chosen, usize, usize)> = chosen
+                .iter()
+                .filter_map(|c| match c.span {
+                    Some((i, start, end)) if i == t => Some((c, start, end)),
+                    _ => None,
+                })
+                .collect();
+            here.sort_by_key(|&(_, start, end)| (start, std::cmp::Reverse(end)));
+            let spans: Vec<crate::tile::Span> = here
+                .iter()
+                .map(|&(c, start, end)| crate::tile::Span {
+                    start,
+                    end,
+                    dialect: c.call.dialect,
+                    call: Some(&c.call),
+                })
+                .collect();
+            let keep = crate::tile::outermost(&spans);
+            let mut outer: Vec<crate::tile::Span> = spans
+                .into_iter()
+                .zip(&keep)
+                .filter_map(|(s, &k)| k.then_some(s))
+                .collect();
+            crate::tile::widen(&text.text, &mut outer);
+            let widened: Vec<(usize, usize)> = outer.iter().map(|s| (s.start, s.end)).collect();
+            drop(outer);
+            let mut next = widened.into_iter();
             let mut at = 0;
-            for c in chosen.iter().filter(|c| c.span.is_some_and(|s| s.0 == t)) {
-                let (_, start, end) = c.span.expect("filtered on span");
-                if start > at {
-                    self.write_text(text, at, start, index)?;
+            for (&(c, _, _), &k) in here.iter().zip(&keep) {
+                if k && let Some((start, end)) = next.next() {
+                    if start > at {
+                        self.write_text(text, at, start, index)?;
+                    }
+                    at = at.max(end);
                 }
                 self.write_call(c, index)?;
-                at = at.max(end);
             }
             if at < text.text.len() {
                 self.write_text(text, at, text.text.len(), index)?;

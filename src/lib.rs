@@ -16,6 +16,7 @@ pub mod output;
 pub mod pyliteral;
 pub mod recent;
 pub mod scan;
+pub mod tile;
 pub mod tools;
 pub mod transcript;
 pub mod typing;

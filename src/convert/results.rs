@@ -3,7 +3,7 @@
 //! `<function_results>`. Each found result carries the span it came from. Results in
 //! any other text stay text.
 
-use super::model::{CallPart, Part, Raw, ResultPart, TextPart};
+use super::model::{Part, Raw, ResultPart, TextPart};
 use memchr::memmem;
 
 /// Mandrake's results are read under the name of its calls' dialect: the XML writer
@@ -358,42 +358,6 @@ fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
     let start = body.find(&open)? + open.len();
     let len = body[start..].find(&close)?;
     Some(&body[start..start + len])
-}
-
-/// Mandrake's history writes each call twice: as the model wrote it, then formatted
-/// (with an empty `<description>`). When the block after `end` (past white space, and
-/// before `high`) is the same call, returns the end of that copy.
-pub fn mandrake_copy(text: &str, end: usize, high: usize, call: &CallPart) -> Option<usize> {
-    let at = crate::scan::skip_ws(text, end);
-    if at >= high || !text[at..high].starts_with("<tool_call>") {
-        return None;
-    }
-    let close = at + text[at..high].find("</tool_call>")? + "</tool_call>".len();
-    let hits = {
-        let turn = crate::model::Turn::new(crate::model::Role::Assistant, 1);
-        let ctx = crate::dialects::ScanContext {
-            turn: &turn,
-            tools: &[],
-            registry: crate::dialects::Registry::builtin(),
-            strict: false,
-            selected: None,
-            resume: None,
-        };
-        let mut hits = Vec::new();
-        crate::dialects::Scanner::scan(
-            &crate::dialects::mandrake_xml::MANDRAKE_XML,
-            &crate::model::Text::new(&text[at..close], 1, false, true),
-            &ctx,
-            &mut hits,
-        );
-        hits
-    };
-    let copy = hits.first()?;
-    let same_arguments = serde_json::from_str::<serde_json::Value>(call.arguments.as_str())
-        .ok()
-        .and_then(|v| v.as_object().cloned())
-        .is_some_and(|args| *copy.call.arguments == args);
-    (copy.call.name == call.name && same_arguments && copy.end == close - at).then_some(close)
 }
 
 #[cfg(test)]

@@ -5,36 +5,36 @@
 //! message byte for byte.
 
 use super::model::{CallPart, Message, Part, Raw, ResultPart, Role, TextPart, Written};
+use crate::tile;
 use super::results;
 use crate::engine::Engine;
 use crate::model::{Call, Text, Turn};
-
-/// Wrappers a dialect's calls or results stand in, which belong to their span: the
-/// first piece inside takes the opening, the last the closing.
-const WRAPPERS: &[(&str, &str, &[&str])] = &[
-    (
-        "<function_calls>",
-        "</function_calls>",
-        &["anthropic-xml", "anthropic-xml-legacy"],
-    ),
-    (
-        "<function_results>",
-        "</function_results>",
-        &[results::ANTHROPIC_LEGACY],
-    ),
-];
 
 /// One call or result found in a text part.
 struct Piece {
     start: usize,
     end: usize,
-    dialect: String,
+    dialect: &'static str,
     kind: PieceKind,
 }
 
 enum PieceKind {
-    Call(Box<CallPart>),
+    Call(Box<Call>),
     Result(Box<ResultPart>),
+}
+
+impl Piece {
+    fn span(&self) -> tile::Span<'_> {
+        tile::Span {
+            start: self.start,
+            end: self.end,
+            dialect: self.dialect,
+            call: match &self.kind {
+                PieceKind::Call(c) => Some(c),
+                PieceKind::Result(_) => None,
+            },
+        }
+    }
 }
 
 /// Splits the text parts of every message: calls in the messages of `call_roles` that
@@ -85,17 +85,18 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open
         for (call, t, start, end) in engine.calls_in_texts(&turn) {
             let text = &turn.texts[t].text;
             let (start, end) = narrow(text, start, end, &call);
-            let dialect = call.dialect.to_owned();
             pieces[t].push(Piece {
                 start,
                 end,
-                dialect,
-                kind: PieceKind::Call(Box::new(call_part(call, &text[start..end]))),
+                dialect: call.dialect,
+                kind: PieceKind::Call(Box::new(call)),
             });
         }
     }
     for found in pieces.iter_mut() {
-        outermost(found);
+        let spans: Vec<tile::Span> = found.iter().map(|p| p.span()).collect();
+        let mut keep = tile::outermost(&spans).into_iter();
+        found.retain(|_| keep.next().unwrap_or(true));
     }
     for (t, &i) in texts.iter().enumerate() {
         let Part::Text(part) = &m.parts[i] else {
@@ -117,7 +118,7 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open
                 pieces[t].push(Piece {
                     start: found.start,
                     end: found.end,
-                    dialect: found.dialect.to_owned(),
+                    dialect: found.dialect,
                     kind: PieceKind::Result(Box::new(found.result)),
                 });
             }
@@ -143,7 +144,12 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open
         };
         found.sort_by_key(|p| p.start);
         let text = part.text.as_str();
-        absorb(text, &mut found);
+        let mut spans: Vec<tile::Span> = found.iter().map(|p| p.span()).collect();
+        tile::widen(text, &mut spans);
+        let widened: Vec<(usize, usize)> = spans.iter().map(|s| (s.start, s.end)).collect();
+        for (p, (start, end)) in found.iter_mut().zip(widened) {
+            (p.start, p.end) = (start, end);
+        }
         let mut out: Vec<Part> = Vec::new();
         let mut extra = part.extra.clone();
         let mut at = 0;
@@ -155,13 +161,14 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open
                 }));
             }
             let written = Some(Written {
-                dialect: p.dialect,
+                dialect: p.dialect.to_owned(),
                 text: text[p.start..p.end].to_owned(),
             });
             out.push(match p.kind {
-                PieceKind::Call(mut c) => {
+                PieceKind::Call(c) => {
+                    let mut c = call_part(*c, &text[p.start..p.end]);
                     c.written = written;
-                    Part::Call(*c)
+                    Part::Call(c)
                 }
                 PieceKind::Result(mut r) => {
                     r.written = written;
@@ -177,91 +184,6 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open
             }));
         }
         m.parts.splice(i..=i, out);
-    }
-}
-
-/// Keeps the calls that no other call of the text holds: JSON quoted inside an XML
-/// call's arguments, or a call inside another's value, belongs to the outer call. Of
-/// two calls that overlap without one holding the other, the first found (the earlier
-/// channel) is kept.
-fn outermost(pieces: &mut Vec<Piece>) {
-    let spans: Vec<(usize, usize)> = pieces.iter().map(|p| (p.start, p.end)).collect();
-    let mut keep = vec![true; pieces.len()];
-    for (i, &(a, b)) in spans.iter().enumerate() {
-        for (j, &(c, d)) in spans.iter().enumerate() {
-            if i == j || !keep[j] || (a, b) == (c, d) {
-                continue;
-            }
-            let inside = c <= a && b <= d;
-            let overlap = a < d && c < b;
-            if inside || (overlap && j < i && !(a <= c && d <= b)) {
-                keep[i] = false;
-                break;
-            }
-        }
-    }
-    let mut k = keep.into_iter();
-    pieces.retain(|_| k.next().unwrap_or(true));
-}
-
-/// Widens the pieces of one text so that what belongs to them is theirs: a wrapper
-/// around a dialect's pieces, a copy of a call that a log wrote right after it, and the
-/// white space between two pieces (the layout of the calls, not prose).
-fn absorb(text: &str, pieces: &mut [Piece]) {
-    // Calls of one value (a `{"tool_calls": […]}` wrapper, a marker's array) share its
-    // span: the last of them is written with it, the others with nothing.
-    for i in 1..pieces.len() {
-        if (pieces[i - 1].start, pieces[i - 1].end) == (pieces[i].start, pieces[i].end) {
-            pieces[i - 1].end = pieces[i - 1].start;
-        }
-    }
-    for (open, close, dialects) in WRAPPERS {
-        let mut i = 0;
-        while i < pieces.len() {
-            if !dialects.contains(&pieces[i].dialect.as_str()) {
-                i += 1;
-                continue;
-            }
-            let before = text[..pieces[i].start].trim_end();
-            let low = if i == 0 { 0 } else { pieces[i - 1].end };
-            if before.len() >= low + open.len() && before.ends_with(open) {
-                // The run of this dialect's pieces inside the wrapper.
-                let mut j = i;
-                while j + 1 < pieces.len()
-                    && dialects.contains(&pieces[j + 1].dialect.as_str())
-                    && text[pieces[j].end..pieces[j + 1].start].trim().is_empty()
-                {
-                    j += 1;
-                }
-                pieces[i].start = before.len() - open.len();
-                let after = crate::scan::skip_ws(text, pieces[j].end);
-                let high = pieces.get(j + 1).map_or(text.len(), |p| p.start);
-                if text[after..high].starts_with(close) {
-                    pieces[j].end = after + close.len();
-                }
-                i = j + 1;
-            } else {
-                i += 1;
-            }
-        }
-    }
-    // Mandrake's history repeats each call: the model's copy, then the formatted one.
-    for i in 0..pieces.len() {
-        if pieces[i].dialect != crate::dialects::mandrake_xml::NAME {
-            continue;
-        }
-        let high = pieces.get(i + 1).map_or(text.len(), |p| p.start);
-        if let PieceKind::Call(c) = &pieces[i].kind
-            && let Some(end) = results::mandrake_copy(text, pieces[i].end, high, c)
-        {
-            pieces[i].end = end;
-        }
-    }
-    for i in 1..pieces.len() {
-        let (prev_end, start) = (pieces[i - 1].end, pieces[i].start);
-        if prev_end < start && text[prev_end..start].trim().is_empty() {
-            pieces[i].start = prev_end;
-        }
     }
 }
 
