@@ -3,6 +3,7 @@
 //! input framing (`input`) -> turns (`transcript`) -> channels and dialects
 //! (`engine`, `dialects`) -> records (`output`).
 
+pub mod atomic;
 pub mod cli;
 pub mod contracts;
 pub mod diag;
@@ -18,6 +19,7 @@ pub mod scan;
 pub mod tools;
 pub mod transcript;
 pub mod typing;
+pub mod walk;
 
 mod check;
 mod commands;
