@@ -82,7 +82,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --format --output --help"
+            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --follow --quiet --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -170,7 +170,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --with-results --with-text --stats --output --jobs --line-buffered --help"
+            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --follow --quiet --with-results --with-text --stats --output --jobs --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
