@@ -94,7 +94,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --format --output --help"
+            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --follow --quiet --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,7 +164,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --verify --dry-run --wrap --compact --dialects --tools --dialect-file --jobs --quiet --help"
+            opts="-o -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --verify --dry-run --wrap --compact --dialects --tools --dialect-file --follow --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -240,7 +240,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --quiet --with-results --with-text --stats --output --jobs --line-buffered --help"
+            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --follow --quiet --with-results --with-text --stats --output --jobs --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

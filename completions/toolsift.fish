@@ -47,10 +47,11 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-fi
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s L -l follow -d 'Follow symbolic links inside directory arguments (skipped by default); a link that loops back is reported once and not followed, and a file reached by two paths is read once'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-results -d 'Also emit tool results ("type":"result" records)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-text -d 'Also emit the text around calls ("type":"text" records), in message order'
@@ -78,9 +79,10 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l format -d 'H
 json\t'One JSON object per finding'
 github\t'GitHub Actions workflow annotations (`::error file=F,line=L::message`)'
 junit\t'A JUnit XML report: a test suite per file, a test case per call and assertion'"
-complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s o -l output -d 'Write the report to FILE instead of standard output: it replaces FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s L -l follow -d 'Follow symbolic links inside directory arguments (skipped by default); a link that loops back is reported once and not followed, and a file reached by two paths is read once'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l require-valid -d 'Invalid calls are findings (the default)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-invalid -d 'Invalid calls are counted but are not findings'
@@ -126,6 +128,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l verify -d 
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dry-run -d 'Say what would be written, and write nothing'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l wrap -d 'mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l compact -d 'Write documents on one line (JSON Lines inputs are always written one conversation per line)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s L -l follow -d 'Follow symbolic links inside directory arguments (loops are reported, not followed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s q -l quiet -d 'No warnings (errors and the summary are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'

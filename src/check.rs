@@ -4,16 +4,15 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::commands::{options_or_report, read_sources, text_window};
+use crate::commands::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
 use crate::diag::Diag;
 use crate::engine::Engine;
 use crate::output::{Collected, Output};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 
 /// One problem found.
@@ -85,10 +84,18 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     let diag = Diag::new(args.scan.quiet);
-    let mut sink: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        )),
+    let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
+        return Ok(ExitCode::Error);
+    };
+    let file = match &args.output {
+        Some(path) => match OutputFile::create(path, &diag) {
+            Some(f) => Some(f),
+            None => return Ok(ExitCode::Error),
+        },
+        None => None,
+    };
+    let mut sink: Box<dyn Write> = match &file {
+        Some(f) => Box::new(f.clone()),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };
     let mut out = Output::collecting();
@@ -99,60 +106,66 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     // Only JUnit needs every file before it can write; the other formats write each
     // file's findings as soon as it is read, so memory does not grow with the run.
     let mut reports = Vec::new();
-    let files = crate::commands::expand(&args.files, &diag);
-    read_sources(
-        &files,
-        &args.scan,
-        text_window(),
-        std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
-        &mut engine,
-        &diag,
-        |file, engine: &mut Engine| {
-            let calls = engine.output().take_collected();
-            let report = evaluate(file, &calls, &args, require_valid);
-            totals.files += 1;
-            totals.calls += calls.len() as u64;
-            totals.unknown += calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
-            totals.invalid += calls
-                .iter()
-                .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
-                .count() as u64;
-            totals.failed_assertions += report
-                .assertions
-                .iter()
-                .filter(|(_, failed)| !failed.is_empty())
-                .count() as u64;
-            findings += report.findings.len();
-            // In line order; findings about the whole file last.
-            let mut ordered: Vec<&Finding> = report.findings.iter().collect();
-            ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
-            for f in ordered {
-                match args.format {
-                    CheckFormat::Human => writeln!(sink, "{}", f.human())?,
-                    CheckFormat::Json => {
-                        serde_json::to_writer(&mut sink, f)?;
-                        writeln!(sink)?;
+    let mut run = || -> Result<()> {
+        read_sources(
+            &files,
+            &args.scan,
+            text_window(),
+            std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
+            &mut engine,
+            &diag,
+            |file, engine: &mut Engine| {
+                let calls = engine.output().take_collected();
+                let report = evaluate(file, &calls, &args, require_valid);
+                totals.files += 1;
+                totals.calls += calls.len() as u64;
+                totals.unknown += calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
+                totals.invalid += calls
+                    .iter()
+                    .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
+                    .count() as u64;
+                totals.failed_assertions += report
+                    .assertions
+                    .iter()
+                    .filter(|(_, failed)| !failed.is_empty())
+                    .count() as u64;
+                findings += report.findings.len();
+                // In line order; findings about the whole file last.
+                let mut ordered: Vec<&Finding> = report.findings.iter().collect();
+                ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
+                for f in ordered {
+                    match args.format {
+                        CheckFormat::Human => writeln!(sink, "{}", f.human())?,
+                        CheckFormat::Json => {
+                            serde_json::to_writer(&mut sink, f)?;
+                            writeln!(sink)?;
+                        }
+                        CheckFormat::Github => writeln!(sink, "{}", github(f))?,
+                        CheckFormat::Junit => {}
                     }
-                    CheckFormat::Github => writeln!(sink, "{}", github(f))?,
-                    CheckFormat::Junit => {}
                 }
-            }
-            if args.format == CheckFormat::Junit {
-                reports.push(report);
-            }
-            Ok(())
-        },
-    )?;
-    drop(engine);
-    let summary = summary(&totals);
-    match args.format {
-        CheckFormat::Human => writeln!(sink, "{summary}")?,
-        CheckFormat::Junit => junit(&mut sink, &reports, &totals)?,
-        CheckFormat::Json | CheckFormat::Github => {}
+                if args.format == CheckFormat::Junit {
+                    reports.push(report);
+                }
+                Ok(())
+            },
+        )?;
+        let summary = summary(&totals);
+        match args.format {
+            CheckFormat::Human => writeln!(sink, "{summary}")?,
+            CheckFormat::Junit => junit(&mut sink, &reports, &totals)?,
+            CheckFormat::Json | CheckFormat::Github => {}
+        }
+        sink.flush()?;
+        Ok(())
+    };
+    let result = run();
+    drop(sink);
+    if finish(result, file, &diag)?.is_none() {
+        return Ok(ExitCode::Error);
     }
-    sink.flush()?;
     if args.format != CheckFormat::Human {
-        eprintln!("{summary}");
+        eprintln!("{}", summary(&totals));
     }
     Ok(if diag.errored() {
         ExitCode::Error

@@ -148,6 +148,11 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "FILE")]
     pub dialect_file: Vec<PathBuf>,
 
+    /// Follow symbolic links inside directory arguments (loops are reported, not
+    /// followed).
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+
     /// Files converted at once (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -255,7 +260,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = CheckFormat::Human, value_name = "FORMAT")]
     pub format: CheckFormat,
 
-    /// Write the report to FILE instead of standard output.
+    /// Write the report to FILE instead of standard output: it replaces FILE when the
+    /// run ends, never half written; FILE may not be one of the inputs.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -294,7 +300,8 @@ pub struct ExtractArgs {
     #[arg(long)]
     pub stats: bool,
 
-    /// Write records to FILE instead of standard output.
+    /// Write records to FILE instead of standard output: they replace FILE when the run
+    /// ends, never half written; FILE may not be one of the inputs.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -365,6 +372,12 @@ pub struct ScanArgs {
     /// No repairs: a call that would need one is reported invalid with its raw text.
     #[arg(long)]
     pub strict: bool,
+
+    /// Follow symbolic links inside directory arguments (skipped by default); a link
+    /// that loops back is reported once and not followed, and a file reached by two
+    /// paths is read once.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
 
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]

@@ -1,6 +1,7 @@
 //! The subcommands: glue from parsed arguments to the pipeline.
 
 use crate::ExitCode;
+use crate::atomic::AtomicFile;
 use crate::cli::{
     Cli, Command, DialectsArgs, ExtractArgs, InputFormat, ReasoningMode, ScanArgs, ToolsCommand,
 };
@@ -11,10 +12,14 @@ use crate::engine::{Engine, Options, Reasoning, Stats};
 use crate::input::{Framing, Reader};
 use crate::model::Role;
 use crate::output::Output;
+use crate::walk::{self, FileId, WalkOptions};
 use anyhow::{Context, Result, bail};
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
@@ -119,10 +124,18 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     let diag = Diag::new(args.scan.quiet);
-    let sink: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        )),
+    let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
+        return Ok(ExitCode::Error);
+    };
+    let file = match &args.output {
+        Some(path) => match OutputFile::create(path, &diag) {
+            Some(f) => Some(f),
+            None => return Ok(ExitCode::Error),
+        },
+        None => None,
+    };
+    let sink: Box<dyn Write> = match &file {
+        Some(f) => Box::new(f.clone()),
         None => Box::new(BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
     };
     // A person watching a terminal sees each record as it is found.
@@ -131,36 +144,171 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     let mut out = Output::new(sink, args.line_buffered || interactive).validated(validated);
     // Plain text is scanned in windows unless its text is wanted back whole.
     let window = if args.with_text { 0 } else { text_window() };
-    let files = expand(&args.files, &diag);
     let cores = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = cores.clamp(1, files.len().max(1));
-    let stats = if jobs > 1 && !files.iter().any(|f| f.as_os_str() == "-") {
-        parallel(&files, jobs, &args.scan, window, &options, &mut out, &diag)?
-    } else {
-        let mut engine = Engine::new(options, &mut out);
-        read_sources(
-            &files,
-            &args.scan,
-            window,
-            cores > 1,
-            &mut engine,
-            &diag,
-            |_, _| Ok(()),
-        )?;
-        std::mem::take(&mut engine.stats)
+    let run = || -> Result<Stats> {
+        let stats = if jobs > 1 && !files.iter().any(|f| f.as_os_str() == "-") {
+            parallel(&files, jobs, &args.scan, window, &options, &mut out, &diag)?
+        } else {
+            let mut engine = Engine::new(options, &mut out);
+            read_sources(
+                &files,
+                &args.scan,
+                window,
+                cores > 1,
+                &mut engine,
+                &diag,
+                |_, _| Ok(()),
+            )?;
+            std::mem::take(&mut engine.stats)
+        };
+        out.flush()?;
+        Ok(stats)
     };
-    let stats = args.stats.then(|| stats.report());
-    out.flush()?;
-    if let Some(report) = stats {
-        eprint!("{report}");
+    let result = run();
+    drop(out);
+    let Some(stats) = finish(result, file, &diag)? else {
+        return Ok(ExitCode::Error);
+    };
+    if args.stats {
+        eprint!("{}", stats.report());
     }
     Ok(if diag.errored() {
         ExitCode::Error
     } else {
         ExitCode::Success
     })
+}
+
+/// The files to read, never the `-o` file; `None`, reported, when `-o` names one of the
+/// inputs (it would be replaced while it is read).
+pub(crate) fn inputs(
+    files: &[PathBuf],
+    scan: &ScanArgs,
+    output: Option<&Path>,
+    diag: &Diag,
+) -> Option<Vec<PathBuf>> {
+    let mut exclude = HashSet::new();
+    // A FIFO or device is written to, not replaced (`extract /dev/stdin -o /dev/stdout`
+    // may name one terminal twice).
+    let replaced = output.filter(|o| std::fs::metadata(o).map_or(true, |m| m.is_file()));
+    if let Some(output) = replaced {
+        let id = FileId::of(output).ok();
+        let named = files
+            .iter()
+            .filter(|f| f.as_os_str() != "-" && !f.is_dir())
+            .any(|f| match &id {
+                Some(id) => FileId::of(f).ok().as_ref() == Some(id),
+                None => canonical(f).is_some_and(|f| Some(f) == canonical(output)),
+            });
+        if named {
+            let shown = output.to_string_lossy();
+            let message = format!("-o {shown} is also an input; write the output elsewhere");
+            diag.error("usage", None, message);
+            return None;
+        }
+        exclude.extend(id);
+    }
+    let opts = WalkOptions {
+        follow: scan.follow,
+        exclude,
+    };
+    Some(walk::paths(files, &opts, diag))
+}
+
+/// The canonical path of a file that may not exist yet (its directory's, joined).
+fn canonical(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return Some(p);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+/// The `-o` file, shared by the writer that fills it and the run that puts it in place.
+#[derive(Clone)]
+pub(crate) struct OutputFile {
+    path: PathBuf,
+    file: Rc<RefCell<AtomicFile>>,
+}
+
+/// A failed write to the `-o` file: ends the run, where a failed read skips a file.
+#[derive(Debug)]
+struct WriteFailed(io::Error);
+
+impl std::fmt::Display for WriteFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&io_reason(&self.0))
+    }
+}
+
+impl std::error::Error for WriteFailed {}
+
+fn write_failed(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), WriteFailed(e))
+}
+
+impl OutputFile {
+    /// The file, or `None` with the reason reported.
+    pub(crate) fn create(path: &Path, diag: &Diag) -> Option<OutputFile> {
+        match AtomicFile::create(path) {
+            Ok(f) => Some(OutputFile {
+                path: path.to_path_buf(),
+                file: Rc::new(RefCell::new(f)),
+            }),
+            Err(e) => {
+                let reason = format!("cannot create: {}", io_reason(&e));
+                diag.error(&path.to_string_lossy(), None, reason);
+                None
+            }
+        }
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.borrow_mut().write(buf).map_err(write_failed)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.file.borrow_mut().write_all(buf).map_err(write_failed)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.borrow_mut().flush().map_err(write_failed)
+    }
+}
+
+/// Ends a run: with `-o`, the file is put in place when every write succeeded, and
+/// otherwise the old one stays and the reason is reported against the file (`None`).
+/// Without `-o`, an error is the caller's. Every other copy of `file` must be dropped.
+pub(crate) fn finish<T>(
+    result: Result<T>,
+    file: Option<OutputFile>,
+    diag: &Diag,
+) -> Result<Option<T>> {
+    let Some(file) = file else {
+        return result.map(Some);
+    };
+    let name = file.path.to_string_lossy().into_owned();
+    let atomic = Rc::into_inner(file.file)
+        .expect("the output's writer is dropped before the run ends")
+        .into_inner();
+    let failed = match result {
+        Ok(value) => match atomic.commit() {
+            Ok(()) => return Ok(Some(value)),
+            Err(e) => io_reason(&e),
+        },
+        Err(e) => match e.chain().find_map(|c| c.downcast_ref::<io::Error>()) {
+            Some(io) => io_reason(io),
+            None => format!("{e:#}"),
+        },
+    };
+    diag.error(&name, None, failed);
+    Ok(None)
 }
 
 /// `-j N`: files are read by N workers, each into a buffer of records, and written in
@@ -261,46 +409,6 @@ pub(crate) fn text_window() -> usize {
         .unwrap_or(crate::input::TEXT_WINDOW)
 }
 
-/// The files to read: each argument, a directory by its files (recursively, in path
-/// order, hidden ones skipped); none means standard input.
-pub(crate) fn expand(files: &[PathBuf], diag: &Diag) -> Vec<PathBuf> {
-    if files.is_empty() {
-        return vec!["-".into()];
-    }
-    let mut out = Vec::new();
-    for path in files {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            let mut stack = vec![path.clone()];
-            while let Some(dir) = stack.pop() {
-                let entries = match std::fs::read_dir(&dir) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        diag.error(&dir.to_string_lossy(), None, io_reason(&e));
-                        continue;
-                    }
-                };
-                for entry in entries.flatten() {
-                    let p = entry.path();
-                    if entry.file_name().to_string_lossy().starts_with('.') {
-                        continue;
-                    }
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else {
-                        found.push(p);
-                    }
-                }
-            }
-            found.sort();
-            out.extend(found);
-        } else {
-            out.push(path.clone());
-        }
-    }
-    out
-}
-
 /// Reads every source through the engine, in order. A file that cannot be read is
 /// reported and skipped; `done` runs after each source that was read.
 pub(crate) fn read_sources(
@@ -359,7 +467,7 @@ fn is_write_error(e: &io::Error) -> bool {
     matches!(
         e.kind(),
         io::ErrorKind::WriteZero | io::ErrorKind::StorageFull
-    )
+    ) || e.get_ref().is_some_and(|e| e.is::<WriteFailed>())
 }
 
 /// The reason of an I/O error without the "(os error N)" suffix.

@@ -3,6 +3,7 @@
 //! input framing (`input`) -> turns (`transcript`) -> channels and dialects
 //! (`engine`, `dialects`) -> records (`output`).
 
+pub mod atomic;
 pub mod cli;
 pub mod contracts;
 pub mod convert;
@@ -20,6 +21,7 @@ pub mod tile;
 pub mod tools;
 pub mod transcript;
 pub mod typing;
+pub mod walk;
 
 mod check;
 mod commands;

@@ -161,7 +161,10 @@ mod tests {
         let a_end = text.find("</invoke>").unwrap() + 9;
         let b = text.rfind("<invoke").unwrap();
         let b_end = text.rfind("</invoke>").unwrap() + 9;
-        let mut spans = [span(a, a_end, "anthropic-xml"), span(b, b_end, "anthropic-xml")];
+        let mut spans = [
+            span(a, a_end, "anthropic-xml"),
+            span(b, b_end, "anthropic-xml"),
+        ];
         widen(text, &mut spans);
         assert_eq!(&text[..spans[0].start], "Hi.\n");
         assert_eq!(spans[0].end, spans[1].start);
@@ -170,7 +173,11 @@ mod tests {
 
     #[test]
     fn a_span_inside_another_is_not_its_own() {
-        let spans = [span(0, 50, "mandrake-xml"), span(10, 20, "json-name-arguments"), span(60, 70, "x")];
+        let spans = [
+            span(0, 50, "mandrake-xml"),
+            span(10, 20, "json-name-arguments"),
+            span(60, 70, "x"),
+        ];
         assert_eq!(outermost(&spans), [true, false, true]);
         // Overlapping without holding: the first found stays.
         let spans = [span(0, 20, "a"), span(10, 30, "b")];
@@ -180,7 +187,10 @@ mod tests {
     #[test]
     fn calls_of_one_value_are_written_once() {
         let text = "{\"tool_calls\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}";
-        let mut spans = [span(0, text.len(), "mandrake-json"), span(0, text.len(), "mandrake-json")];
+        let mut spans = [
+            span(0, text.len(), "mandrake-json"),
+            span(0, text.len(), "mandrake-json"),
+        ];
         widen(text, &mut spans);
         assert_eq!((spans[0].start, spans[0].end), (0, 0));
         assert_eq!((spans[1].start, spans[1].end), (0, text.len()));

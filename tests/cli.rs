@@ -1074,3 +1074,292 @@ fn a_long_text_file_read_on_two_threads_gives_what_one_thread_gives() {
         );
     }
 }
+
+/// A JSON Lines line holding one call to `name`.
+fn call_line(name: &str) -> String {
+    format!(
+        "{{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{{\"id\":\"{name}\",\"type\":\"function\",\"function\":{{\"name\":\"{name}\",\"arguments\":\"{{}}\"}}}}]}}\n"
+    )
+}
+
+/// Writes a file holding one call to `name`, making its directories.
+fn call_file(path: &std::path::Path, name: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, call_line(name)).unwrap();
+}
+
+/// The file of each record, relative to `base`, with its call's name.
+fn read_from(base: &std::path::Path, records: &[Record]) -> Vec<(String, String)> {
+    let base = format!("{}/", base.display());
+    records
+        .iter()
+        .map(|r| match r {
+            Record::Call { source, name, .. } => (
+                source.file.strip_prefix(&base).unwrap().to_owned(),
+                name.clone(),
+            ),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_walk_skips_hidden_entries_and_links_unless_following() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d");
+    call_file(&d.join("b.jsonl"), "b");
+    call_file(&d.join("a/x.jsonl"), "ax");
+    call_file(&d.join(".hidden.jsonl"), "hidden");
+    call_file(&d.join(".cache/c.jsonl"), "cached");
+    call_file(&tmp.path().join("far/f.jsonl"), "far");
+    symlink(tmp.path().join("far"), d.join("link")).unwrap();
+    symlink(d.join("b.jsonl"), d.join("also-b.jsonl")).unwrap();
+    let out = toolsift().arg("extract").arg(&d).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let seen = read_from(&d, &records(&out.stdout));
+    assert_eq!(
+        seen,
+        [
+            ("a/x.jsonl".into(), "ax".into()),
+            ("b.jsonl".into(), "b".into())
+        ]
+    );
+    for follow in ["-L", "--follow"] {
+        let out = toolsift()
+            .args(["extract", follow])
+            .arg(&d)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let seen = read_from(&d, &records(&out.stdout));
+        // b.jsonl is reached by its own name and by a link: read once, first in order.
+        assert_eq!(
+            seen,
+            [
+                ("a/x.jsonl".into(), "ax".into()),
+                ("also-b.jsonl".into(), "b".into()),
+                ("link/f.jsonl".into(), "far".into()),
+            ]
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_loop_ends_with_one_warning_and_each_file_read_once() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d");
+    call_file(&d.join("x.jsonl"), "x");
+    call_file(&tmp.path().join("beside.jsonl"), "beside");
+    symlink(".", d.join("a")).unwrap();
+    symlink("..", d.join("up")).unwrap();
+    let out = toolsift()
+        .args(["extract", "-L"])
+        .arg(&d)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("loops back").count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("{}: link loops back", d.join("a").display())));
+    let seen = read_from(&d, &records(&out.stdout));
+    assert_eq!(
+        seen,
+        [
+            ("up/beside.jsonl".into(), "beside".into()),
+            ("x.jsonl".into(), "x".into()),
+        ]
+    );
+    // check walks the same way.
+    toolsift()
+        .args(["check", "-L"])
+        .arg(&d)
+        .assert()
+        .success()
+        .stdout("2 files, 2 calls, 0 invalid, 0 unknown tools\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_inside_a_directory_is_skipped_and_the_run_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    call_file(&d.join("a.jsonl"), "a");
+    let made = std::process::Command::new("mkfifo")
+        .arg(d.join("b.jsonl"))
+        .status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo not available; FIFO check skipped");
+        return;
+    }
+    for cmd in ["extract", "check"] {
+        let out = toolsift()
+            .arg(cmd)
+            .arg(d)
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{cmd} did not complete");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        if cmd == "extract" {
+            assert_eq!(names(&records(&out.stdout)), ["a"]);
+        }
+    }
+}
+
+#[test]
+fn output_naming_an_input_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.jsonl");
+    call_file(&input, "f");
+    let before = std::fs::read(&input).unwrap();
+    let same_by_another_name = tmp.path().join(".").join("in.jsonl");
+    for cmd in ["extract", "check"] {
+        for output in [&input, &same_by_another_name] {
+            toolsift()
+                .args([cmd, "-o"])
+                .arg(output)
+                .arg(CHAT)
+                .arg(&input)
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(predicate::str::contains("is also an input"));
+            assert_eq!(std::fs::read(&input).unwrap(), before, "{cmd} changed it");
+        }
+    }
+    // An output that does not exist yet, named as an input too.
+    let missing = tmp.path().join("new.jsonl");
+    toolsift()
+        .args(["extract", "-o"])
+        .arg(&missing)
+        .arg(&missing)
+        .assert()
+        .code(2);
+    assert!(!missing.exists());
+    // Two missing files in a missing directory are not one file.
+    toolsift()
+        .args(["extract", "-o", "no/such/b.jsonl", "no/such/a.jsonl"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is also an input").not());
+}
+
+#[test]
+fn an_output_inside_a_directory_read_is_never_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    call_file(&d.join("a.jsonl"), "a");
+    call_file(&d.join("b.jsonl"), "b");
+    let out = d.join("out.jsonl");
+    // The second run finds the first run's output in the directory.
+    for _ in 0..2 {
+        toolsift()
+            .args(["extract", "-o"])
+            .arg(&out)
+            .arg(d)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr("");
+        assert_eq!(names(&records(&std::fs::read(&out).unwrap())), ["a", "b"]);
+    }
+    toolsift()
+        .args(["check", "-o"])
+        .arg(&out)
+        .arg(d)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "2 files, 2 calls, 0 invalid, 0 unknown tools\n"
+    );
+    let mut left: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["a.jsonl", "b.jsonl", "out.jsonl"],
+        "no temporary file left"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_names_the_output_file() {
+    for cmd in ["extract", "check"] {
+        toolsift()
+            .args([cmd, "-o", "/dev/full", CHAT])
+            .assert()
+            .code(2)
+            .stderr("toolsift: /dev/full: No space left on device\n");
+    }
+    toolsift()
+        .args(["extract", "-o", "no/such/dir/out.jsonl", CHAT])
+        .assert()
+        .code(2)
+        .stderr("toolsift: no/such/dir/out.jsonl: cannot create: No such file or directory\n");
+}
+
+/// Killed while it writes, `extract -o` leaves the old file whole: never a partial one.
+#[cfg(unix)]
+#[test]
+fn a_run_killed_mid_write_leaves_the_old_output() {
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.jsonl");
+    let mut data = String::with_capacity(32 << 20);
+    let mut i = 0;
+    while data.len() < 30 << 20 {
+        data += &call_line(&format!("f{i}"));
+        i += 1;
+    }
+    std::fs::write(&input, data).unwrap();
+    let out_dir = tmp.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let target = out_dir.join("calls.jsonl");
+    let old_len = call_line("old").len() as u64;
+    let old = call_line("old").repeat(3);
+    std::fs::write(&target, &old).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .args(["extract", "-o"])
+        .arg(&target)
+        .arg(&input)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once it has written records: to its temporary file, or (were it to write
+    // in place) to the target.
+    let started = std::time::Instant::now();
+    loop {
+        let temp = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .find(|e| e.file_name().to_string_lossy().ends_with(".toolsift-tmp"));
+        let temp_written = temp.is_some_and(|e| e.metadata().unwrap().len() > 0);
+        let target_written = std::fs::metadata(&target).map_or(true, |m| m.len() != 3 * old_len);
+        if temp_written || target_written {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it was killed"
+        );
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no output after 2 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "it ended before the kill");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), old);
+}

@@ -276,7 +276,7 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
 
 /// The inputs and where each goes.
 fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Vec<Job>> {
-    let files = walk_inputs(&args.files, diag)?;
+    let files = walk_inputs(args, diag);
     if args.output.is_some() && files.len() > 1 {
         bail!("-o takes one input; use --out-dir for several");
     }
@@ -334,21 +334,29 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Vec<Job>> {
 }
 
 /// The files named, directories walked (each file with the directory it came from).
-fn walk_inputs(files: &[PathBuf], diag: &Diag) -> Result<Vec<(PathBuf, Option<PathBuf>)>> {
-    if files.is_empty() {
-        return Ok(vec![("-".into(), None)]);
+/// Outputs already written under `--out-dir` are never read as inputs.
+fn walk_inputs(args: &ConvertArgs, diag: &Diag) -> Vec<(PathBuf, Option<PathBuf>)> {
+    if args.files.is_empty() {
+        return vec![("-".into(), None)];
     }
-    let mut out = Vec::new();
-    for path in files {
-        if path.is_dir() {
-            for file in crate::commands::expand(std::slice::from_ref(path), diag) {
-                out.push((file, Some(path.clone())));
-            }
-        } else {
-            out.push((path.clone(), None));
-        }
-    }
-    Ok(out)
+    let opts = crate::walk::WalkOptions {
+        follow: args.follow,
+        ..Default::default()
+    };
+    let out_dir = args
+        .out_dir
+        .as_ref()
+        .and_then(|d| std::fs::canonicalize(d).ok());
+    crate::walk::walk(&args.files, &opts, diag)
+        .into_iter()
+        .filter(|w| {
+            w.root.is_none()
+                || out_dir.as_ref().is_none_or(|out| {
+                    std::fs::canonicalize(&w.path).map_or(true, |p| !p.starts_with(out))
+                })
+        })
+        .map(|w| (w.path, w.root))
+        .collect()
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -615,22 +623,10 @@ impl Progress {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over
-/// `path`: a kill or a full disk leaves the old file or the new one, never half.
+/// Writes `bytes` through a temporary file beside `path`, renamed over it when
+/// complete: a kill or a full disk leaves the old file or the new one, never half.
 fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".toolsift-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = tmp.as_file().set_permissions(meta.permissions());
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    let mut file = crate::atomic::AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
 }

@@ -5,10 +5,10 @@
 //! message byte for byte.
 
 use super::model::{CallPart, Message, Part, Raw, ResultPart, Role, TextPart, Written};
-use crate::tile;
 use super::results;
 use crate::engine::Engine;
 use crate::model::{Call, Text, Turn};
+use crate::tile;
 
 /// One call or result found in a text part.
 struct Piece {

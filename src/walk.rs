@@ -1,0 +1,368 @@
+//! The files a command reads: each argument as given, a directory by its regular files.
+//!
+//! A directory is walked recursively in path order, entries whose name starts with `.`
+//! skipped. Only regular files come out of a walk: a FIFO, socket or device inside a
+//! directory is skipped (opening a FIFO would block the run). Symbolic links inside a
+//! directory, to files or directories, are skipped unless `follow` is set; with it,
+//! a link that loops back to a directory being walked is reported once as a warning,
+//! every directory is walked once however many links lead to it, and every file comes
+//! out once. A directory named as an argument is walked even when it is a link.
+
+use crate::commands::io_reason;
+use crate::diag::Diag;
+use std::collections::HashSet;
+use std::fs::Metadata;
+use std::io;
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+/// What a file is, whatever the path it is reached by: device and inode on unix, the
+/// canonical path elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileId(Inner);
+
+#[cfg(unix)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Inner(u64, u64);
+
+#[cfg(not(unix))]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Inner(PathBuf);
+
+impl FileId {
+    /// The file `path` names, through symbolic links.
+    pub fn of(path: &Path) -> io::Result<FileId> {
+        let meta = std::fs::metadata(path)?;
+        FileId::from_metadata(path, &meta)
+    }
+
+    #[cfg(unix)]
+    fn from_metadata(_path: &Path, meta: &Metadata) -> io::Result<FileId> {
+        use std::os::unix::fs::MetadataExt;
+        Ok(FileId(Inner(meta.dev(), meta.ino())))
+    }
+
+    #[cfg(not(unix))]
+    fn from_metadata(path: &Path, _meta: &Metadata) -> io::Result<FileId> {
+        Ok(FileId(Inner(std::fs::canonicalize(path)?)))
+    }
+}
+
+/// How directories are walked.
+#[derive(Clone, Debug, Default)]
+pub struct WalkOptions {
+    /// Follow symbolic links inside directories.
+    pub follow: bool,
+    /// Files a walk never yields (an output file inside a directory being read).
+    pub exclude: HashSet<FileId>,
+}
+
+/// A file to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walked {
+    /// The path to open: an argument as given, or a directory argument joined with the
+    /// file's path inside it.
+    pub path: PathBuf,
+    /// The directory argument the file was found in (for paths relative to it); `None`
+    /// for an argument that named the file itself.
+    pub root: Option<PathBuf>,
+}
+
+/// Every argument in order: a directory by its files, anything else as given (`-`,
+/// a FIFO or `/dev/stdin` named by the user are kept). Directories that cannot be read
+/// are reported as errors through `diag` and the walk goes on.
+pub fn walk(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<Walked> {
+    let mut out = Vec::new();
+    let mut seen_dirs = HashSet::new();
+    let mut seen_files = HashSet::new();
+    for arg in args {
+        if arg.as_os_str() != "-" && arg.is_dir() {
+            walk_dir(arg, opts, diag, &mut seen_dirs, &mut seen_files, &mut out);
+        } else {
+            out.push(Walked {
+                path: arg.clone(),
+                root: None,
+            });
+        }
+    }
+    out
+}
+
+/// The paths `extract` and `check` read: none means standard input.
+pub fn paths(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<PathBuf> {
+    if args.is_empty() {
+        return vec!["-".into()];
+    }
+    walk(args, opts, diag).into_iter().map(|w| w.path).collect()
+}
+
+fn is_hidden(entry: &walkdir::DirEntry) -> bool {
+    entry.depth() > 0 && entry.file_name().as_encoded_bytes().starts_with(b".")
+}
+
+fn walk_dir(
+    root: &Path,
+    opts: &WalkOptions,
+    diag: &Diag,
+    seen_dirs: &mut HashSet<FileId>,
+    seen_files: &mut HashSet<FileId>,
+    out: &mut Vec<Walked>,
+) {
+    // Sorted by name in each directory, depth first: the order of the paths.
+    let mut entries = WalkDir::new(root)
+        .follow_links(opts.follow)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !is_hidden(e));
+    while let Some(entry) = entries.next() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().unwrap_or(root).to_string_lossy().into_owned();
+                if let Some(ancestor) = e.loop_ancestor() {
+                    // Each directory is walked once, so each looping link is met once.
+                    let to = ancestor.to_string_lossy();
+                    diag.warn(
+                        &path,
+                        None,
+                        format!("link loops back to {to}; not followed"),
+                    );
+                } else if opts.follow && e.depth() > 0 && is_not_found(&e) {
+                    diag.warn(&path, None, "link to nothing; skipped");
+                } else {
+                    let reason = e.io_error().map_or_else(|| e.to_string(), io_reason);
+                    diag.error(&path, None, reason);
+                }
+                continue;
+            }
+        };
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            // Links can lead to a directory by many paths: its files come out once, and
+            // a tree of links to links cannot multiply the walk.
+            if let Some(id) = id_of(&entry) {
+                if !seen_dirs.insert(id) {
+                    entries.skip_current_dir();
+                }
+            }
+            continue;
+        }
+        // Links (when not followed), FIFOs, sockets and devices.
+        if !kind.is_file() {
+            continue;
+        }
+        if let Some(id) = id_of(&entry) {
+            if opts.exclude.contains(&id) || !seen_files.insert(id) {
+                continue;
+            }
+        }
+        out.push(Walked {
+            path: entry.into_path(),
+            root: Some(root.to_path_buf()),
+        });
+    }
+}
+
+/// The entry's identity; `None` when it vanished since it was listed (opening it will
+/// say so).
+fn id_of(entry: &walkdir::DirEntry) -> Option<FileId> {
+    let meta = entry.metadata().ok()?;
+    FileId::from_metadata(entry.path(), &meta).ok()
+}
+
+fn is_not_found(e: &walkdir::Error) -> bool {
+    e.io_error()
+        .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, b"{}\n").unwrap();
+    }
+
+    /// The walked paths, relative to `base`.
+    fn rel(base: &Path, walked: &[Walked]) -> Vec<String> {
+        walked
+            .iter()
+            .map(|w| {
+                w.path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    }
+
+    fn walk_one(dir: &Path, follow: bool) -> (Vec<String>, bool) {
+        let diag = Diag::new(true);
+        let opts = WalkOptions {
+            follow,
+            ..Default::default()
+        };
+        let walked = walk(&[dir.to_path_buf()], &opts, &diag);
+        (rel(dir, &walked), diag.errored())
+    }
+
+    #[test]
+    fn files_in_path_order_hidden_ones_skipped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        for f in [
+            "b.jsonl",
+            "a/z.json",
+            "a-b/x.json",
+            "a/.hidden.json",
+            ".git/config",
+        ] {
+            touch(&d.join(f));
+        }
+        let (files, errored) = walk_one(d, false);
+        // Component by component: `a/` before `a-b/`, as a sort of the paths gives.
+        assert_eq!(files, ["a/z.json", "a-b/x.json", "b.jsonl"]);
+        assert!(!errored);
+    }
+
+    #[test]
+    fn arguments_are_kept_as_given_and_rooted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().join("d");
+        touch(&d.join("x.json"));
+        let args = [PathBuf::from("-"), d.clone(), PathBuf::from("no/such.json")];
+        let walked = walk(&args, &WalkOptions::default(), &Diag::new(true));
+        assert_eq!(
+            walked,
+            [
+                Walked {
+                    path: "-".into(),
+                    root: None
+                },
+                Walked {
+                    path: d.join("x.json"),
+                    root: Some(d.clone())
+                },
+                Walked {
+                    path: "no/such.json".into(),
+                    root: None
+                },
+            ]
+        );
+        assert_eq!(
+            paths(&[], &WalkOptions::default(), &Diag::new(true)),
+            [PathBuf::from("-")]
+        );
+    }
+
+    #[test]
+    fn links_are_skipped_unless_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().join("d");
+        let elsewhere = tmp.path().join("elsewhere");
+        touch(&d.join("real.json"));
+        touch(&elsewhere.join("far.json"));
+        symlink(&elsewhere, d.join("to-dir")).unwrap();
+        symlink(elsewhere.join("far.json"), d.join("to-file.json")).unwrap();
+        symlink(d.join("gone.json"), d.join("dangling.json")).unwrap();
+        let (files, errored) = walk_one(&d, false);
+        assert_eq!(files, ["real.json"]);
+        assert!(!errored);
+        // Followed, far.json is reached by two links and comes out once.
+        let (files, errored) = walk_one(&d, true);
+        assert_eq!(files, ["real.json", "to-dir/far.json"]);
+        assert!(!errored, "a link to nothing is a warning");
+    }
+
+    #[test]
+    fn link_loops_end_and_each_file_comes_out_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path().join("top");
+        let d = top.join("d");
+        touch(&d.join("x.json"));
+        touch(&d.join("sub/y.json"));
+        touch(&top.join("other.json"));
+        symlink(".", d.join("a")).unwrap();
+        symlink("..", d.join("up")).unwrap();
+        symlink("..", d.join("sub/back")).unwrap();
+        symlink("../../d", d.join("sub/again")).unwrap();
+        let (files, errored) = walk_one(&d, true);
+        assert_eq!(files, ["sub/y.json", "up/other.json", "x.json"]);
+        assert!(!errored);
+        let (files, _) = walk_one(&d, false);
+        assert_eq!(files, ["sub/y.json", "x.json"]);
+    }
+
+    #[test]
+    fn a_tree_of_links_is_walked_once_per_directory() {
+        // Two links at each of 40 levels: 2^40 paths, one directory each.
+        let tmp = tempfile::tempdir().unwrap();
+        let levels = 40;
+        for i in 0..levels {
+            let dir = tmp.path().join(format!("l{i}"));
+            touch(&dir.join("f.json"));
+            if i + 1 < levels {
+                symlink(format!("../l{}", i + 1), dir.join("x")).unwrap();
+                symlink(format!("../l{}", i + 1), dir.join("y")).unwrap();
+            }
+        }
+        let (files, _) = walk_one(&tmp.path().join("l0"), true);
+        assert_eq!(files.len(), levels);
+    }
+
+    #[test]
+    fn special_files_are_skipped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        touch(&d.join("a.json"));
+        let fifo = d.join("b.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("note: mkfifo not available; FIFO check skipped");
+            return;
+        }
+        let _socket = std::os::unix::net::UnixListener::bind(d.join("c.sock")).unwrap();
+        let (files, _) = walk_one(d, false);
+        assert_eq!(files, ["a.json"]);
+        // A followed link to a FIFO is no regular file either.
+        symlink(&fifo, d.join("d.json")).unwrap();
+        let (files, _) = walk_one(d, true);
+        assert_eq!(files, ["a.json"]);
+    }
+
+    #[test]
+    fn excluded_files_are_not_walked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        touch(&d.join("a.json"));
+        touch(&d.join("out.jsonl"));
+        let opts = WalkOptions {
+            follow: false,
+            exclude: HashSet::from([FileId::of(&d.join("out.jsonl")).unwrap()]),
+        };
+        let walked = walk(&[d.to_path_buf()], &opts, &Diag::new(true));
+        assert_eq!(rel(d, &walked), ["a.json"]);
+    }
+
+    #[test]
+    fn an_unreadable_directory_is_an_error_and_the_walk_goes_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        touch(&d.join("a/x.json"));
+        touch(&d.join("b/y.json"));
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(d.join("a"), std::fs::Permissions::from_mode(0o000)).unwrap();
+        let readable = std::fs::read_dir(d.join("a")).is_ok();
+        let (files, errored) = walk_one(d, false);
+        std::fs::set_permissions(d.join("a"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        if readable {
+            eprintln!("note: running as root; unreadable-directory check skipped");
+            return;
+        }
+        assert_eq!(files, ["b/y.json"]);
+        assert!(errored);
+    }
+}
