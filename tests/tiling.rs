@@ -1,0 +1,81 @@
+//! `extract --with-text` cuts text as `convert` does: text records and calls come in
+//! message order and, with the calls' own text, give back the message; a wrapper
+//! around calls belongs to them, and no call is written as text too.
+
+mod common;
+use common::{Record, records, toolsift};
+
+fn with_text(args: &[&str], input: &str) -> Vec<Record> {
+    let out = toolsift()
+        .args(["extract", "--with-text", "--input", "text"])
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    records(&out.stdout)
+}
+
+fn texts(records: &[Record]) -> Vec<&str> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_function_calls_wrapper_is_part_of_the_calls() {
+    let input = "Checking both.\n<function_calls>\n<invoke name=\"a\">\n<parameter name=\"x\">1</parameter>\n</invoke>\n<invoke name=\"b\">\n</invoke>\n</function_calls>\nDone.";
+    let recs = with_text(&[], input);
+    assert_eq!(texts(&recs), ["Checking both.\n", "\nDone."]);
+    let kinds: Vec<&str> = recs
+        .iter()
+        .map(|r| match r {
+            Record::Text { .. } => "text",
+            _ => r.name().unwrap(),
+        })
+        .collect();
+    assert_eq!(kinds, ["text", "a", "b", "text"]);
+}
+
+#[test]
+fn with_all_channels_calls_come_in_message_order_and_never_as_text() {
+    // The text channel finds the pythonic call, the json channel the JSON one after it:
+    // channel order is not message order.
+    let input = "First [p(a=1)] then {\"name\": \"j\", \"arguments\": {\"k\": 1}} end";
+    let recs = with_text(&["--all"], input);
+    let order: Vec<String> = recs
+        .iter()
+        .map(|r| match r {
+            Record::Text { text, .. } => format!("text:{text}"),
+            _ => format!("call:{}", r.name().unwrap()),
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "text:First ",
+            "call:p",
+            "text: then ",
+            "call:j",
+            "text: end"
+        ]
+    );
+}
+
+#[test]
+fn a_logged_copy_of_a_mandrake_call_is_not_text() {
+    let call = "<tool_call>\n<server>s</server>\n<method>m</method>\n<arguments>\n{\"a\": 1}\n</arguments>\n</tool_call>";
+    let copy = "<tool_call>\n<server>s</server>\n<method>m</method>\n<description></description>\n<arguments>\n{\n  \"a\": 1\n}\n</arguments>\n</tool_call>";
+    let input = format!("Reading.{call}{copy}Read.");
+    let recs = with_text(&[], &input);
+    assert_eq!(texts(&recs), ["Reading.", "Read."]);
+    assert_eq!(recs.iter().filter(|r| r.is_call()).count(), 1);
+}
