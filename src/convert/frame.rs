@@ -1,7 +1,13 @@
-//! One input's documents: a whole JSON document, or JSON Lines with one conversation
-//! per line (an OpenAI fine-tuning file converts line by line).
+//! One input's documents: a whole JSON document; JSON Lines with one conversation per
+//! line (an OpenAI fine-tuning file converts line by line); or JSON Lines of session
+//! events (Claude Code, Codex), which are one conversation together.
 
 use anyhow::{Result, bail};
+use std::borrow::Cow;
+
+/// What `convert` says of a stream: it reads whole conversations, and `extract`
+/// reassembles streams.
+pub const STREAM: &str = "convert reads whole conversations; use `toolsift extract`";
 
 pub struct Framed<'a> {
     pub docs: Vec<Doc<'a>>,
@@ -17,13 +23,17 @@ impl Framed<'_> {
 
 /// One document and the line it starts on.
 pub struct Doc<'a> {
-    pub text: &'a str,
+    /// Borrowed, or for a session log its lines made one JSON array (see [`session`]).
+    pub text: Cow<'a, str>,
     pub line: u64,
 }
 
 pub fn frame(text: &str) -> Result<Framed<'_>> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        if let Some(what) = stream_text(trimmed) {
+            bail!("{what}: {STREAM}");
+        }
         bail!("not a JSON document or JSON Lines: convert reads message-shaped JSON");
     }
     // A value that ends on its first line, followed by more values, is JSON Lines.
@@ -34,7 +44,10 @@ pub fn frame(text: &str) -> Result<Framed<'_>> {
     let one_line = serde_json::from_str::<serde::de::IgnoredAny>(first_line.trim()).is_ok();
     if !one_line || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
         return Ok(Framed {
-            docs: vec![Doc { text, line: 1 }],
+            docs: vec![Doc {
+                text: Cow::Borrowed(text),
+                line: 1,
+            }],
             jsonl: false,
         });
     }
@@ -45,9 +58,94 @@ pub fn frame(text: &str) -> Result<Framed<'_>> {
             continue;
         }
         docs.push(Doc {
-            text: line,
+            text: Cow::Borrowed(line),
             line: n as u64 + 1,
         });
     }
-    Ok(Framed { docs, jsonl: true })
+    match lines_kind(&docs) {
+        Lines::Chunks => bail!("a stream of response chunks, one per line: {STREAM}"),
+        Lines::Events => Ok(Framed {
+            docs: vec![Doc {
+                text: Cow::Owned(session(text)),
+                line: 1,
+            }],
+            jsonl: false,
+        }),
+        Lines::Conversations => Ok(Framed { docs, jsonl: true }),
+    }
+}
+
+/// Text framing of a stream: server-sent events or a VCR cassette.
+fn stream_text(trimmed: &str) -> Option<&'static str> {
+    let first = trimmed.lines().next().unwrap_or("");
+    if ["data:", "event:", "id:", "retry:"]
+        .iter()
+        .any(|p| first.starts_with(p))
+        || first.starts_with(':')
+    {
+        return Some("a stream of server-sent events");
+    }
+    if first.starts_with("interactions:") {
+        return Some("a VCR cassette (recorded HTTP exchanges, often streams)");
+    }
+    None
+}
+
+enum Lines {
+    Conversations,
+    Events,
+    Chunks,
+}
+
+/// What the lines of a JSON Lines file are, from the first lines that tell. Lines of no
+/// known kind convert line by line, and each fails on its own.
+fn lines_kind(docs: &[Doc]) -> Lines {
+    for doc in docs.iter().take(16) {
+        let Ok(parsed) = crate::json::Doc::parse(&doc.text) else {
+            continue;
+        };
+        let Some(obj) = parsed.root().object() else {
+            continue;
+        };
+        if super::sessions::is_event_line(&obj) {
+            return Lines::Events;
+        }
+        // Gemini streams its chunks as whole responses, one per line.
+        if super::sessions::is_chunk(&obj) || obj.has("candidates") {
+            return Lines::Chunks;
+        }
+        if ["messages", "contents", "input", "choices", "output"]
+            .iter()
+            .any(|k| obj.has(k))
+        {
+            return Lines::Conversations;
+        }
+    }
+    Lines::Conversations
+}
+
+/// The lines of a session log as one JSON array, each line where it was: `[` before
+/// the first, a comma after each but the last, `]` after the last. Values keep their
+/// exact text, and line numbers stay those of the file.
+fn session(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .unwrap_or(0);
+    let mut out = String::with_capacity(text.len() + lines.len() + 2);
+    out.push('[');
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+        if i < last && !line.trim().is_empty() {
+            out.push(',');
+        }
+        if i == last {
+            out.push(']');
+        }
+    }
+    out
 }

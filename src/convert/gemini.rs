@@ -72,30 +72,36 @@ fn contents_into(contents: &Node, t: &mut Transcript) -> Result<()> {
         let obj = c
             .object()
             .ok_or_else(|| anyhow!("content {i}: not an object"))?;
-        let role_name = obj
-            .str("role")
-            .map(|s| s.into_owned())
-            .unwrap_or_else(|| "user".into());
-        let role = match role_name.as_str() {
-            "model" => Role::Assistant,
-            "function" | "tool" => Role::Tool,
-            "system" => Role::System,
-            _ => Role::User,
-        };
-        let mut m = Message::new(role);
-        if !matches!(role_name.as_str(), "user") {
-            m.role_as_written = Some(role_name.clone());
-        }
-        for p in obj.items("parts") {
-            part(&p, &mut m).map_err(|e| anyhow!("content {i}: {e}"))?;
-        }
-        m.extra = extra_of(&obj, &["role", "parts"]);
+        let m = content_message(&obj).map_err(|e| anyhow!("content {i}: {e}"))?;
         t.messages.push(m);
     }
     Ok(())
 }
 
-fn part(node: &Node, m: &mut Message) -> Result<()> {
+/// One content (`{role, parts}`) as a message.
+pub fn content_message(obj: &Obj) -> Result<Message> {
+    let role_name = obj
+        .str("role")
+        .map(|s| s.into_owned())
+        .unwrap_or_else(|| "user".into());
+    let role = match role_name.as_str() {
+        "model" => Role::Assistant,
+        "function" | "tool" => Role::Tool,
+        "system" => Role::System,
+        _ => Role::User,
+    };
+    let mut m = Message::new(role);
+    if !matches!(role_name.as_str(), "user") {
+        m.role_as_written = Some(role_name.clone());
+    }
+    for p in obj.items("parts") {
+        part(&p, &mut m)?;
+    }
+    m.extra = extra_of(obj, &["role", "parts"]);
+    Ok(m)
+}
+
+pub(super) fn part(node: &Node, m: &mut Message) -> Result<()> {
     let Some(obj) = node.object() else {
         bail!("part: not an object");
     };

@@ -14,6 +14,7 @@ pub mod pair;
 pub mod read;
 pub mod responses;
 pub mod results;
+pub mod sessions;
 pub mod split;
 pub mod verify;
 pub mod write;
@@ -97,7 +98,7 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
             true => anyhow!("line {}: {e:#}", doc.line),
             false => e,
         };
-        let mut t = transcript(doc.text, settings.from, &mut engine, n).map_err(at)?;
+        let mut t = transcript(&doc.text, settings.from, &mut engine, n).map_err(at)?;
         out.conversations += 1;
         out.messages += t.messages.len();
         for p in t.messages.iter().flat_map(|m| &m.parts) {

@@ -96,6 +96,9 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
     let forced = |f: Format| from.is_none_or(|want| want == f);
     if let Some(obj) = root.object() {
         if let Some(messages) = obj.get("messages").filter(|m| m.kind() == Kind::Array) {
+            if forced(Format::Gemini) && super::sessions::is_gemini_cli(&obj, &messages) {
+                return super::sessions::gemini_cli(&obj, &messages).map(Some);
+            }
             if forced(Format::Json) && is_canonical(&messages) {
                 return super::canonical::read(&obj).map(Some);
             }
@@ -112,13 +115,27 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
         if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
             return super::responses::read(Some(&obj), &input).map(Some);
         }
-        return Ok(None);
+        if super::sessions::is_chunk(&obj) {
+            bail!(
+                "a response chunk (a piece of a stream): {}",
+                super::frame::STREAM
+            );
+        }
+        return response(&obj, from);
     }
     if root.kind() == Kind::Array {
+        if let Some(log) = super::sessions::log_kind(&root)
+            && forced(log.format())
+        {
+            return super::sessions::read(&root, log).map(Some);
+        }
         let first = root.items().find_map(|i| i.object());
         let Some(first) = first else {
             return Ok(None);
         };
+        if super::sessions::is_chunk(&first) || first.has("candidates") {
+            bail!("a stream of response chunks: {}", super::frame::STREAM);
+        }
         if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
             return super::gemini::read_bare(&root).map(Some);
         }
@@ -138,6 +155,104 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
         }
     }
     Ok(None)
+}
+
+/// A single API response, as a conversation of the one message it holds: an OpenAI
+/// Chat completion (its first choice; the choice's other fields go to the message's
+/// `extra`, other choices to the transcript's `other_choices`), an Anthropic Messages
+/// response, a Gemini response (its first candidate, likewise: `other_candidates`), a
+/// Responses API response (its `output` items).
+fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
+    let forced = |f: Format| from.is_none_or(|want| want == f);
+    let first = |key: &str, inner: &str| {
+        obj.items(key)
+            .next()
+            .and_then(|c| c.object())
+            .filter(|c| c.obj(inner).is_some())
+    };
+    let mut t = if let Some(choice) = first("choices", "message").filter(|_| forced(Format::Openai))
+    {
+        let message = choice.obj("message").expect("checked");
+        let mut m = api_message(&message)?;
+        add_fields(&mut m.extra, extra_of(&choice, &["message"]));
+        let mut t = Transcript {
+            source: Some(Format::Openai),
+            ..Transcript::default()
+        };
+        t.messages.push(m);
+        t.extra = others(obj, "choices", "other_choices");
+        t
+    } else if obj.is("type", "message")
+        && obj.has("role")
+        && obj.get("content").is_some_and(|c| c.kind() == Kind::Array)
+        && forced(Format::Anthropic)
+    {
+        let m = api_message(obj)?;
+        Transcript {
+            source: Some(Format::Anthropic),
+            messages: vec![m],
+            ..Transcript::default()
+        }
+    } else if let Some(candidate) =
+        first("candidates", "content").filter(|_| forced(Format::Gemini))
+    {
+        let content = candidate.obj("content").expect("checked");
+        let mut m = super::gemini::content_message(&content)?;
+        add_fields(&mut m.extra, extra_of(&candidate, &["content"]));
+        Transcript {
+            source: Some(Format::Gemini),
+            messages: vec![m],
+            extra: others(obj, "candidates", "other_candidates"),
+            ..Transcript::default()
+        }
+    } else if let Some(output) = obj.get("output").filter(|o| o.kind() == Kind::Array)
+        && forced(Format::Responses)
+    {
+        let mut t = super::responses::read(None, &output)?;
+        t.bare = false;
+        t.extra = extra_of(obj, &[]);
+        t.extra.retain(|(k, _)| k != "output");
+        t
+    } else {
+        return Ok(None);
+    };
+    t.bare = false;
+    Ok(Some(t))
+}
+
+/// Fields added to a message's own: one of the same name keeps its place, and the
+/// added one is named with a `choice.` prefix.
+fn add_fields(extra: &mut Extra, fields: Extra) {
+    for (k, v) in fields {
+        let k = if extra.iter().any(|(e, _)| *e == k) {
+            format!("choice.{k}")
+        } else {
+            k
+        };
+        extra.push((k, v));
+    }
+}
+
+/// The top-level fields of a response, where `key` (its choices or candidates) is
+/// replaced by the ones not read (under `rest`), when there are any.
+fn others(obj: &Obj, key: &str, rest: &str) -> Extra {
+    let mut out = Vec::new();
+    for (k, v) in obj.iter() {
+        if k != key {
+            out.push((k.into_owned(), raw(&v)));
+            continue;
+        }
+        let more: Vec<&str> = v.items().skip(1).map(|i| i.text()).collect();
+        if !more.is_empty() {
+            out.push((rest.to_owned(), Raw(format!("[{}]", more.join(",")))));
+        }
+    }
+    out
+}
+
+/// One Anthropic or OpenAI message object (a session log's line, a response's).
+pub(super) fn api_message(obj: &Obj) -> Result<Message> {
+    message(obj, &mut Signals::default())
 }
 
 /// A `messages` array whose items hold `parts`: toolsift's own transcript.

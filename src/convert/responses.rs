@@ -1,6 +1,10 @@
 //! OpenAI Responses input items: messages (`input_text`/`output_text` content),
 //! `reasoning` summaries, `function_call` (arguments as a JSON string) and
 //! `function_call_output`. The model's consecutive items form one assistant message.
+//! Codex's `custom_tool_call` (free text: arguments `{"input": text}`, as `extract`
+//! has them) and `local_shell_call` (tool `local_shell`, arguments its `action`) are
+//! calls too, and every `*_call_output` a result; their `type` stays in `extra`, so
+//! that the Responses writer writes them back as what they were.
 
 use super::emit::J;
 use super::model::{
@@ -49,7 +53,7 @@ fn assistant(t: &mut Transcript) -> &mut Message {
     t.messages.last_mut().expect("pushed above")
 }
 
-fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
+pub(super) fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
     let kind = obj.str("type").map(|s| s.into_owned());
     match kind.as_deref() {
         Some("message") | None if obj.has("role") => {
@@ -112,13 +116,36 @@ fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
             call.extra = extra_of(obj, &["type", "call_id", "name", "arguments"]);
             assistant(t).parts.push(Part::Call(call));
         }
-        Some("function_call_output") => {
+        Some("custom_tool_call") => {
+            let name = obj.str("name").unwrap_or_default().into_owned();
+            let input = obj.get("input").map_or("\"\"", |i| i.text());
+            let mut call = CallPart::new(name, Raw(format!("{{\"input\":{input}}}")));
+            call.id = obj.str("call_id").map(|s| s.into_owned());
+            call.extra = vec![("type".into(), Raw::string("custom_tool_call"))];
+            call.extra
+                .extend(extra_of(obj, &["type", "call_id", "name", "input"]));
+            assistant(t).parts.push(Part::Call(call));
+        }
+        Some("local_shell_call") if obj.obj("action").is_some() => {
+            let action = obj.get("action").expect("checked");
+            let mut call = CallPart::new("local_shell", Raw::new(action.text()));
+            call.id = obj.str("call_id").map(|s| s.into_owned());
+            call.extra = vec![("type".into(), Raw::string("local_shell_call"))];
+            call.extra
+                .extend(extra_of(obj, &["type", "call_id", "action"]));
+            assistant(t).parts.push(Part::Call(call));
+        }
+        Some(k) if k.ends_with("_call_output") => {
             let content = obj
                 .get("output")
                 .map_or(Raw::new("\"\""), |o| Raw::new(o.text()));
             let mut r = ResultPart::new(content);
             r.call_id = obj.str("call_id").map(|s| s.into_owned());
-            r.extra = extra_of(obj, &["type", "call_id", "output"]);
+            if k != "function_call_output" {
+                r.extra.push(("type".into(), Raw::string(k)));
+            }
+            r.extra
+                .extend(extra_of(obj, &["type", "call_id", "output"]));
             let mut m = Message::new(Role::Tool);
             m.parts.push(Part::Result(r));
             t.messages.push(m);
@@ -239,16 +266,44 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                 }
                 Part::Call(c) => {
                     flush(&mut text, &mut plain, &mut items, notes);
-                    let mut j = J::obj().with("type", J::str("function_call"));
+                    let kind = item_type(&c.extra, same);
+                    let mut j = J::obj().with("type", J::str(kind.unwrap_or("function_call")));
                     j.push_some("call_id", c.id.as_deref().map(J::str));
-                    j.push("name", J::str(&c.name));
-                    j.push("arguments", J::str(c.arguments_text()));
+                    match kind {
+                        Some("custom_tool_call") if c.arguments_raw.is_none() => {
+                            j.push("name", J::str(&c.name));
+                            let input = match c.arguments.value() {
+                                serde_json::Value::Object(mut o) if o.len() == 1 => {
+                                    o.remove("input")
+                                }
+                                _ => None,
+                            };
+                            j.push(
+                                "input",
+                                input.map_or(J::str(c.arguments_text()), |i| match i {
+                                    serde_json::Value::String(s) => J::Str(s),
+                                    other => J::Raw(Raw(other.to_string())),
+                                }),
+                            );
+                        }
+                        Some("local_shell_call") if c.arguments_raw.is_none() => {
+                            j.push("action", J::Raw(c.arguments.clone()));
+                        }
+                        _ => {
+                            if let J::Obj(members) = &mut j {
+                                members[0].1 = J::str("function_call");
+                            }
+                            j.push("name", J::str(&c.name));
+                            j.push("arguments", J::str(c.arguments_text()));
+                        }
+                    }
                     keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
                     items.push(j);
                 }
                 Part::Result(r) => {
                     flush(&mut text, &mut plain, &mut items, notes);
-                    let mut j = J::obj().with("type", J::str("function_call_output"));
+                    let kind = item_type(&r.extra, same).unwrap_or("function_call_output");
+                    let mut j = J::obj().with("type", J::str(kind));
                     j.push_some("call_id", r.call_id.as_deref().map(J::str));
                     let c = r.content.as_str().trim_start();
                     let output = if c.starts_with('"') || c.starts_with('[') {
@@ -275,4 +330,20 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
     let mut doc = J::obj().with("input", J::Arr(items));
     keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
     doc
+}
+
+/// The item type a call or result was read from (kept in its `extra`), when the source
+/// was the Responses API: `custom_tool_call`, `local_shell_call`, `*_call_output`.
+fn item_type(extra: &[(String, Raw)], same: bool) -> Option<&'static str> {
+    if !same {
+        return None;
+    }
+    let kind = extra.iter().find(|(k, _)| k == "type")?.1.as_string()?;
+    match kind.as_str() {
+        "custom_tool_call" => Some("custom_tool_call"),
+        "local_shell_call" => Some("local_shell_call"),
+        "custom_tool_call_output" => Some("custom_tool_call_output"),
+        "local_shell_call_output" => Some("local_shell_call_output"),
+        _ => None,
+    }
 }

@@ -1,0 +1,202 @@
+//! `convert` on real transcripts of every source it reads (fixtures/corpus, see its
+//! SOURCES.md): session logs, single API responses, and streams, which it refuses.
+
+mod common;
+
+use common::toolsift;
+use serde_json::Value;
+use std::path::Path;
+
+/// Files `convert` reads, by the shape it reads them as.
+const CONVERTED: &[&str] = &[
+    // Claude Code session and subagent logs: one conversation per file.
+    "claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl",
+    "claude-code/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl",
+    "claude-code/incremental-subagents-turn-1.jsonl",
+    "claude-code/agent-36541525.jsonl",
+    "claude-code/session-9eda1058.jsonl",
+    // A Codex rollout: response items, with event_msg mirrors and turn_context lines.
+    "codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+    // A Gemini CLI session document.
+    "gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json",
+    // Single API responses: one message each.
+    "openai-chat/deepseek-tool-call.json",
+    "openai-chat/groq-tool-call.json",
+    "anthropic/anthropic-tool-no-args.json",
+    "anthropic/anthropic-programmatic-tool-calling.1.json",
+    "gemini/google-tool-call.json",
+    "openai-responses/azure-tool-call.1.json",
+    "openai-responses/openai-local-shell-tool.1.json",
+];
+
+/// Streams: `convert` reads whole conversations, and says so.
+const STREAMS: &[&str] = &[
+    "openai-chat/mistral-tool-call.chunks.txt",
+    "openai-chat/anthropic-fallback-tool-call.sse",
+    "gemini/google-tool-call.chunks.txt",
+    "cassettes/llm-tools-streaming-variant-d.yaml",
+];
+
+fn fixture(name: &str) -> String {
+    let path = Path::new("fixtures/corpus").join(name);
+    assert!(common::root().join(&path).is_file(), "{name}: missing");
+    path.to_string_lossy().into_owned()
+}
+
+/// Calls and results in a canonical transcript.
+fn converted_counts(doc: &Value) -> (usize, usize) {
+    let mut counts = (0, 0);
+    for m in doc["messages"].as_array().expect("messages") {
+        for p in m["parts"].as_array().expect("parts") {
+            match p["type"].as_str() {
+                Some("call") => counts.0 += 1,
+                Some("result") => counts.1 += 1,
+                _ => {}
+            }
+        }
+    }
+    counts
+}
+
+/// Calls and results `extract` reports.
+fn extracted_counts(file: &str) -> (usize, usize) {
+    let out = toolsift()
+        .args(["extract", "--with-results", file])
+        .output()
+        .unwrap();
+    let mut counts = (0, 0);
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        match record["type"].as_str() {
+            Some("call") => counts.0 += 1,
+            Some("result") => counts.1 += 1,
+            _ => {}
+        }
+    }
+    counts
+}
+
+/// Where `convert` and `extract` count differently, and why.
+fn expected_difference(name: &str) -> Option<((usize, usize), (usize, usize))> {
+    match name {
+        // A server tool (`server_tool_use` code_execution and its
+        // `code_execution_tool_result`) ran on Anthropic's side: extract reports it,
+        // convert keeps both blocks as they are, not as a call and a result to replay.
+        "anthropic/anthropic-programmatic-tool-calling.1.json" => Some(((5, 1), (4, 0))),
+        _ => None,
+    }
+}
+
+#[test]
+fn sources_convert_to_json_whole_and_verified() {
+    for name in CONVERTED {
+        let file = fixture(name);
+        let out = toolsift()
+            .args(["convert", "--to", "json", "--verify", &file])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(!stderr.contains("verify:"), "{name}: {stderr}");
+        // One document: a session log is one conversation, not one per line.
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: not one JSON document: {e}"));
+        let converted = converted_counts(&doc);
+        let extracted = extracted_counts(&file);
+        match expected_difference(name) {
+            Some((e, c)) => assert_eq!((extracted, converted), (e, c), "{name}"),
+            None => assert_eq!(converted, extracted, "{name}: convert vs extract"),
+        }
+        assert!(
+            converted.0 > 0 || name.contains("shell"),
+            "{name}: no calls"
+        );
+    }
+}
+
+#[test]
+fn sources_convert_to_openai_and_anthropic_without_loss() {
+    for name in CONVERTED {
+        let file = fixture(name);
+        for to in ["openai", "anthropic"] {
+            let out = toolsift()
+                .args(["convert", "--to", to, "--verify", &file])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let lost: Vec<&str> = stderr.lines().filter(|l| l.contains("verify:")).collect();
+            assert!(lost.is_empty(), "{name} --to {to}: {lost:#?}");
+            assert!(out.status.success(), "{name} --to {to}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn session_log_keeps_its_lines_fields() {
+    let file = fixture("claude-code/session-9eda1058.jsonl");
+    let out = toolsift()
+        .args(["convert", "--to", "json", &file])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = std::fs::read_to_string(common::root().join(&file)).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Every line's uuid, and every line that is not a message, is somewhere in the output.
+    let output = serde_json::to_string(&doc).unwrap();
+    for line in &lines {
+        if let Some(uuid) = line["uuid"].as_str() {
+            assert!(output.contains(uuid), "uuid {uuid} lost");
+        }
+        if let Some(kind @ ("summary" | "system" | "file-history-snapshot")) = line["type"].as_str()
+        {
+            let kept = serde_json::to_string(line).unwrap();
+            assert!(output.contains(&kept), "a {kind} line lost");
+        }
+    }
+}
+
+#[test]
+fn streams_fail_with_one_clear_message() {
+    for name in STREAMS {
+        let file = fixture(name);
+        let out = toolsift()
+            .args(["convert", "--to", "json", &file])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        assert!(
+            stderr.contains("convert reads whole conversations; use `toolsift extract`"),
+            "{name}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn conversations_one_per_line_still_convert_line_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("train.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#,
+            "\n",
+            r#"{"messages":[{"role":"user","content":"c"}]}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let out = toolsift()
+        .args(["convert", "--to", "openai"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
