@@ -647,3 +647,35 @@ fn a_progress_bar_shows_in_a_terminal_only() {
     assert!(!err.contains("converting"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn swe_agent_trajectories_convert_with_their_actions() {
+    for file in [
+        "fixtures/swe-agent/xml-actions.traj",
+        "fixtures/swe-agent/function-calling.traj",
+    ] {
+        let out = convert(&["--to", "json", "--verify", file]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("verify:"), "{}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let calls: Vec<String> = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["parts"].as_array().unwrap())
+            .filter(|p| p["type"] == "call")
+            .map(|p| p["name"].as_str().unwrap().to_owned())
+            .collect();
+        let out = toolsift().args(["extract", file]).output().unwrap();
+        let extracted: Vec<String> = common::records(&out.stdout)
+            .iter()
+            .filter_map(|r| r.name().map(str::to_owned))
+            .collect();
+        assert!(!calls.is_empty(), "{file}");
+        // extract also reads the trajectory's steps after the history; the history's
+        // calls come first, in the same order.
+        assert_eq!(calls[..], extracted[..calls.len()], "{file}");
+        // The trajectory itself is kept, as written.
+        assert!(doc["extra"]["trajectory"].is_array(), "{file}");
+    }
+}

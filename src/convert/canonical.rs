@@ -136,7 +136,7 @@ pub fn read(obj: &Obj) -> Result<Transcript> {
             .or(Some(Format::Json)),
         bare: obj.get("bare").and_then(|b| b.bool()).unwrap_or(false),
         extra: extra(obj)?,
-        messages: Vec::new(),
+        ..Transcript::default()
     };
     for (i, m) in obj.items("messages").enumerate() {
         t.messages

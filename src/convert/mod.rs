@@ -131,11 +131,11 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
                 out.differences.push(format!("{prefix}{d}"));
             }
         }
-        notes.0.extend(doc_notes.0);
+        notes.merge(doc_notes);
         out.output.extend_from_slice(rendered.as_bytes());
         out.output.push(b'\n');
     }
-    out.warnings = notes.0.into_iter().collect();
+    out.warnings = notes.lines();
     Ok(out)
 }
 
@@ -151,7 +151,7 @@ fn transcript(
         anyhow!("no conversation of a known shape (messages, contents or input items)")
     })?;
     let _ = conversation;
-    split::split(&mut t.messages, engine, &[Role::Assistant]);
+    split::split(&mut t.messages, engine, &[Role::Assistant], t.origin);
     // A history whose calls were written in text is in that dialect's format.
     if from.is_none() && matches!(t.source, Some(Format::Openai) | None) {
         let dialects: Vec<&str> = t

@@ -96,6 +96,9 @@ pub struct Transcript {
     pub source: Option<Format>,
     /// The source was a bare array of messages, not an object holding them.
     pub bare: bool,
+    /// Where the conversation was recorded, when that decides how its text is read
+    /// (a SWE-agent trajectory's actions are `<command>` blocks).
+    pub origin: crate::model::Origin,
 }
 
 /// Who wrote a message, in the canonical spelling.

@@ -102,7 +102,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             if forced(Format::Json) && is_canonical(&messages) {
                 return super::canonical::read(&obj).map(Some);
             }
-            let mut t = messages_transcript(&messages, Some(&obj))?;
+            let mut t = messages_transcript(&messages, Some(&obj), "messages")?;
             t.bare = false;
             if let Some(f) = from {
                 t.source = Some(f);
@@ -111,6 +111,19 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
         }
         if let Some(contents) = obj.get("contents").filter(|m| m.kind() == Kind::Array) {
             return super::gemini::read(&obj, &contents).map(Some);
+        }
+        // A SWE-agent trajectory: its `history` is the conversation with the model.
+        if let Some(history) = obj.get("history").filter(|h| {
+            h.kind() == Kind::Array
+                && h.items()
+                    .next()
+                    .and_then(|m| m.object())
+                    .is_some_and(|m| m.has("role"))
+        }) {
+            let mut t = messages_transcript(&history, Some(&obj), "history")?;
+            t.bare = false;
+            t.origin = crate::model::Origin::SweAgent;
+            return Ok(Some(t));
         }
         if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
             return super::responses::read(Some(&obj), &input).map(Some);
@@ -146,7 +159,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return super::responses::read(None, &root).map(Some);
         }
         if first.has("role") {
-            let mut t = messages_transcript(&root, None)?;
+            let mut t = messages_transcript(&root, None, "messages")?;
             t.bare = true;
             if let Some(f) = from {
                 t.source = Some(f);
@@ -267,7 +280,7 @@ fn is_canonical(messages: &Node) -> bool {
 
 /// OpenAI Chat and Anthropic Messages share one reader: their message shapes differ
 /// only in block types, which do not collide.
-fn messages_transcript(messages: &Node, top: Option<&Obj>) -> Result<Transcript> {
+fn messages_transcript(messages: &Node, top: Option<&Obj>, key: &str) -> Result<Transcript> {
     let mut t = Transcript::default();
     let mut signals = Signals::default();
     if let Some(top) = top {
@@ -287,7 +300,7 @@ fn messages_transcript(messages: &Node, top: Option<&Obj>) -> Result<Transcript>
             }
             t.messages.push(m);
         }
-        t.extra = extra_of(top, &["messages", "system"]);
+        t.extra = extra_of(top, &[key, "system"]);
     }
     for (i, node) in messages.items().enumerate() {
         let Some(obj) = node.object() else {
@@ -371,6 +384,24 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
         if let Some(parsed) = parsed {
             known.push("tool_calls");
             m.parts.extend(parsed.into_iter().map(Part::Call));
+        }
+    }
+    // SWE-agent logs the calls as Python's repr of the list.
+    if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::String) {
+        let repr = text(&calls, "tool_calls")?;
+        let found = crate::dialects::native::tool_calls_from_repr(&repr, 1);
+        if !found.is_empty() {
+            signals.openai += 1;
+            known.push("tool_calls");
+            for c in found {
+                let mut call = CallPart::new(
+                    c.name.clone(),
+                    Raw::new(serde_json::to_string(&*c.arguments).expect("a map serializes")),
+                );
+                call.id = c.id.clone();
+                call.arguments_raw = c.arguments_raw.clone();
+                m.parts.push(Part::Call(call));
+            }
         }
     }
     if let Some(fc) = obj.obj("function_call") {

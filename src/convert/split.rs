@@ -39,13 +39,18 @@ impl Piece {
 
 /// Splits the text parts of every message: calls in the messages of `call_roles` that
 /// have no native call, results in every message but the system prompt.
-pub fn split(messages: &mut [Message], engine: &mut Engine, call_roles: &[Role]) {
+pub fn split(
+    messages: &mut [Message],
+    engine: &mut Engine,
+    call_roles: &[Role],
+    origin: crate::model::Origin,
+) {
     // Calls not answered yet: a result written in text counts only when one is open,
     // so a pasted or quoted result in a conversation without calls stays text.
     let mut open = 0usize;
     let mut cline = false;
     for m in messages.iter_mut() {
-        split_message(m, engine, call_roles, &mut open);
+        split_message(m, engine, call_roles, origin, &mut open);
         cline |= m.parts.iter().any(|p| {
             matches!(p, Part::Call(c) if c.written.as_ref().is_some_and(|w| w.dialect == crate::dialects::cline::NAME))
         });
@@ -55,7 +60,13 @@ pub fn split(messages: &mut [Message], engine: &mut Engine, call_roles: &[Role])
     }
 }
 
-fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open: &mut usize) {
+fn split_message(
+    m: &mut Message,
+    engine: &mut Engine,
+    call_roles: &[Role],
+    origin: crate::model::Origin,
+    open: &mut usize,
+) {
     for p in &m.parts {
         match p {
             Part::Call(_) => *open += 1,
@@ -77,6 +88,7 @@ fn split_message(m: &mut Message, engine: &mut Engine, call_roles: &[Role], open
     let native = m.parts.iter().any(|p| matches!(p, Part::Call(_)));
     if call_roles.contains(&m.role) && !native {
         let mut turn = Turn::new(crate::model::Role::Assistant, 1);
+        turn.origin = origin;
         for &i in &texts {
             if let Part::Text(t) = &m.parts[i] {
                 turn.texts.push(Text::new(t.text.as_str(), 1, false, true));

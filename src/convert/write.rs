@@ -8,11 +8,43 @@ use std::collections::BTreeSet;
 
 /// What a writer could not carry over, one line each (deduplicated, in order).
 #[derive(Default, Debug)]
-pub struct Notes(pub BTreeSet<String>);
+pub struct Notes {
+    lines: BTreeSet<String>,
+    /// Fields not written, by what held them: one line each at the end.
+    dropped: std::collections::BTreeMap<String, BTreeSet<String>>,
+}
 
 impl Notes {
     pub fn add(&mut self, note: impl Into<String>) {
-        self.0.insert(note.into());
+        self.lines.insert(note.into());
+    }
+
+    /// Fields of `what` (top-level fields, message fields…) the target does not hold.
+    pub fn dropped<'k>(&mut self, what: &str, keys: impl IntoIterator<Item = &'k str>) {
+        self.dropped
+            .entry(what.to_owned())
+            .or_default()
+            .extend(keys.into_iter().map(str::to_owned));
+    }
+
+    pub fn merge(&mut self, other: Notes) {
+        self.lines.extend(other.lines);
+        for (what, keys) in other.dropped {
+            self.dropped.entry(what).or_default().extend(keys);
+        }
+    }
+
+    /// Every note, one line each.
+    pub fn lines(self) -> Vec<String> {
+        let mut out: Vec<String> = self.lines.into_iter().collect();
+        for (what, keys) in self.dropped {
+            let keys: Vec<String> = keys.into_iter().collect();
+            out.push(format!(
+                "{what} of the source format not written ({}): kept only by --to json",
+                keys.join(", ")
+            ));
+        }
+        out
     }
 }
 
@@ -95,11 +127,7 @@ pub fn keep_extra(
         if extra.is_empty() {
             return;
         }
-        let keys: Vec<&str> = extra.iter().map(|(k, _)| k.as_str()).collect();
-        notes.add(format!(
-            "{what} of the source format not written ({}): kept only by --to json",
-            keys.join(", ")
-        ));
+        notes.dropped(what, extra.iter().map(|(k, _)| k.as_str()));
     }
 }
 
