@@ -14,9 +14,10 @@ Examples:
   toolsift check --tools tools.json --expect get_weather transcripts/*.jsonl
   toolsift tools render tools.json
   toolsift dialects
+  toolsift convert --to openai --verify --out-dir migrated/ histories/
 
-Exit status: 0 ok (also when no call is found), 1 findings (`check`),
-2 usage error or a file that could not be read.";
+Exit status: 0 ok (also when no call is found), 1 findings (`check`) or a file
+`convert` could not convert, 2 usage error or a file that could not be read.";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:

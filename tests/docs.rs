@@ -22,9 +22,9 @@ fn check(rel: &str, generated: Vec<u8>) {
     );
 }
 
-const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"\n.TP\n0\nSuccess, also when no call is found.\n.TP\n1\nFindings of \\fBtoolsift check\\fR: an invalid call, an unknown tool, or a failed assertion.\n.TP\n2\nUsage error, or a file that could not be read (the other files are still processed).\n";
+const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"\n.TP\n0\nSuccess, also when no call is found.\n.TP\n1\nFindings of \\fBtoolsift check\\fR: an invalid call, an unknown tool, or a failed assertion.\n.TP\n2\nUsage error, or a file that could not be read (the other files are still processed).\n.PP\n\\fBtoolsift convert\\fR exits 1 when a file could not be converted or \\fB\\-\\-verify\\fR found a difference.\n";
 
-const EXAMPLES: &str = ".SH EXAMPLES\n.TP\ntoolsift extract fixtures/openai\\-chat/parallel\\-tool\\-calls.json\nExtract the calls of an API response.\n.TP\ntoolsift extract session.jsonl | jq \\-r .name | sort | uniq \\-c\nCount the tools a Claude Code session called.\n.TP\ntoolsift extract \\-\\-with\\-results \\-\\-input sse < capture.sse\nReassemble a streamed response, with tool results.\n.TP\ntoolsift check \\-\\-tools tools.json \\-\\-expect get_weather transcripts/\nGate CI on recorded transcripts: exit 1 on any finding.\n.TP\ntoolsift tools render tools.json\nThe tool contracts as Markdown for a system prompt.\n";
+const EXAMPLES: &str = ".SH EXAMPLES\n.TP\ntoolsift extract fixtures/openai\\-chat/parallel\\-tool\\-calls.json\nExtract the calls of an API response.\n.TP\ntoolsift extract session.jsonl | jq \\-r .name | sort | uniq \\-c\nCount the tools a Claude Code session called.\n.TP\ntoolsift extract \\-\\-with\\-results \\-\\-input sse < capture.sse\nReassemble a streamed response, with tool results.\n.TP\ntoolsift check \\-\\-tools tools.json \\-\\-expect get_weather transcripts/\nGate CI on recorded transcripts: exit 1 on any finding.\n.TP\ntoolsift tools render tools.json\nThe tool contracts as Markdown for a system prompt.\n.TP\ntoolsift convert \\-\\-to openai \\-\\-verify \\-\\-out\\-dir migrated/ histories/\nMigrate a tree of XML tool\\-call histories to OpenAI messages, checking each.\n";
 
 #[test]
 fn man_page_is_current() {
