@@ -679,3 +679,30 @@ fn swe_agent_trajectories_convert_with_their_actions() {
         assert!(doc["extra"]["trajectory"].is_array(), "{file}");
     }
 }
+
+#[test]
+fn plain_model_output_converts_as_one_assistant_message() {
+    let file = "fixtures/hermes/qwen-parallel.txt";
+    let out = convert(&["--to", "openai", "--verify", file]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("plain text: read through extract's reader"),
+        "{err}"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages = doc["messages"].as_array().unwrap();
+    let calls: Vec<&str> = messages
+        .iter()
+        .flat_map(|m| m["tool_calls"].as_array().into_iter().flatten())
+        .map(|c| c["function"]["name"].as_str().unwrap())
+        .collect();
+    let out = toolsift().args(["extract", file]).output().unwrap();
+    let extracted: Vec<String> = common::records(&out.stdout)
+        .iter()
+        .filter_map(|r| r.name().map(str::to_owned))
+        .collect();
+    assert!(calls.len() >= 2, "{calls:?}");
+    assert_eq!(calls, extracted);
+    assert!(messages.iter().all(|m| m["role"] == "assistant"));
+}

@@ -159,21 +159,38 @@ fn session_log_keeps_its_lines_fields() {
 }
 
 #[test]
-fn streams_fail_with_one_clear_message() {
+fn streams_convert_through_extracts_reader() {
     for name in STREAMS {
         let file = fixture(name);
         let out = toolsift()
-            .args(["convert", "--to", "json", &file])
+            .args(["convert", "--to", "json", "--verify", &file])
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{name}");
-        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-        assert!(
-            stderr.contains("convert reads whole conversations; use `toolsift extract`"),
+        assert!(out.status.success(), "{name}: {stderr}");
+        // Said once: what was kept and what was not.
+        assert_eq!(
+            stderr.matches("read through extract's reader").count(),
+            1,
             "{name}: {stderr}"
         );
-        assert!(out.stdout.is_empty(), "{name}");
+        assert!(!stderr.contains("verify:"), "{name}: {stderr}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let calls: Vec<&str> = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["parts"].as_array().unwrap())
+            .filter(|p| p["type"] == "call")
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let out = toolsift().args(["extract", &file]).output().unwrap();
+        let extracted: Vec<String> = common::records(&out.stdout)
+            .iter()
+            .filter_map(|r| r.name().map(str::to_owned))
+            .collect();
+        assert!(!calls.is_empty(), "{name}");
+        assert_eq!(calls, extracted, "{name}");
     }
 }
 

@@ -136,6 +136,7 @@ pub fn read(obj: &Obj) -> Result<Transcript> {
             .or(Some(Format::Json)),
         bare: obj.get("bare").and_then(|b| b.bool()).unwrap_or(false),
         extra: extra(obj)?,
+        cut: true,
         ..Transcript::default()
     };
     for (i, m) in obj.items("messages").enumerate() {

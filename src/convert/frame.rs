@@ -2,12 +2,33 @@
 //! line (an OpenAI fine-tuning file converts line by line); or JSON Lines of session
 //! events (Claude Code, Codex), which are one conversation together.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::borrow::Cow;
 
 /// What `convert` says of a stream: it reads whole conversations, and `extract`
 /// reassembles streams.
-pub const STREAM: &str = "convert reads whole conversations; use `toolsift extract`";
+pub const STREAM: &str = "read through extract's reader: messages, calls and results are kept, a stream's chunks and a log's other records are not";
+
+/// Input that holds no conversation document (a stream, a cassette, plain text, a log
+/// of another shape): `convert` then reads it as `extract` does, turn by turn.
+#[derive(Debug)]
+pub struct NotADocument(pub String);
+
+impl std::fmt::Display for NotADocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotADocument {}
+
+/// Fails with [`NotADocument`].
+macro_rules! not_a_document {
+    ($($arg:tt)*) => {
+        return Err(anyhow::Error::new($crate::convert::frame::NotADocument(format!($($arg)*))))
+    };
+}
+pub(crate) use not_a_document;
 
 pub struct Framed<'a> {
     pub docs: Vec<Doc<'a>>,
@@ -32,9 +53,9 @@ pub fn frame(text: &str) -> Result<Framed<'_>> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         if let Some(what) = stream_text(trimmed) {
-            bail!("{what}: {STREAM}");
+            not_a_document!("{what}");
         }
-        bail!("not a JSON document or JSON Lines: convert reads message-shaped JSON");
+        not_a_document!("plain text");
     }
     // A value that ends on its first line, followed by more values, is JSON Lines.
     let first_line = text
@@ -63,7 +84,7 @@ pub fn frame(text: &str) -> Result<Framed<'_>> {
         });
     }
     match lines_kind(&docs) {
-        Lines::Chunks => bail!("a stream of response chunks, one per line: {STREAM}"),
+        Lines::Chunks => not_a_document!("a stream of response chunks, one per line"),
         Lines::Events => Ok(Framed {
             docs: vec![Doc {
                 text: Cow::Owned(session(text)),

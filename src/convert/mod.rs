@@ -16,6 +16,7 @@ pub mod responses;
 pub mod results;
 pub mod sessions;
 pub mod split;
+pub mod turns;
 pub mod verify;
 pub mod write;
 
@@ -87,6 +88,16 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
         }
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match convert_documents(text, settings) {
+        Err(e) if e.downcast_ref::<frame::NotADocument>().is_some() => {
+            turns::convert(text, &e.to_string(), settings)
+        }
+        other => other,
+    }
+}
+
+/// Converts input framed as conversation documents (see [`frame`]).
+fn convert_documents(text: &str, settings: &Settings) -> Result<Converted> {
     let framed = frame::frame(text)?;
     let mut sink = Settings::engine_output();
     let mut engine = Engine::new(settings.options.clone(), &mut sink);
@@ -98,45 +109,72 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
             true => anyhow!("line {}: {e:#}", doc.line),
             false => e,
         };
-        let mut t = transcript(&doc.text, settings.from, &mut engine, n).map_err(at)?;
-        out.conversations += 1;
-        out.messages += t.messages.len();
-        for p in t.messages.iter().flat_map(|m| &m.parts) {
-            match p {
-                Part::Call(_) => out.calls += 1,
-                Part::Result(_) => out.results += 1,
-                _ => {}
-            }
-        }
-        let pairing = pair::pair(&mut t, n);
-        if pairing.orphans > 0 {
-            notes.add(format!(
-                "{} result(s) with no call before them to answer",
-                pairing.orphans
-            ));
-        }
-        let mut doc_notes = Notes::default();
-        let j = write::write(&t, settings.to, settings.write, &mut doc_notes);
-        let rendered = j.render(!(lines || settings.compact));
-        if settings.verify {
-            let back = transcript(&rendered, Some(settings.to), &mut engine, n).map_err(at)?;
-            let mut back = back;
-            pair::pair(&mut back, n);
-            let prefix = if lines {
-                format!("line {}: ", doc.line)
-            } else {
-                String::new()
-            };
-            for d in verify::compare(&t, &back, settings.to) {
-                out.differences.push(format!("{prefix}{d}"));
-            }
-        }
-        notes.merge(doc_notes);
-        out.output.extend_from_slice(rendered.as_bytes());
-        out.output.push(b'\n');
+        let t = transcript(&doc.text, settings.from, &mut engine, n).map_err(at)?;
+        let prefix = if lines {
+            format!("line {}: ", doc.line)
+        } else {
+            String::new()
+        };
+        emit(
+            t,
+            n,
+            settings,
+            &mut engine,
+            &mut out,
+            &mut notes,
+            !lines,
+            &prefix,
+        )
+        .map_err(at)?;
     }
     out.warnings = notes.lines();
     Ok(out)
+}
+
+/// Pairs one conversation's results with its calls, writes it as the target, and
+/// (`--verify`) reads the output back and compares. `document`: written as a document
+/// (indented unless `--compact`), else on one line.
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    mut t: Transcript,
+    n: usize,
+    settings: &Settings,
+    engine: &mut Engine,
+    out: &mut Converted,
+    notes: &mut Notes,
+    document: bool,
+    prefix: &str,
+) -> Result<()> {
+    out.conversations += 1;
+    out.messages += t.messages.len();
+    for p in t.messages.iter().flat_map(|m| &m.parts) {
+        match p {
+            Part::Call(_) => out.calls += 1,
+            Part::Result(_) => out.results += 1,
+            _ => {}
+        }
+    }
+    let pairing = pair::pair(&mut t, n);
+    if pairing.orphans > 0 {
+        notes.add(format!(
+            "{} result(s) with no call before them to answer",
+            pairing.orphans
+        ));
+    }
+    let mut doc_notes = Notes::default();
+    let j = write::write(&t, settings.to, settings.write, &mut doc_notes);
+    let rendered = j.render(document && !settings.compact);
+    if settings.verify {
+        let mut back = transcript(&rendered, Some(settings.to), engine, n)?;
+        pair::pair(&mut back, n);
+        for d in verify::compare(&t, &back, settings.to) {
+            out.differences.push(format!("{prefix}{d}"));
+        }
+    }
+    notes.merge(doc_notes);
+    out.output.extend_from_slice(rendered.as_bytes());
+    out.output.push(b'\n');
+    Ok(())
 }
 
 /// One document as a transcript, its text cut around calls and results.
@@ -148,10 +186,15 @@ fn transcript(
 ) -> Result<Transcript> {
     let doc = crate::json::Doc::parse(text).map_err(|e| anyhow!("not JSON: {e}"))?;
     let mut t = read::transcript(doc.root(), from)?.ok_or_else(|| {
-        anyhow!("no conversation of a known shape (messages, contents or input items)")
+        anyhow::Error::new(frame::NotADocument(
+            "no conversation of a known shape (messages, contents or input items)".into(),
+        ))
     })?;
     let _ = conversation;
-    split::split(&mut t.messages, engine, &[Role::Assistant], t.origin);
+    // The canonical transcript is cut already: its text parts are text.
+    if !t.cut {
+        split::split(&mut t.messages, engine, &[Role::Assistant], t.origin);
+    }
     // A history whose calls were written in text is in that dialect's format.
     if from.is_none() && matches!(t.source, Some(Format::Openai) | None) {
         let dialects: Vec<&str> = t

@@ -99,6 +99,9 @@ pub struct Transcript {
     /// Where the conversation was recorded, when that decides how its text is read
     /// (a SWE-agent trajectory's actions are `<command>` blocks).
     pub origin: crate::model::Origin,
+    /// Its text parts are cut around calls and results already (a canonical
+    /// transcript): they are text, and are not scanned again.
+    pub cut: bool,
 }
 
 /// Who wrote a message, in the canonical spelling.

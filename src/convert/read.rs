@@ -129,10 +129,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return super::responses::read(Some(&obj), &input).map(Some);
         }
         if super::sessions::is_chunk(&obj) {
-            bail!(
-                "a response chunk (a piece of a stream): {}",
-                super::frame::STREAM
-            );
+            super::frame::not_a_document!("a response chunk (a piece of a stream)");
         }
         return response(&obj, from);
     }
@@ -147,7 +144,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return Ok(None);
         };
         if super::sessions::is_chunk(&first) || first.has("candidates") {
-            bail!("a stream of response chunks: {}", super::frame::STREAM);
+            super::frame::not_a_document!("a stream of response chunks");
         }
         if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
             return super::gemini::read_bare(&root).map(Some);

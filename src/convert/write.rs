@@ -514,14 +514,56 @@ fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes
             out.push(j);
         }
     };
+    // Results carry no call id here: a run of them is written in the order of the calls
+    // they answer, so that each answers the call before it when read back.
+    let order: std::collections::HashMap<&str, usize> = t
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::Call(c) => c.id.as_deref(),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(i, id)| (id, i))
+        .collect();
+    let rank = |r: &ResultPart| {
+        r.call_id
+            .as_deref()
+            .and_then(|id| order.get(id))
+            .copied()
+            .unwrap_or(usize::MAX)
+    };
+    // The last message joined to the model's turn held only results: a model message
+    // after it continues the turn, as Mandrake wrote a turn and its results.
+    let mut after_results = false;
     for m in &t.messages {
         let only_results = m.parts.iter().all(|p| {
             matches!(p, Part::Result(_)) || matches!(p, Part::Text(x) if x.text.trim().is_empty())
         }) && m.parts.iter().any(|p| matches!(p, Part::Result(_)));
+        if m.role == Role::Assistant && assistant.is_some() && !after_results {
+            flush(&mut assistant, &mut out, notes);
+        }
         if m.role == Role::Assistant
             || (m.role != Role::System && only_results && assistant.is_some())
         {
+            after_results = m.role != Role::Assistant;
             let entry = assistant.get_or_insert_with(|| (String::new(), String::new(), m));
+            if only_results && m.role != Role::Assistant {
+                let mut results: Vec<&ResultPart> = m
+                    .parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        Part::Result(r) => Some(r),
+                        _ => None,
+                    })
+                    .collect();
+                results.sort_by_key(|r| rank(r));
+                for r in results {
+                    entry.0.push_str(&mandrake_result(r, to, options));
+                }
+                continue;
+            }
             for p in &m.parts {
                 match p {
                     Part::Text(x) => entry.0.push_str(&x.text),
@@ -544,6 +586,7 @@ fn mandrake(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes
                 Part::Block(_) => notes.add("content blocks other than text (images, documents) not written: kept only by --to json"),
             }
         }
+        after_results = false;
         // Results join the model's turn before them, as Mandrake wrote them.
         if let Some(entry) = assistant.as_mut().filter(|_| m.role != Role::System) {
             entry.0.push_str(&results);
@@ -608,9 +651,13 @@ fn mandrake_call(c: &CallPart, to: Format, options: WriteOptions) -> String {
         if let Some(server) = server {
             s.push_str(&format!("<server>{server}</server>\n"));
         }
+        // Mandrake's XML holds raw text: arguments that are not an object stay as written.
+        let arguments = match &c.arguments_raw {
+            Some(raw) => raw.clone(),
+            None => pretty(&c.arguments),
+        };
         s.push_str(&format!(
-            "<method>{method}</method>\n<description></description>\n<arguments>\n{}\n</arguments>\n</tool_call>",
-            pretty(&c.arguments)
+            "<method>{method}</method>\n<description></description>\n<arguments>\n{arguments}\n</arguments>\n</tool_call>"
         ));
         return s;
     }
