@@ -4,10 +4,10 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::commands::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
 use crate::diag::Diag;
 use crate::engine::Engine;
 use crate::output::{Collected, Output};
+use crate::pipeline::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
 use anyhow::Result;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};

@@ -14,6 +14,7 @@ pub mod input;
 pub mod json;
 pub mod model;
 pub mod output;
+mod pipeline;
 pub mod pyliteral;
 pub mod recent;
 pub mod scan;

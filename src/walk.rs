@@ -8,8 +8,8 @@
 //! every directory is walked once however many links lead to it, and every file comes
 //! out once. A directory named as an argument is walked even when it is a link.
 
-use crate::commands::io_reason;
 use crate::diag::Diag;
+use crate::pipeline::io_reason;
 use std::collections::HashSet;
 use std::fs::Metadata;
 use std::io;

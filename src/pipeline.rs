@@ -1,0 +1,305 @@
+//! What `extract`, `check` and `convert` share between parsed arguments and the
+//! pipeline: the engine's options, the inputs (directories walked, never the output),
+//! the `-o` file written whole or not at all, and reading every source through the
+//! engine.
+
+use crate::atomic::AtomicFile;
+use crate::cli::{InputFormat, ReasoningMode, ScanArgs};
+use crate::contracts::Contracts;
+use crate::diag::Diag;
+use crate::dialects::{self, Channel};
+use crate::engine::{Engine, Options, Reasoning};
+use crate::input::{Framing, Reader};
+use crate::model::Role;
+use crate::walk::{self, FileId, WalkOptions};
+use anyhow::{Context, Result, bail};
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+fn framing(input: InputFormat) -> Framing {
+    match input {
+        InputFormat::Auto => Framing::Auto,
+        InputFormat::Text => Framing::Text,
+        InputFormat::Json => Framing::Json,
+        InputFormat::Jsonl => Framing::Jsonl,
+        InputFormat::Sse => Framing::Sse,
+        InputFormat::Yaml => Framing::Yaml,
+    }
+}
+
+/// The engine's options from the shared scan arguments.
+pub(crate) fn options(args: &ScanArgs, with_results: bool, with_text: bool) -> Result<Options> {
+    let mut formats = Vec::new();
+    for name in &args.formats {
+        let channel: Channel = name
+            .parse()
+            .map_err(anyhow::Error::msg)
+            .context("--formats")?;
+        if !formats.contains(&channel) {
+            formats.push(channel);
+        }
+    }
+    let mut roles = Vec::new();
+    for name in &args.roles {
+        match Role::from_name(name.trim()) {
+            Some(role) => roles.push(role),
+            None => {
+                bail!("--roles: unknown role '{name}' (expected assistant, user, system or tool)")
+            }
+        }
+    }
+    let registry = dialects::dialect_file::load(&args.dialect_file)?;
+    let known: Vec<String> = dialects::all_rows(registry)
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
+    if let Some(selected) = &args.dialects {
+        for name in selected {
+            if !known.contains(name) {
+                bail!("--dialects: unknown dialect '{name}' (see `toolsift dialects`)");
+            }
+        }
+    }
+    Ok(Options {
+        formats,
+        all: args.all,
+        with_results,
+        with_text,
+        roles,
+        dialects: args.dialects.clone(),
+        contracts: std::sync::Arc::new(Contracts::load(&args.tools)?),
+        registry,
+        strict: args.strict,
+        reasoning: match args.reasoning {
+            ReasoningMode::Include => Reasoning::Include,
+            ReasoningMode::Exclude => Reasoning::Exclude,
+            ReasoningMode::Fallback => Reasoning::Fallback,
+        },
+    })
+}
+
+/// The options, or the usage error already reported.
+pub(crate) fn options_or_report(
+    args: &ScanArgs,
+    with_results: bool,
+    with_text: bool,
+) -> Option<Options> {
+    match options(args, with_results, with_text) {
+        Ok(o) => Some(o),
+        Err(e) => {
+            Diag::default().error("usage", None, format!("{e:#}"));
+            None
+        }
+    }
+}
+
+/// The files to read, never the `-o` file; `None`, reported, when `-o` names one of the
+/// inputs (it would be replaced while it is read).
+pub(crate) fn inputs(
+    files: &[PathBuf],
+    scan: &ScanArgs,
+    output: Option<&Path>,
+    diag: &Diag,
+) -> Option<Vec<PathBuf>> {
+    let mut exclude = HashSet::new();
+    // A FIFO or device is written to, not replaced (`extract /dev/stdin -o /dev/stdout`
+    // may name one terminal twice).
+    let replaced = output.filter(|o| std::fs::metadata(o).map_or(true, |m| m.is_file()));
+    if let Some(output) = replaced {
+        let id = FileId::of(output).ok();
+        let named = files
+            .iter()
+            .filter(|f| f.as_os_str() != "-" && !f.is_dir())
+            .any(|f| match &id {
+                Some(id) => FileId::of(f).ok().as_ref() == Some(id),
+                None => canonical(f).is_some_and(|f| Some(f) == canonical(output)),
+            });
+        if named {
+            let shown = output.to_string_lossy();
+            let message = format!("-o {shown} is also an input; write the output elsewhere");
+            diag.error("usage", None, message);
+            return None;
+        }
+        exclude.extend(id);
+    }
+    let opts = WalkOptions {
+        follow: scan.follow,
+        exclude,
+    };
+    Some(walk::paths(files, &opts, diag))
+}
+
+/// The canonical path of a file that may not exist yet (its directory's, joined).
+fn canonical(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return Some(p);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+/// The `-o` file, shared by the writer that fills it and the run that puts it in place.
+#[derive(Clone)]
+pub(crate) struct OutputFile {
+    path: PathBuf,
+    file: Rc<RefCell<AtomicFile>>,
+}
+
+/// A failed write to the `-o` file: ends the run, where a failed read skips a file.
+#[derive(Debug)]
+struct WriteFailed(io::Error);
+
+impl std::fmt::Display for WriteFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&io_reason(&self.0))
+    }
+}
+
+impl std::error::Error for WriteFailed {}
+
+fn write_failed(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), WriteFailed(e))
+}
+
+impl OutputFile {
+    /// The file, or `None` with the reason reported.
+    pub(crate) fn create(path: &Path, diag: &Diag) -> Option<OutputFile> {
+        match AtomicFile::create(path) {
+            Ok(f) => Some(OutputFile {
+                path: path.to_path_buf(),
+                file: Rc::new(RefCell::new(f)),
+            }),
+            Err(e) => {
+                let reason = format!("cannot create: {}", io_reason(&e));
+                diag.error(&path.to_string_lossy(), None, reason);
+                None
+            }
+        }
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.borrow_mut().write(buf).map_err(write_failed)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.file.borrow_mut().write_all(buf).map_err(write_failed)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.borrow_mut().flush().map_err(write_failed)
+    }
+}
+
+/// Ends a run: with `-o`, the file is put in place when every write succeeded, and
+/// otherwise the old one stays and the reason is reported against the file (`None`).
+/// Without `-o`, an error is the caller's. Every other copy of `file` must be dropped.
+pub(crate) fn finish<T>(
+    result: Result<T>,
+    file: Option<OutputFile>,
+    diag: &Diag,
+) -> Result<Option<T>> {
+    let Some(file) = file else {
+        return result.map(Some);
+    };
+    let name = file.path.to_string_lossy().into_owned();
+    let atomic = Rc::into_inner(file.file)
+        .expect("the output's writer is dropped before the run ends")
+        .into_inner();
+    let failed = match result {
+        Ok(value) => match atomic.commit() {
+            Ok(()) => return Ok(Some(value)),
+            Err(e) => io_reason(&e),
+        },
+        Err(e) => match e.chain().find_map(|c| c.downcast_ref::<io::Error>()) {
+            Some(io) => io_reason(io),
+            None => format!("{e:#}"),
+        },
+    };
+    diag.error(&name, None, failed);
+    Ok(None)
+}
+
+/// The plain-text window: 6 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
+pub(crate) fn text_window() -> usize {
+    std::env::var("TOOLSIFT_TEXT_WINDOW")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(crate::input::TEXT_WINDOW)
+}
+
+/// Reads every source through the engine, in order. A file that cannot be read is
+/// reported and skipped; `done` runs after each source that was read.
+pub(crate) fn read_sources(
+    files: &[PathBuf],
+    scan: &ScanArgs,
+    window: usize,
+    pipeline: bool,
+    engine: &mut Engine,
+    diag: &Diag,
+    mut done: impl FnMut(&str, &mut Engine) -> io::Result<()>,
+) -> Result<()> {
+    for path in files {
+        let name = path.to_string_lossy().into_owned();
+        let path = path.as_path();
+        let mut regular_file = false;
+        let mut input: Box<dyn io::BufRead + Send> = if name == "-" {
+            if io::stdin().is_terminal() {
+                diag.warn(
+                    "-",
+                    None,
+                    "reading standard input from the terminal (end it with Ctrl-D; see --help)",
+                );
+            }
+            Box::new(BufReader::with_capacity(256 * 1024, io::stdin()))
+        } else {
+            match File::open(path) {
+                Ok(f) => {
+                    regular_file = f.metadata().is_ok_and(|m| m.is_file());
+                    Box::new(BufReader::with_capacity(256 * 1024, f))
+                }
+                Err(e) => {
+                    diag.error(&name, None, io_reason(&e));
+                    continue;
+                }
+            }
+        };
+        engine.start_source(&name);
+        let mut sink = |event| engine.event(event);
+        let result = Reader::new(&name, diag, &mut sink)
+            .with_window(window)
+            .with_pipeline(pipeline && regular_file)
+            .read(&mut *input, framing(scan.input));
+        match result {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e.into()),
+            Err(e) if is_write_error(&e) => return Err(e.into()),
+            Err(e) => diag.error(&name, None, io_reason(&e)),
+        }
+        done(&name, engine)?;
+    }
+    Ok(())
+}
+
+/// Read errors are reported per file; write errors end the run.
+fn is_write_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WriteZero | io::ErrorKind::StorageFull
+    ) || e.get_ref().is_some_and(|e| e.is::<WriteFailed>())
+}
+
+/// The reason of an I/O error without the "(os error N)" suffix.
+pub(crate) fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
