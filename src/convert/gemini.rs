@@ -2,23 +2,12 @@
 //! `functionResponse` parts; the system prompt in `systemInstruction`.
 
 use super::emit::J;
-use super::model::{
-    CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript,
-};
+use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
 use super::write::{Grouped, Notes, keep_extra, push_grouped};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
-fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
-    obj.iter()
-        .filter(|(k, _)| !known.contains(&k.as_ref()))
-        .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
-        .collect()
-}
-
-fn string(node: &Node, what: &str) -> Result<String> {
-    super::read::text(node, what)
-}
+use super::read::{extra_of, text as string};
 
 /// `{"contents": […], "systemInstruction": …}`.
 pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {

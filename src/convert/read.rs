@@ -84,7 +84,7 @@ fn raw(node: &Node) -> Raw {
 }
 
 /// The members of `obj` not in `known`, as written.
-fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
+pub(super) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
     obj.iter()
         .filter(|(k, _)| !known.contains(&k.as_ref()))
         .map(|(k, v)| (k.into_owned(), raw(&v)))

@@ -7,23 +7,12 @@
 //! that the Responses writer writes them back as what they were.
 
 use super::emit::J;
-use super::model::{
-    CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript,
-};
+use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
 use super::write::{Notes, keep_extra};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
-fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
-    obj.iter()
-        .filter(|(k, _)| !known.contains(&k.as_ref()))
-        .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
-        .collect()
-}
-
-fn string(node: &Node, what: &str) -> Result<String> {
-    super::read::text(node, what)
-}
+use super::read::{extra_of, text as string};
 
 /// `{"input": […], …}` (with `top`), or a bare array of items.
 pub fn read(top: Option<&Obj>, items: &Node) -> Result<Transcript> {

@@ -4,6 +4,7 @@
 //! any other text stay text.
 
 use super::model::{Part, Raw, ResultPart, TextPart};
+use crate::dialects::mandrake_xml::element;
 use memchr::memmem;
 
 /// Mandrake's results are read under the name of its calls' dialect: the XML writer
@@ -349,15 +350,6 @@ fn cline_head(text: &str) -> Option<ClineHead> {
 /// A block that is not part of the result before it.
 fn ends_result(text: &str) -> bool {
     text.starts_with("<environment_details>") || text.starts_with("[TASK RESUMPTION]")
-}
-
-/// The text of the first `<tag>…</tag>` in `body`.
-fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
-    let open = format!("<{tag}>");
-    let close = format!("</{tag}>");
-    let start = body.find(&open)? + open.len();
-    let len = body[start..].find(&close)?;
-    Some(&body[start..start + len])
 }
 
 #[cfg(test)]

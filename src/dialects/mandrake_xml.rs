@@ -90,7 +90,7 @@ impl Scanner for MandrakeXml {
 }
 
 /// The first `<tag>…</tag>` of a block, raw.
-fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
+pub fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
     let start = body.find(&open)? + open.len();
