@@ -26,6 +26,12 @@ impl Diag {
         }
     }
 
+    /// What the user asked to be told (`convert --verify`): printed even with `-q`; the
+    /// exit code is the caller's.
+    pub fn report(&self, file: &str, line: Option<u64>, message: impl Display) {
+        emit(file, line, &message.to_string());
+    }
+
     /// An I/O or usage problem: the run goes on, and ends with exit code 2.
     pub fn error(&self, file: &str, line: Option<u64>, message: impl Display) {
         self.errored.store(true, Ordering::Relaxed);

@@ -65,7 +65,7 @@ fn every_history_converts_to_every_target_and_verifies() {
             let out = convert(&["--to", to, "--verify", &f]);
             let err = stderr(&out);
             assert!(
-                out.status.success() && !err.contains("verify:"),
+                out.status.success() && !common::lost(&err),
                 "{f} -> {to}: {err}"
             );
             assert!(!out.stdout.is_empty(), "{f} -> {to}");
@@ -656,7 +656,7 @@ fn swe_agent_trajectories_convert_with_their_actions() {
     ] {
         let out = convert(&["--to", "json", "--verify", file]);
         assert!(out.status.success(), "{file}: {}", stderr(&out));
-        assert!(!stderr(&out).contains("verify:"), "{}", stderr(&out));
+        assert!(!common::lost(&stderr(&out)), "{}", stderr(&out));
         let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
         let calls: Vec<String> = doc["messages"]
             .as_array()
@@ -705,4 +705,25 @@ fn plain_model_output_converts_as_one_assistant_message() {
     assert!(calls.len() >= 2, "{calls:?}");
     assert_eq!(calls, extracted);
     assert!(messages.iter().all(|m| m["role"] == "assistant"));
+}
+
+#[test]
+fn verify_reports_what_a_target_loses_even_when_quiet() {
+    // A call cut off by the end of its stream has arguments that are not an object:
+    // Anthropic's `input` cannot hold them.
+    let file = "fixtures/openai-chat/stream-truncated.sse";
+    let out = convert(&["--to", "anthropic", "--verify", "-q", file]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(common::lost(&err), "{err}");
+    assert!(err.contains("arguments differ"), "{err}");
+    assert!(err.contains("1 would lose something"), "{err}");
+    // Without --verify the same conversion says what it could not carry, and exits 0.
+    let out = convert(&["--to", "anthropic", file]);
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).contains("arguments that are not a JSON object"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -561,25 +561,22 @@ fn one(
 ) -> Result<(Converted, Wrote)> {
     let bytes = read_input(&job.input).with_context(|| "cannot read".to_string())?;
     let converted = convert_bytes(&bytes, settings)?;
-    let Destination::File(path) = &job.destination else {
-        progress.suspend(|| {
-            for w in &converted.warnings {
+    progress.suspend(|| {
+        // With --verify, what the target could not hold is part of its report.
+        for w in &converted.warnings {
+            if settings.verify {
+                diag.report(&job.name, None, format!("verify: not carried over: {w}"));
+            } else {
                 diag.warn(&job.name, None, w);
             }
-            for d in &converted.differences {
-                diag.warn(&job.name, None, format!("verify: {d}"));
-            }
-        });
-        return Ok((converted, Wrote::Stdout));
-    };
-    progress.suspend(|| {
-        for w in &converted.warnings {
-            diag.warn(&job.name, None, w);
         }
         for d in &converted.differences {
-            diag.warn(&job.name, None, format!("verify: {d}"));
+            diag.report(&job.name, None, format!("verify: {d}"));
         }
     });
+    let Destination::File(path) = &job.destination else {
+        return Ok((converted, Wrote::Stdout));
+    };
     if args.out_dir.is_some() && !args.force && path.exists() {
         diag.warn(
             &job.name,
@@ -637,7 +634,7 @@ impl Progress {
         let bar = indicatif::ProgressBar::new(files as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:40}] {pos}/{len} files {per_sec} eta {eta}",
+                "{prefix} [{bar:40}] {pos}/{len} files, {elapsed} elapsed, eta {eta}",
             )
             .expect("a valid template")
             .progress_chars("=> "),

@@ -156,3 +156,12 @@ pub fn extract(args: &[&str]) -> Vec<Record> {
 pub fn display(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
+
+/// Whether `convert --verify`'s stderr reports something lost (a `verify:` line other
+/// than a field the target cannot hold, which is said but is no loss of text, calls or
+/// results).
+pub fn lost(stderr: &str) -> bool {
+    stderr
+        .lines()
+        .any(|l| l.contains("verify: ") && !l.contains("verify: not carried over: "))
+}
