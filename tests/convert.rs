@@ -727,3 +727,22 @@ fn verify_reports_what_a_target_loses_even_when_quiet() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_one_line_input_gives_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.jsonl");
+    let line = std::fs::read_to_string(root().join("fixtures/convert/mandrake/sessions.jsonl"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let out = convert(&["--to", "openai", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert!(doc["messages"].is_array());
+}

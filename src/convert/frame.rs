@@ -62,8 +62,10 @@ pub fn frame(text: &str) -> Result<Framed<'_>> {
         .split('\n')
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
+    // A value that ends on its first line is JSON Lines, even alone: a one-line input
+    // gives a one-line output (a JSON Lines file of one conversation stays one).
     let one_line = serde_json::from_str::<serde::de::IgnoredAny>(first_line.trim()).is_ok();
-    if !one_line || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+    if !one_line {
         return Ok(Framed {
             docs: vec![Doc {
                 text: Cow::Borrowed(text),
