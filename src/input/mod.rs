@@ -70,7 +70,12 @@ pub struct Reader<'a, 's> {
     window: usize,
     /// JSON Lines are read and parsed on a second thread (see [`pipeline`]).
     pipeline: bool,
+    /// Warnings about this input so far.
+    warnings: u64,
 }
+
+/// Warnings shown per input; the rest are counted in one last line.
+pub const MAX_WARNINGS: u64 = 20;
 
 /// The default window for plain text: memory stays near this, whatever the input size.
 pub const TEXT_WINDOW: usize = 6 << 20;
@@ -113,6 +118,7 @@ impl<'a, 's> Reader<'a, 's> {
             warned_lossy: false,
             window: TEXT_WINDOW,
             pipeline: false,
+            warnings: 0,
         }
     }
 
@@ -133,6 +139,32 @@ impl<'a, 's> Reader<'a, 's> {
     /// Reads the whole source. Only errors of the sink (a closed pipe) and read errors
     /// stop it; problems in the data are reported and passed over.
     pub fn read(mut self, input: &mut (dyn BufRead + Send), framing: Framing) -> io::Result<()> {
+        let result = self.read_framed(input, framing);
+        if self.warnings > MAX_WARNINGS {
+            let more = self.warnings - MAX_WARNINGS;
+            self.diag.warn(
+                self.name,
+                None,
+                format!("{more} more warnings about this input were not shown"),
+            );
+        }
+        result
+    }
+
+    /// A problem in the data, reported with its line; after [`MAX_WARNINGS`] for one
+    /// input, only counted (a file of bad lines would otherwise print one per line).
+    fn warn(&mut self, line: Option<u64>, message: impl std::fmt::Display) {
+        self.warnings += 1;
+        if self.warnings <= MAX_WARNINGS {
+            self.diag.warn(self.name, line, message);
+        }
+    }
+
+    fn read_framed(
+        &mut self,
+        input: &mut (dyn BufRead + Send),
+        framing: Framing,
+    ) -> io::Result<()> {
         let mut lines = Lines::new(input);
         let framing = match framing {
             Framing::Auto => self.detect(&mut lines)?,
@@ -156,8 +188,7 @@ impl<'a, 's> Reader<'a, 's> {
                 }
                 bytes.extend(lines.read_rest()?);
                 if let Some(offset) = memchr::memchr(0, &bytes[..bytes.len().min(8192)]) {
-                    self.diag.warn(
-                        self.name,
+                    self.warn(
                         None,
                         format!("binary data (NUL byte at offset {offset}); skipped"),
                     );
@@ -401,8 +432,7 @@ impl<'a, 's> Reader<'a, 's> {
     fn note_lossy(&mut self, line: Option<u64>) {
         if crate::json::take_lossy() && !self.warned_lossy {
             self.warned_lossy = true;
-            self.diag.warn(
-                self.name,
+            self.warn(
                 line,
                 "a JSON string holds half a surrogate pair (like \\ud800 alone); it was read as U+FFFD",
             );
@@ -413,8 +443,7 @@ impl<'a, 's> Reader<'a, 's> {
         self.note_lossy(None);
         if self.interp.take_too_deep() && !self.warned_depth {
             self.warned_depth = true;
-            self.diag.warn(
-                self.name,
+            self.warn(
                 None,
                 format!(
                     "JSON nested deeper than {} levels; the deeper part was not searched",
@@ -449,8 +478,7 @@ impl<'a, 's> Reader<'a, 's> {
     fn warn_utf8(&mut self, line: u64) {
         if !self.warned_utf8 {
             self.warned_utf8 = true;
-            self.diag.warn(
-                self.name,
+            self.warn(
                 Some(line),
                 "invalid UTF-8; the bad bytes were replaced with U+FFFD",
             );
@@ -512,8 +540,7 @@ impl<'a, 's> Reader<'a, 's> {
                 }
             }
             Err(reason) => {
-                self.diag.warn(
-                    self.name,
+                self.warn(
                     Some(number),
                     format!("not JSON ({reason}); scanning the line as text"),
                 );
@@ -597,8 +624,7 @@ impl<'a, 's> Reader<'a, 's> {
                 }
             }
             Err(e) => {
-                self.diag.warn(
-                    self.name,
+                self.warn(
                     Some(line),
                     format!(
                         "event data is not JSON ({}); scanning it as text",
@@ -628,8 +654,7 @@ impl<'a, 's> Reader<'a, 's> {
                 {
                     self.blob_lines(text, Framing::Jsonl, |i, _| first_line + i as u64);
                 } else {
-                    self.diag.warn(
-                        self.name,
+                    self.warn(
                         Some(first_line + e.line().saturating_sub(1) as u64),
                         format!(
                             "invalid JSON document ({}); scanning it as text",
@@ -678,8 +703,7 @@ impl<'a, 's> Reader<'a, 's> {
     /// cassette gives it.
     fn embedded(&mut self, body: &cassette::Body) {
         if body.binary {
-            self.diag.warn(
-                self.name,
+            self.warn(
                 Some(body.line),
                 "!!binary (base64) body not decoded; calls in it are not read",
             );
@@ -735,8 +759,7 @@ impl<'a, 's> Reader<'a, 's> {
                 }
             }
             Err(e) => {
-                self.diag.warn(
-                    self.name,
+                self.warn(
                     Some(e.line),
                     format!("invalid YAML ({}); scanning it as text", e.message),
                 );

@@ -14,6 +14,53 @@ pub struct Event {
 pub struct Events {
     data: String,
     line: Option<u64>,
+    /// Where the gathered data stands as JSON, kept as lines come, so that asking
+    /// whether it is a complete value costs nothing per line (reparsing it each time
+    /// made a long event quadratic).
+    shape: Shape,
+}
+
+/// Brackets open outside strings in the data gathered so far.
+#[derive(Default, Clone, Copy)]
+struct Shape {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// A closing bracket with none open: the data is not one value.
+    broken: bool,
+    /// Something other than white space was seen.
+    started: bool,
+}
+
+impl Shape {
+    fn feed(&mut self, text: &str) {
+        for &b in text.as_bytes() {
+            if self.in_string {
+                match b {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => match self.depth.checked_sub(1) {
+                    Some(d) => self.depth = d,
+                    None => self.broken = true,
+                },
+                _ => {}
+            }
+            self.started |= !b.is_ascii_whitespace();
+        }
+    }
+
+    /// Whether the data may be one complete value (then it is worth parsing).
+    fn closed(&self) -> bool {
+        self.started && self.depth == 0 && !self.in_string && !self.broken
+    }
 }
 
 impl Events {
@@ -32,10 +79,12 @@ impl Events {
             // starts a JSON value after a complete one starts a new event.
             if self.line.is_some()
                 && value.starts_with(['{', '['])
+                && self.shape.closed()
                 && serde_json::from_str::<serde::de::IgnoredAny>(&self.data).is_ok()
             {
                 let done = self.end();
                 self.data.push_str(value);
+                self.shape.feed(value);
                 self.line = Some(number);
                 return done;
             }
@@ -45,6 +94,7 @@ impl Events {
                 self.line = Some(number);
             }
             self.data.push_str(value);
+            self.shape.feed(value);
             return None;
         }
         if line.starts_with('{') || line.starts_with('[') {
@@ -72,6 +122,7 @@ impl Events {
 
     /// Dispatches what has accumulated (at a blank line or the end of input).
     pub fn end(&mut self) -> Option<Event> {
+        self.shape = Shape::default();
         let line = self.line.take()?;
         Some(Event {
             data: std::mem::take(&mut self.data),
@@ -101,6 +152,31 @@ mod tests {
         let data: Vec<&str> = got.iter().map(|e| e.data.as_str()).collect();
         assert_eq!(data, ["{\"a\":1}", "{\"b\":2}", "[DONE]"]);
         assert_eq!(got[1].line, 2);
+    }
+
+    #[test]
+    fn a_long_event_is_read_in_linear_time() {
+        // An array opened on the first data line and never closed: no line may make
+        // the whole event be parsed again.
+        let mut text = String::from("data: [\n");
+        for _ in 0..200_000 {
+            text.push_str("data: {\"a\":\"}]\\\"\"},\n");
+        }
+        let start = std::time::Instant::now();
+        let got = events(&text);
+        assert_eq!(got.len(), 1);
+        assert!(got[0].data.len() > 2_000_000);
+        // Quadratic, this took minutes; linear, well under a second even unoptimized.
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+
+    #[test]
+    fn strings_and_escapes_do_not_close_an_event() {
+        // Brackets and an escaped quote inside a string leave the object open; a
+        // closing brace on the next line ends it, and the line after starts the next.
+        let got = events("data: {\"s\": \"}]\\\"{\",\ndata: \"t\": 1}\ndata: {\"next\": 2}");
+        let data: Vec<&str> = got.iter().map(|e| e.data.as_str()).collect();
+        assert_eq!(data, ["{\"s\": \"}]\\\"{\",\n\"t\": 1}", "{\"next\": 2}"]);
     }
 
     #[test]
