@@ -30,3 +30,44 @@ fn a_file_of_bad_lines_gives_a_bounded_number_of_warnings() {
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].name(), Some("f"));
 }
+
+#[test]
+fn a_log_whose_lines_start_with_brackets_is_streamed_as_text() {
+    // `[timestamp] …` starts like a JSON array; reading it whole as a document (and
+    // warning that it is not JSON) held the whole file in memory.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("app.log");
+    let mut text: String = (0..20_000)
+        .map(|i| format!("[2026-11-25 12:00:00] INFO request {i} served\n"))
+        .collect();
+    text.push_str("<tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>\n");
+    std::fs::write(&file, text).unwrap();
+    let out = toolsift().arg("extract").arg(&file).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let records = common::records(&out.stdout);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].line(), 20_001);
+}
+
+#[test]
+fn a_long_run_of_blank_lines_before_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blank.txt");
+    let mut text = "\n".repeat(300_000);
+    text.push_str("  \t\r\n\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n");
+    std::fs::write(&file, &text).unwrap();
+    for input in ["auto", "text", "jsonl", "sse"] {
+        let out = toolsift()
+            .args(["extract", "--input", input])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{input}");
+        let records = common::records(&out.stdout);
+        if input == "auto" || input == "text" {
+            assert_eq!(records.len(), 1, "{input}");
+            assert_eq!(records[0].line(), 300_003, "{input}");
+        }
+    }
+}

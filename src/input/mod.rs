@@ -494,10 +494,13 @@ impl<'a, 's> Reader<'a, 's> {
         if starts_like_json(first) {
             // A value that ends on its first line starts JSON Lines; one that goes on is
             // a document (pretty-printed) and is read whole.
-            if serde_json::from_slice::<serde::de::IgnoredAny>(first).is_ok() {
-                return Ok(Framing::Jsonl);
+            match serde_json::from_slice::<serde::de::IgnoredAny>(first) {
+                Ok(_) => return Ok(Framing::Jsonl),
+                // `[2026-11-25 12:00:00] INFO …`: a log line, not an array that goes on;
+                // read as text, streamed, rather than whole as a document.
+                Err(e) if first[0] == b'[' && !e.is_eof() => return Ok(Framing::Auto),
+                Err(_) => return Ok(Framing::Json),
             }
-            return Ok(Framing::Json);
         }
         for field in [&b"data:"[..], b"event:", b"id:", b"retry:"] {
             if first.starts_with(field) {
@@ -853,6 +856,7 @@ impl<'r> Lines<'r> {
     /// Reads ahead to the first non-blank line and returns it; the lines stay queued.
     fn peek_nonblank(&mut self) -> io::Result<Option<&[u8]>> {
         self.settle();
+        let mut in_run = false;
         loop {
             let mut line = Vec::new();
             if self.input.read_until(b'\n', &mut line)? == 0 {
@@ -860,7 +864,14 @@ impl<'r> Lines<'r> {
             }
             self.number += 1;
             let blank = strip_bom(&line).trim_ascii().is_empty();
-            self.ahead.push((self.number, line));
+            // A run of blank lines is kept as one entry: given back as one "line" of
+            // white space, which every framing skips or keeps as text, it costs its
+            // bytes, not an allocation per line.
+            match self.ahead.last_mut() {
+                Some((_, run)) if blank && in_run => run.extend(line),
+                _ => self.ahead.push((self.number, line)),
+            }
+            in_run = blank;
             if !blank {
                 return Ok(self.ahead.last().map(|(_, l)| l.as_slice()));
             }
