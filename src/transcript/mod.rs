@@ -42,9 +42,11 @@ pub struct Interpreter {
     stream: Option<Stream>,
     /// In a recording's request bodies: calls there replay history and are not new.
     history: bool,
-    /// Hashes of recent call ids, result ids, and (turn key, text) pairs already given to
-    /// a keyed turn: a copy is recognized when it comes within the last
-    /// [`crate::recent::RECENT`] or so of its kind, and memory stays flat.
+    /// Hashes of recent calls (id, name, arguments), results (id, content), and (turn
+    /// key, text) pairs already given to a keyed turn: a copy is recognized when it comes
+    /// within the last [`crate::recent::RECENT`] or so of its kind, and memory stays
+    /// flat. An id alone says nothing: ids are unique only within one conversation
+    /// (every fine-tuning line has its `call_1`).
     seen_calls: RecentSet,
     seen_results: RecentSet,
     seen_texts: RecentSet,
@@ -210,12 +212,28 @@ impl Interpreter {
         }
     }
 
-    /// Adds a call to a turn unless the same call id was already reported.
+    /// Adds a call to a turn unless the same call (id, name and arguments) was already
+    /// reported: logs write a call again (a message per content block, a request's
+    /// history, a mirrored event), but a reused id with another call is a new call.
     fn add_call(&mut self, turn: &mut Turn, call: Call) {
-        if let Some(id) = &call.id
-            && !self.seen_calls.insert(hash(id))
-        {
-            return;
+        if let Some(id) = &call.id {
+            let map;
+            let arguments = match (&call.arguments_raw, call.arguments.compact()) {
+                (Some(raw), _) => raw.as_str(),
+                (None, Some(text)) => text,
+                (None, None) => {
+                    map = serde_json::to_string(&*call.arguments).unwrap_or_default();
+                    &map
+                }
+            };
+            let key = crate::recent::hash_parts(&[
+                id.as_bytes(),
+                call.name.as_bytes(),
+                arguments.as_bytes(),
+            ]);
+            if !self.seen_calls.insert(key) {
+                return;
+            }
         }
         if !self.history {
             turn.push_call(call);
@@ -224,7 +242,10 @@ impl Interpreter {
 
     fn result(&mut self, result: ToolResult) {
         if let Some(id) = &result.id
-            && !self.seen_results.insert(hash(id))
+            && !self.seen_results.insert(crate::recent::hash_parts(&[
+                id.as_bytes(),
+                result.content.to_string().as_bytes(),
+            ]))
         {
             return;
         }
