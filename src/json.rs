@@ -611,7 +611,7 @@ const COMPACT_DEPTH: usize = 100;
 impl Node<'_> {
     /// Appends this value as compact JSON, byte for byte as serde_json writes it after
     /// reading it into a `Value`: no white space, strings with serde_json's escapes,
-    /// numbers as it prints them. False (with `out` half written) when that takes more
+    /// numbers as written (`arbitrary_precision` keeps them so). False (with `out` half written) when that takes more
     /// than a copy: a duplicate key, a lone surrogate, or nesting deeper than
     /// [`COMPACT_DEPTH`]; the caller then goes through serde_json.
     pub fn write_compact(&self, out: &mut String) -> bool {
@@ -684,20 +684,9 @@ impl Node<'_> {
                 }
             }
             b't' | b'f' | b'n' => out.push_str(text),
-            _ => {
-                // An integer that fits in 64 bits is printed as written; other numbers
-                // are printed the way serde_json prints them (`1.50` as `1.5`).
-                let digits = text.strip_prefix('-').unwrap_or(text);
-                let plain = digits.len() <= 18
-                    && digits.bytes().all(|b| b.is_ascii_digit())
-                    && text != "-0";
-                if plain {
-                    out.push_str(text);
-                } else {
-                    let number: serde_json::Number = serde_json::from_str(text).ok()?;
-                    out.push_str(&number.to_string());
-                }
-            }
+            // A number is the model's text: written as it is (`1.50`, `1e2`, `-0`, and
+            // integers beyond 64 bits), as serde_json with `arbitrary_precision` keeps it.
+            _ => out.push_str(text),
         }
         Some(())
     }
@@ -983,6 +972,15 @@ impl<'de> serde::Deserialize<'de> for MaybeBorrowed<'de> {
     }
 }
 
+/// A number written as JSON text (`1.50`, `1e2`, thirty digits), kept as written
+/// (serde_json's `arbitrary_precision`); `None` for text that is no JSON number.
+pub fn json_number(text: &str) -> Option<serde_json::Number> {
+    let b = text.as_bytes();
+    let plain =
+        matches!(b.first(), Some(b'-' | b'0'..=b'9')) && b.last().is_some_and(u8::is_ascii_digit);
+    plain.then(|| serde_json::from_str(text).ok()).flatten()
+}
+
 /// Maps byte offsets of one text to 1-based line numbers.
 pub struct LineIndex {
     /// Offsets of every `\n` in the text.
@@ -1098,12 +1096,20 @@ mod tests {
             "{\n  \"code\": \"fn main() {\\n    println!(\\\"{}\\\", 1);\\n}\",\n  \"x\": 2\n}",
         ];
         for text in cases {
-            assert_eq!(
-                compact(text).as_deref(),
-                Some(serde_compact(text).as_str()),
-                "{text}"
-            );
+            let out = compact(text).unwrap();
+            // serde_json writes an exponent its own way (`1e+5`); read back, the value
+            // is the same.
+            assert_eq!(serde_compact(&out), serde_compact(text), "{text}");
+            if !text.contains(['e', 'E']) || !text.contains("\"n\"") {
+                assert_eq!(out, serde_compact(text), "{text}");
+            }
         }
+        // Numbers as written.
+        assert_eq!(
+            compact(r#"[1.50, 1e2, 1E+2, -0, -0.0, 2.5e-3, 123456789012345678901234567890]"#)
+                .as_deref(),
+            Some("[1.50,1e2,1E+2,-0,-0.0,2.5e-3,123456789012345678901234567890]")
+        );
     }
 
     /// Random JSON text (with white space, escapes of every kind, unicode, numbers in
@@ -1221,7 +1227,9 @@ mod tests {
             let doc = Doc::parse(&text).expect("serde_json reads it, so must the tape");
             let mut out = String::new();
             if doc.root().write_compact(&mut out) {
-                assert_eq!(out, expected, "{text}");
+                // Numbers are written as they are, which serde_json reads to the same value.
+                assert_eq!(serde_compact(&out), expected, "{text}");
+                assert!(out.len() <= text.len(), "{text}");
                 checked += 1;
             }
         }

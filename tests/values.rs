@@ -5,7 +5,6 @@
 mod common;
 
 use common::toolsift;
-use std::io::Write;
 
 /// `extract` over `input` on standard input: the output lines as written, which must
 /// be success (the records are compared as text: some hold `\ud800`, which serde_json
@@ -206,4 +205,47 @@ fn concatenated_sessions_give_the_calls_of_the_files_read_apart() {
     assert_eq!(calls(&apart).len(), 4);
     assert_eq!(calls(&joined), calls(&apart));
     assert_eq!(results(&joined), results(&apart));
+}
+
+// ---- 3. numbers as written -----------------------------------------------------------
+
+const NUMBERS: &str =
+    r#"{"big":123456789012345678901234567890,"a":1.50,"b":1e2,"c":-0,"d":-0.0,"e":2.5E-3}"#;
+
+#[test]
+fn numbers_in_arguments_pass_through_as_written() {
+    let escaped = serde_json::to_string(NUMBERS).unwrap();
+    // Repeated keys send the arguments through serde_json's map.
+    let repeated = r#"{"x":1,"x":1.50,"n":123456789012345678901234567890}"#;
+    let input = [
+        format!(
+            r#"{{"role":"assistant","tool_calls":[{{"id":"n1","type":"function","function":{{"name":"f","arguments":{escaped}}}}}]}}"#
+        ),
+        format!(
+            r#"{{"role":"assistant","content":[{{"type":"tool_use","id":"n2","name":"g","input":{}}}]}}"#,
+            NUMBERS.replace(',', " , ")
+        ),
+        format!(
+            r#"{{"role":"assistant","tool_calls":[{{"id":"n3","type":"function","function":{{"name":"h","arguments":{}}}}}]}}"#,
+            serde_json::to_string(repeated).unwrap()
+        ),
+        format!(
+            r#"{{"type":"response_item","timestamp":"t","payload":{{"type":"local_shell_call","call_id":"n4","action":{{"type":"exec","timeout_ms":1.50,"n":123456789012345678901234567890}}}}}}"#
+        ),
+        format!(r#"{{"role":"assistant","content":"<tool_call>{{\"name\": \"t\", \"arguments\": {}}}</tool_call>"}}"#, NUMBERS.replace('"', "\\\"")),
+    ]
+    .join("\n");
+    let lines = extract_lines(&[], &input);
+    let got: Vec<String> = calls(&lines).into_iter().map(|(_, a)| a).collect();
+    assert_eq!(
+        got,
+        [
+            NUMBERS,
+            NUMBERS,
+            r#"{"x":1.50,"n":123456789012345678901234567890}"#,
+            r#"{"timeout_ms":1.50,"n":123456789012345678901234567890}"#,
+            NUMBERS,
+        ],
+        "{lines:?}"
+    );
 }
