@@ -583,6 +583,53 @@ impl<'a> Node<'a> {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
 
+    /// This value as compact JSON text that loses nothing: as serde_json writes it when
+    /// it can hold the value, else as written with only its white space dropped (half a
+    /// surrogate pair, which serde_json refuses and a `String` cannot hold; nesting
+    /// deeper than serde_json reads). Never `null` for something else.
+    pub fn kept_compact(&self) -> String {
+        let lossy = LOSSY.replace(false);
+        let mut out = String::with_capacity(self.text().len());
+        let whole = self.write_compact(&mut out) && !LOSSY.get();
+        LOSSY.set(lossy);
+        if whole {
+            return out;
+        }
+        // A repeated key (the last one wins, in the first one's place), or a value
+        // deeper than the tape writes: serde_json, when it reads it.
+        if let Ok(value) = serde_json::from_str::<Value>(self.text()) {
+            return value.to_string();
+        }
+        minify(self.text())
+    }
+
+    /// A parsed copy in which half a surrogate pair reads as U+FFFD (see
+    /// [`take_lossy`]), for values serde_json refuses; `None` for a value nested deeper
+    /// than the tape holds ([`MAX_NESTING`]).
+    pub fn lossy_value(&self) -> Option<Value> {
+        if self.beyond_tape() {
+            return None;
+        }
+        Some(match self.kind() {
+            Kind::Object => {
+                let mut map = serde_json::Map::new();
+                for (key, child) in self.object()?.iter() {
+                    map.insert(key.into_owned(), child.lossy_value()?);
+                }
+                Value::Object(map)
+            }
+            Kind::Array => Value::Array(
+                self.items()
+                    .map(|c| c.lossy_value())
+                    .collect::<Option<_>>()?,
+            ),
+            Kind::String => Value::String(self.str()?.into_owned()),
+            Kind::Number => Value::Number(serde_json::from_str(self.text()).ok()?),
+            Kind::Bool => Value::Bool(self.bool()?),
+            Kind::Null => Value::Null,
+        })
+    }
+
     /// A container nested deeper than the tape records ([`MAX_NESTING`]): it has
     /// content, but no children on the tape.
     fn beyond_tape(&self) -> bool {
@@ -690,6 +737,41 @@ impl Node<'_> {
         }
         Some(())
     }
+}
+
+/// Valid JSON text without the white space between its tokens; strings are copied as
+/// written, escapes and all. It reads no structure, so no depth is too deep.
+fn minify(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\n' | b'\r' | b'\t' => i += 1,
+            b'"' => {
+                // The closing quote: the first one not escaped (the text is valid).
+                let mut end = i + 1;
+                loop {
+                    end = next_string_byte(b, end).unwrap_or(b.len() - 1);
+                    match b[end] {
+                        b'\\' => end += 2,
+                        _ => break,
+                    }
+                }
+                out.push_str(&text[i..=end]);
+                i = end + 1;
+            }
+            _ => {
+                let run = b[i..]
+                    .iter()
+                    .position(|&c| matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b'"'))
+                    .map_or(b.len(), |n| i + n);
+                out.push_str(&text[i..run]);
+                i = run;
+            }
+        }
+    }
+    out
 }
 
 /// Whether every escape in a string body (the first at `first`) is one serde_json
@@ -806,6 +888,11 @@ thread_local! {
 /// U+FFFD), so that the reader can say so.
 pub fn take_lossy() -> bool {
     LOSSY.replace(false)
+}
+
+/// Puts back what [`take_lossy`] took, around a reading whose U+FFFD is no one's to say.
+pub(crate) fn restore_lossy(lossy: bool) {
+    LOSSY.set(lossy);
 }
 
 /// The entries of one object, in source order.
@@ -1045,6 +1132,32 @@ mod tests {
         let doc = Doc::parse(text).unwrap();
         let mut out = String::new();
         doc.root().write_compact(&mut out).then_some(out)
+    }
+
+    #[test]
+    fn kept_text_loses_nothing() {
+        let kept = |text: &str| Doc::parse(text).unwrap().root().kept_compact();
+        take_lossy();
+        // What serde_json holds, as it writes it.
+        assert_eq!(
+            kept(r#" { "a" : [ 1.50 , "\u00e9" ] } "#),
+            r#"{"a":[1.50,"é"]}"#
+        );
+        assert_eq!(kept(r#"{"a": 1, "a": 2}"#), r#"{"a":2}"#);
+        // What it cannot hold, as written, white space dropped.
+        assert_eq!(
+            kept("{ \"a\" : \"x \\ud800 \\\" y\" ,\n \"b\": [ 1 ] }"),
+            r#"{"a":"x \ud800 \" y","b":[1]}"#
+        );
+        let deep = format!("{} 1 {}", "[ ".repeat(200), " ]".repeat(200));
+        assert_eq!(kept(&deep), deep.replace(' ', ""));
+        // Kept as written: nothing was read as U+FFFD.
+        assert!(!take_lossy());
+        let doc = Doc::parse(r#"{"a": ["\ud800", 2]}"#).unwrap();
+        assert_eq!(
+            doc.root().lossy_value(),
+            Some(serde_json::json!({"a": ["\u{fffd}", 2]}))
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod streams;
 
 use crate::dialects::native;
 use crate::json::{Kind, LineIndex, Node, Obj};
-use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
+use crate::model::{Call, Event, JsonText, Origin, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
 use std::collections::HashSet;
 use streams::Stream;
@@ -244,7 +244,7 @@ impl Interpreter {
         if let Some(id) = &result.id
             && !self.seen_results.insert(crate::recent::hash_parts(&[
                 id.as_bytes(),
-                result.content.to_string().as_bytes(),
+                result.content.as_str().as_bytes(),
             ]))
         {
             return;
@@ -468,7 +468,7 @@ impl Interpreter {
             self.result(ToolResult {
                 id: Some(id.into_owned()),
                 name: meta.str("function_name").map(Into::into),
-                content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                content: JsonText::of_opt(obj.get("content")),
                 is_error: obj
                     .obj("extras")
                     .and_then(|e| e.get("exit_code"))
@@ -595,10 +595,7 @@ impl Interpreter {
                 pending_results.push(ToolResult {
                     id: response.str("id").map(Into::into).or_else(|| id.clone()),
                     name: response.str("name").map(Into::into),
-                    content: response
-                        .get("response")
-                        .map(|r| r.value())
-                        .unwrap_or_default(),
+                    content: JsonText::of_opt(response.get("response")),
                     is_error: e.is("status", "error") || e.is("status", "cancelled"),
                     dialect: native::GEMINI_CLI,
                     line: ctx.lines.line(part.offset()),
@@ -629,7 +626,7 @@ impl Interpreter {
 
     /// `role: "tool"` / `"function"` messages are results.
     fn tool_message(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
-        let content = obj.get("content").map(|c| c.value()).unwrap_or_default();
+        let content = JsonText::of_opt(obj.get("content"));
         let ids: Vec<String> = match obj.get("tool_call_id").and_then(|n| n.str()) {
             Some(id) => vec![id.into_owned()],
             None => obj
@@ -730,7 +727,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: obj.str("call_id").map(Into::into),
                     name: obj.str("name").map(Into::into),
-                    content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(obj.get("content")),
                     is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
                     dialect: native::TOOLSIFT,
                     line,
@@ -740,7 +737,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: obj.str("tool_use_id").map(Into::into),
                     name: None,
-                    content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(obj.get("content")),
                     is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
                     dialect: native::ANTHROPIC,
                     line,
@@ -778,7 +775,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: fr.str("id").map(Into::into),
                     name: fr.str("name").map(Into::into),
-                    content: fr.get("response").map(|r| r.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(fr.get("response")),
                     is_error: false,
                     dialect: native::GEMINI,
                     line,
@@ -797,7 +794,7 @@ impl Interpreter {
             self.result(ToolResult {
                 id: tr.str("toolUseId").map(Into::into),
                 name: None,
-                content: tr.get("content").map(|c| c.value()).unwrap_or_default(),
+                content: JsonText::of_opt(tr.get("content")),
                 is_error: tr.is("status", "error"),
                 dialect: native::BEDROCK,
                 line,
@@ -833,7 +830,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: call_id,
                     name: None,
-                    content: obj.get("output").map(|o| o.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(obj.get("output")),
                     is_error: obj.is("status", "failed") || obj.is("status", "error"),
                     dialect,
                     line,
@@ -880,7 +877,15 @@ impl Interpreter {
         let name = fc.str("name").unwrap_or_default().into_owned();
         let mut stream = Stream::gemini_partial(name, line, key);
         stream.gemini_fragments(fc);
+        // A call given whole in one chunk says it does not continue.
+        let whole = fc.get("willContinue").and_then(|w| w.bool()) != Some(true);
+        if whole {
+            stream.mark_done();
+        }
         self.stream = Some(stream);
+        if whole {
+            self.end_stream();
+        }
     }
 
     fn gemini_partial_continue(&mut self, fc: &Obj) {
