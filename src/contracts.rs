@@ -103,24 +103,34 @@ impl Contracts {
         if !call.is_valid() {
             return;
         }
-        let instance = Value::Object(std::mem::take(&mut *call.arguments));
-        for error in self.validators[i].iter_errors(&instance) {
-            let path = error.instance_path().as_str();
-            let path = if path.is_empty() { "/" } else { path }.to_owned();
-            let message = match error.kind() {
-                // The allowed values as one JSON array, as users write them.
-                jsonschema::error::ValidationErrorKind::Enum { options } => {
-                    format!("{} is not one of {options}", error.instance())
-                }
-                _ => error.to_string(),
-            };
+        if !call.arguments.readable() {
+            call.errors.push(
+                "arguments nest too deep to be validated (they are written out whole)".into(),
+            );
+            return;
+        }
+        let validator = &self.validators[i];
+        let found: Vec<(String, String)> = call.arguments.with_value(|instance| {
+            validator
+                .iter_errors(instance)
+                .map(|error| {
+                    let path = error.instance_path().as_str();
+                    let path = if path.is_empty() { "/" } else { path }.to_owned();
+                    let message = match error.kind() {
+                        // The allowed values as one JSON array, as users write them.
+                        jsonschema::error::ValidationErrorKind::Enum { options } => {
+                            format!("{} is not one of {options}", error.instance())
+                        }
+                        _ => error.to_string(),
+                    };
+                    (path, message)
+                })
+                .collect()
+        });
+        for (path, message) in found {
             call.errors.push(format!("{path}: {message}"));
             call.schema_errors.push(SchemaError { path, message });
         }
-        let Value::Object(arguments) = instance else {
-            unreachable!("built as an object above")
-        };
-        call.arguments = arguments.into();
     }
 }
 

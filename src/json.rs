@@ -583,6 +583,53 @@ impl<'a> Node<'a> {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
 
+    /// This value as compact JSON text that loses nothing: as serde_json writes it when
+    /// it can hold the value, else as written with only its white space dropped (half a
+    /// surrogate pair, which serde_json refuses and a `String` cannot hold; nesting
+    /// deeper than serde_json reads). Never `null` for something else.
+    pub fn kept_compact(&self) -> String {
+        let lossy = LOSSY.replace(false);
+        let mut out = String::with_capacity(self.text().len());
+        let whole = self.write_compact(&mut out) && !LOSSY.get();
+        LOSSY.set(lossy);
+        if whole {
+            return out;
+        }
+        // A repeated key (the last one wins, in the first one's place), or a value
+        // deeper than the tape writes: serde_json, when it reads it.
+        if let Ok(value) = serde_json::from_str::<Value>(self.text()) {
+            return value.to_string();
+        }
+        minify(self.text())
+    }
+
+    /// A parsed copy in which half a surrogate pair reads as U+FFFD (see
+    /// [`take_lossy`]), for values serde_json refuses; `None` for a value nested deeper
+    /// than the tape holds ([`MAX_NESTING`]).
+    pub fn lossy_value(&self) -> Option<Value> {
+        if self.beyond_tape() {
+            return None;
+        }
+        Some(match self.kind() {
+            Kind::Object => {
+                let mut map = serde_json::Map::new();
+                for (key, child) in self.object()?.iter() {
+                    map.insert(key.into_owned(), child.lossy_value()?);
+                }
+                Value::Object(map)
+            }
+            Kind::Array => Value::Array(
+                self.items()
+                    .map(|c| c.lossy_value())
+                    .collect::<Option<_>>()?,
+            ),
+            Kind::String => Value::String(self.str()?.into_owned()),
+            Kind::Number => Value::Number(serde_json::from_str(self.text()).ok()?),
+            Kind::Bool => Value::Bool(self.bool()?),
+            Kind::Null => Value::Null,
+        })
+    }
+
     /// A container nested deeper than the tape records ([`MAX_NESTING`]): it has
     /// content, but no children on the tape.
     fn beyond_tape(&self) -> bool {
@@ -611,7 +658,7 @@ const COMPACT_DEPTH: usize = 100;
 impl Node<'_> {
     /// Appends this value as compact JSON, byte for byte as serde_json writes it after
     /// reading it into a `Value`: no white space, strings with serde_json's escapes,
-    /// numbers as it prints them. False (with `out` half written) when that takes more
+    /// numbers as written (`arbitrary_precision` keeps them so). False (with `out` half written) when that takes more
     /// than a copy: a duplicate key, a lone surrogate, or nesting deeper than
     /// [`COMPACT_DEPTH`]; the caller then goes through serde_json.
     pub fn write_compact(&self, out: &mut String) -> bool {
@@ -684,23 +731,47 @@ impl Node<'_> {
                 }
             }
             b't' | b'f' | b'n' => out.push_str(text),
-            _ => {
-                // An integer that fits in 64 bits is printed as written; other numbers
-                // are printed the way serde_json prints them (`1.50` as `1.5`).
-                let digits = text.strip_prefix('-').unwrap_or(text);
-                let plain = digits.len() <= 18
-                    && digits.bytes().all(|b| b.is_ascii_digit())
-                    && text != "-0";
-                if plain {
-                    out.push_str(text);
-                } else {
-                    let number: serde_json::Number = serde_json::from_str(text).ok()?;
-                    out.push_str(&number.to_string());
-                }
-            }
+            // A number is the model's text: written as it is (`1.50`, `1e2`, `-0`, and
+            // integers beyond 64 bits), as serde_json with `arbitrary_precision` keeps it.
+            _ => out.push_str(text),
         }
         Some(())
     }
+}
+
+/// Valid JSON text without the white space between its tokens; strings are copied as
+/// written, escapes and all. It reads no structure, so no depth is too deep.
+fn minify(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\n' | b'\r' | b'\t' => i += 1,
+            b'"' => {
+                // The closing quote: the first one not escaped (the text is valid).
+                let mut end = i + 1;
+                loop {
+                    end = next_string_byte(b, end).unwrap_or(b.len() - 1);
+                    match b[end] {
+                        b'\\' => end += 2,
+                        _ => break,
+                    }
+                }
+                out.push_str(&text[i..=end]);
+                i = end + 1;
+            }
+            _ => {
+                let run = b[i..]
+                    .iter()
+                    .position(|&c| matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b'"'))
+                    .map_or(b.len(), |n| i + n);
+                out.push_str(&text[i..run]);
+                i = run;
+            }
+        }
+    }
+    out
 }
 
 /// Whether every escape in a string body (the first at `first`) is one serde_json
@@ -817,6 +888,11 @@ thread_local! {
 /// U+FFFD), so that the reader can say so.
 pub fn take_lossy() -> bool {
     LOSSY.replace(false)
+}
+
+/// Puts back what [`take_lossy`] took, around a reading whose U+FFFD is no one's to say.
+pub(crate) fn restore_lossy(lossy: bool) {
+    LOSSY.set(lossy);
 }
 
 /// The entries of one object, in source order.
@@ -983,6 +1059,15 @@ impl<'de> serde::Deserialize<'de> for MaybeBorrowed<'de> {
     }
 }
 
+/// A number written as JSON text (`1.50`, `1e2`, thirty digits), kept as written
+/// (serde_json's `arbitrary_precision`); `None` for text that is no JSON number.
+pub fn json_number(text: &str) -> Option<serde_json::Number> {
+    let b = text.as_bytes();
+    let plain =
+        matches!(b.first(), Some(b'-' | b'0'..=b'9')) && b.last().is_some_and(u8::is_ascii_digit);
+    plain.then(|| serde_json::from_str(text).ok()).flatten()
+}
+
 /// Maps byte offsets of one text to 1-based line numbers.
 pub struct LineIndex {
     /// Offsets of every `\n` in the text.
@@ -1050,6 +1135,32 @@ mod tests {
     }
 
     #[test]
+    fn kept_text_loses_nothing() {
+        let kept = |text: &str| Doc::parse(text).unwrap().root().kept_compact();
+        take_lossy();
+        // What serde_json holds, as it writes it.
+        assert_eq!(
+            kept(r#" { "a" : [ 1.50 , "\u00e9" ] } "#),
+            r#"{"a":[1.50,"é"]}"#
+        );
+        assert_eq!(kept(r#"{"a": 1, "a": 2}"#), r#"{"a":2}"#);
+        // What it cannot hold, as written, white space dropped.
+        assert_eq!(
+            kept("{ \"a\" : \"x \\ud800 \\\" y\" ,\n \"b\": [ 1 ] }"),
+            r#"{"a":"x \ud800 \" y","b":[1]}"#
+        );
+        let deep = format!("{} 1 {}", "[ ".repeat(200), " ]".repeat(200));
+        assert_eq!(kept(&deep), deep.replace(' ', ""));
+        // Kept as written: nothing was read as U+FFFD.
+        assert!(!take_lossy());
+        let doc = Doc::parse(r#"{"a": ["\ud800", 2]}"#).unwrap();
+        assert_eq!(
+            doc.root().lossy_value(),
+            Some(serde_json::json!({"a": ["\u{fffd}", 2]}))
+        );
+    }
+
+    #[test]
     fn same_bytes_is_slice_equality() {
         let a: Vec<u8> = (0..24).map(|i| b'a' + i).collect();
         for n in 0..=20 {
@@ -1098,12 +1209,20 @@ mod tests {
             "{\n  \"code\": \"fn main() {\\n    println!(\\\"{}\\\", 1);\\n}\",\n  \"x\": 2\n}",
         ];
         for text in cases {
-            assert_eq!(
-                compact(text).as_deref(),
-                Some(serde_compact(text).as_str()),
-                "{text}"
-            );
+            let out = compact(text).unwrap();
+            // serde_json writes an exponent its own way (`1e+5`); read back, the value
+            // is the same.
+            assert_eq!(serde_compact(&out), serde_compact(text), "{text}");
+            if !text.contains(['e', 'E']) || !text.contains("\"n\"") {
+                assert_eq!(out, serde_compact(text), "{text}");
+            }
         }
+        // Numbers as written.
+        assert_eq!(
+            compact(r#"[1.50, 1e2, 1E+2, -0, -0.0, 2.5e-3, 123456789012345678901234567890]"#)
+                .as_deref(),
+            Some("[1.50,1e2,1E+2,-0,-0.0,2.5e-3,123456789012345678901234567890]")
+        );
     }
 
     /// Random JSON text (with white space, escapes of every kind, unicode, numbers in
@@ -1221,7 +1340,9 @@ mod tests {
             let doc = Doc::parse(&text).expect("serde_json reads it, so must the tape");
             let mut out = String::new();
             if doc.root().write_compact(&mut out) {
-                assert_eq!(out, expected, "{text}");
+                // Numbers are written as they are, which serde_json reads to the same value.
+                assert_eq!(serde_compact(&out), expected, "{text}");
+                assert!(out.len() <= text.len(), "{text}");
                 checked += 1;
             }
         }

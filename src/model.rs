@@ -75,16 +75,58 @@ impl From<Map<String, Value>> for Arguments {
     }
 }
 
+impl Arguments {
+    /// Arguments `{"input": VALUE}` with the value kept whole (see
+    /// [`crate::json::Node::kept_compact`]): free-form input as it was given.
+    pub fn input(value: &crate::json::Node) -> Arguments {
+        Arguments::from_compact(format!("{{\"input\":{}}}", value.kept_compact()))
+    }
+
+    /// Whether the map can be read from the text: not when the text nests deeper than
+    /// the readers go (it is still written out whole).
+    pub fn readable(&self) -> bool {
+        self.text.as_deref().is_none_or(|t| decode(t).is_some())
+    }
+
+    /// Runs `f` on the arguments as a JSON value, keeping the text as written (a
+    /// validation must not rewrite what it reads).
+    pub fn with_value<R>(&mut self, f: impl FnOnce(&Value) -> R) -> R {
+        let _ = std::ops::Deref::deref(self);
+        let map = self.map.take().expect("initialized above");
+        let value = Value::Object(map);
+        let r = f(&value);
+        let Value::Object(map) = value else {
+            unreachable!("built as an object above")
+        };
+        let _ = self.map.set(map);
+        r
+    }
+}
+
+/// The map of compact arguments text: serde_json's reading, or, for text it refuses
+/// (half a surrogate pair, kept as written), the tape's, which reads the half pair as
+/// U+FFFD (and says nothing: the text itself is written out as it is).
+fn decode(text: &str) -> Option<Map<String, Value>> {
+    if let Ok(map) = serde_json::from_str(text) {
+        return Some(map);
+    }
+    let lossy = crate::json::take_lossy();
+    let value = crate::json::Doc::parse(text)
+        .ok()
+        .and_then(|doc| doc.root().lossy_value());
+    crate::json::restore_lossy(lossy);
+    match value {
+        Some(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
 impl std::ops::Deref for Arguments {
     type Target = Map<String, Value>;
 
     fn deref(&self) -> &Map<String, Value> {
-        self.map.get_or_init(|| {
-            self.text
-                .as_deref()
-                .and_then(|t| serde_json::from_str(t).ok())
-                .unwrap_or_default()
-        })
+        self.map
+            .get_or_init(|| self.text.as_deref().and_then(decode).unwrap_or_default())
     }
 }
 
@@ -235,17 +277,14 @@ impl Call {
         }
     }
 
-    /// Sets the arguments from a JSON object of a document, kept as compact text; false
-    /// (and nothing set) when the node is not an object or must go through serde_json.
+    /// Sets the arguments from a JSON object of a document, kept as compact text that
+    /// loses nothing ([`crate::json::Node::kept_compact`]); false (and nothing set) when
+    /// the node is not an object.
     pub fn set_arguments_node(&mut self, node: crate::json::Node) -> bool {
         if node.kind() != crate::json::Kind::Object {
             return false;
         }
-        let mut text = String::with_capacity(node.text().len());
-        if !node.write_compact(&mut text) {
-            return false;
-        }
-        self.arguments = Arguments::from_compact(text);
+        self.arguments = Arguments::from_compact(node.kept_compact());
         true
     }
 
@@ -324,12 +363,69 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
+/// A JSON value kept as compact text that loses nothing (see
+/// [`crate::json::Node::kept_compact`]), written into records as it is: a result's
+/// content may hold what serde_json's `Value` cannot (half a surrogate pair, deep
+/// nesting).
+#[derive(Clone)]
+pub struct JsonText(Box<serde_json::value::RawValue>);
+
+impl JsonText {
+    pub fn of(node: &crate::json::Node) -> JsonText {
+        let text = node.kept_compact();
+        // Kept text is JSON (the tape read it): serde_json takes it as a raw value.
+        JsonText(
+            serde_json::value::RawValue::from_string(text)
+                .unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned()),
+        )
+    }
+
+    /// The value of `node`, `null` when there is none.
+    pub fn of_opt(node: Option<crate::json::Node>) -> JsonText {
+        node.map_or_else(JsonText::default, |n| JsonText::of(&n))
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl Default for JsonText {
+    fn default() -> JsonText {
+        JsonText(serde_json::value::RawValue::NULL.to_owned())
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &JsonText) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl std::fmt::Debug for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for JsonText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 /// A tool's answer to a call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolResult {
     pub id: Option<String>,
     pub name: Option<String>,
-    pub content: Value,
+    pub content: JsonText,
     pub is_error: bool,
     pub dialect: &'static str,
     pub line: u64,
@@ -916,13 +1012,13 @@ mod tests {
         assert_eq!(changed.compact(), None);
         assert_eq!(changed.len(), 3);
         assert_ne!(changed, text);
-        // The set_* paths keep text only for a plain object.
+        // The set_* paths keep an object's text, a repeated key as serde_json reads it.
         let mut call = Call::new("f", "test", 1);
         call.set_arguments_text(r#" {"x" : "\u00e9\n"} "#);
         assert_eq!(call.arguments.compact(), Some(r#"{"x":"é\n"}"#));
         let mut call = Call::new("f", "test", 1);
         call.set_arguments_text(r#"{"x": 1, "x": 2}"#);
-        assert_eq!(call.arguments.compact(), None);
+        assert_eq!(call.arguments.compact(), Some(r#"{"x":2}"#));
         assert_eq!(call.arguments["x"], 2);
         let mut call = Call::new("f", "test", 1);
         call.set_arguments_text(r#""{\"y\": 1}""#);

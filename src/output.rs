@@ -9,7 +9,6 @@
 
 use crate::model::{Call, ToolResult};
 use serde::Serialize;
-use serde_json::Value;
 use std::io::{self, Write};
 
 #[derive(Serialize)]
@@ -27,7 +26,7 @@ struct ResultRecord<'a> {
     id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
-    content: &'a Value,
+    content: &'a crate::model::JsonText,
     is_error: bool,
     channel: &'a str,
     dialect: &'a str,

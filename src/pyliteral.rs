@@ -170,8 +170,9 @@ impl Parser<'_> {
             .chars()
             .filter(|&c| c != '_' && c != '+')
             .collect();
-        if let Ok(n) = text.parse::<i64>() {
-            return Some(Value::Number(n.into()));
+        // Written as JSON writes it: kept as written.
+        if let Some(n) = crate::json::json_number(&text) {
+            return Some(Value::Number(n));
         }
         let f: f64 = text.parse().ok()?;
         Number::from_f64(f).map(Value::Number)

@@ -13,6 +13,18 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
+/// A 64-bit hash of several byte strings together, each with its length, so that no
+/// two different lists of parts give the same bytes to hash (`("ab", "c")` is not
+/// `("a", "bc")`).
+pub fn hash_parts(parts: &[&[u8]]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for part in parts {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    h.digest()
+}
+
 /// Hashes that are already hashes need no hashing again.
 #[derive(Default)]
 pub struct IdentityHasher(u64);
@@ -152,6 +164,13 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn parts_are_hashed_with_their_bounds() {
+        assert_ne!(hash_parts(&[b"ab", b"c"]), hash_parts(&[b"a", b"bc"]));
+        assert_ne!(hash_parts(&[b"a", b""]), hash_parts(&[b"a"]));
+        assert_eq!(hash_parts(&[b"x", b"y"]), hash_parts(&[b"x", b"y"]));
     }
 
     #[test]

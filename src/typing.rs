@@ -61,16 +61,19 @@ fn to_type(raw: &str, t: &str) -> Option<Value> {
     match t {
         "string" => Some(Value::String(raw.to_owned())),
         "integer" => {
-            if let Ok(i) = trimmed.parse::<i64>() {
-                return Some(Value::from(i));
+            // Digits as written, however many.
+            if let Some(n) = crate::json::json_number(trimmed)
+                && !trimmed.contains(['.', 'e', 'E'])
+            {
+                return Some(Value::Number(n));
             }
             // `3.0` is an integer in JSON Schema.
             let f = trimmed.parse::<f64>().ok()?;
             (f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
         }
         "number" => {
-            if let Ok(i) = trimmed.parse::<i64>() {
-                return Some(Value::from(i));
+            if let Some(n) = crate::json::json_number(trimmed) {
+                return Some(Value::Number(n));
             }
             let f = trimmed.parse::<f64>().ok()?;
             Number::from_f64(f).map(Value::Number)

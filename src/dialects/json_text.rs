@@ -309,11 +309,11 @@ mod tests {
         let text = "Now: {\"name\": \"f\", \"arguments\": {\"b\": 1.50, \"a\": [\"\\u00e9\", {}]}}";
         let hits = scan_text(text, false);
         assert_eq!(hits.len(), 1);
-        // Read from the JSON tape and written as serde_json would write the value,
-        // without building a map.
+        // Read from the JSON tape and written compact without building a map; the
+        // number as written.
         assert_eq!(
             hits[0].call.arguments.compact(),
-            Some(r#"{"b":1.5,"a":["é",{}]}"#)
+            Some(r#"{"b":1.50,"a":["é",{}]}"#)
         );
     }
 

@@ -473,8 +473,8 @@ impl Braced<'_> {
             "false" | "False" => Value::Bool(false),
             "null" | "None" => Value::Null,
             _ => {
-                if let Ok(i) = word.parse::<i64>() {
-                    Value::from(i)
+                if let Some(n) = crate::json::json_number(word) {
+                    Value::Number(n)
                 } else if let Some(n) = word.parse::<f64>().ok().and_then(Number::from_f64) {
                     Value::Number(n)
                 } else if self.bare && !word.is_empty() {

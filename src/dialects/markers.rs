@@ -683,7 +683,7 @@ fn keyed(slice: &str, keys: &Keys, strict: bool) -> Vec<Call> {
             };
             let id = first_of(&o, keys.id).and_then(|v| match v.kind() {
                 Kind::String => v.str().map(Into::into),
-                // As serde_json writes the number (`1.50` is `1.5`).
+                // The number as written.
                 Kind::Number => serde_json::from_str::<serde_json::Value>(v.text())
                     .ok()
                     .map(|n| n.to_string()),

@@ -157,7 +157,7 @@ pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) 
         let name = custom.str("name")?;
         let mut call = Call::new(name, OPENAI_CUSTOM, line).with_id(id);
         if let Some(input) = custom.get("input") {
-            call.arguments.insert("input".into(), input.value());
+            call.arguments = crate::model::Arguments::input(&input);
         }
         return Some(call);
     }
@@ -295,17 +295,14 @@ pub fn responses_item(
         "custom_tool_call" => {
             let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
             if let Some(input) = obj.get("input") {
-                call.arguments.insert("input".into(), input.value());
+                call.arguments = crate::model::Arguments::input(&input);
             }
             call
         }
         "local_shell_call" => {
             let mut call = Call::new("local_shell", dialect, line).with_id(id);
-            if let Some(Value::Object(mut action)) = obj.get("action").map(|a| a.value()) {
-                if action.get("type").and_then(Value::as_str) == Some("exec") {
-                    action.shift_remove("type");
-                }
-                call.arguments = action.into();
+            if let Some(action) = obj.obj("action") {
+                call.arguments = shell_action(&action);
             }
             call
         }
@@ -318,6 +315,26 @@ pub fn responses_item(
         _ => return None,
     };
     Some(call)
+}
+
+/// A `local_shell_call` action as arguments: its members but an `exec` type, each value
+/// kept whole.
+fn shell_action(action: &Obj) -> crate::model::Arguments {
+    let exec = action.is("type", "exec");
+    let mut text = String::from("{");
+    for (key, value) in action.iter() {
+        if exec && key == "type" {
+            continue;
+        }
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.push_str(&serde_json::to_string(&key).expect("a string serializes"));
+        text.push(':');
+        text.push_str(&value.kept_compact());
+    }
+    text.push('}');
+    crate::model::Arguments::from_compact(text)
 }
 
 /// Whether a Responses item type is a call to a named tool.
@@ -338,49 +355,175 @@ pub fn namespaced(namespace: &str, name: &str) -> String {
     }
 }
 
-/// Builds an arguments object from Gemini `partialArgs` fragments keyed by JSON path.
-pub fn object_from_paths(fragments: &[(String, Value)]) -> Map<String, Value> {
-    let mut root = Value::Object(Map::new());
+/// How deep a `partialArgs` path may go: as deep as the walker reads values.
+const MAX_PATH_DEPTH: usize = crate::transcript::MAX_DEPTH;
+
+/// How many array elements the paths of one call may skip (filled with `null`): an
+/// index read from a path must not size an allocation beyond this.
+const MAX_SKIPPED: usize = 1024;
+
+/// Builds an arguments object from Gemini `partialArgs` fragments keyed by JSON path
+/// (`$.a.b`, `$.a[0]`, `$['a.b']`). A fragment that cannot be placed (a path that is
+/// not one, that addresses no member of the arguments object, goes deeper than
+/// [`MAX_PATH_DEPTH`], skips more than [`MAX_SKIPPED`] elements, or runs into a value of
+/// another kind) is left out, and an error says so; the others are kept.
+pub fn object_from_paths(fragments: &[(String, Value)]) -> (Map<String, Value>, Vec<String>) {
+    let mut root = Map::new();
+    let mut errors = Vec::new();
+    let mut skipped = 0usize;
     for (path, value) in fragments {
-        let keys: Vec<&str> = path
-            .trim_start_matches('$')
-            .split(['.', '['])
-            .map(|k| k.trim_end_matches(']').trim_matches(['\'', '"']))
-            .filter(|k| !k.is_empty())
-            .collect();
-        insert_path(&mut root, &keys, value.clone());
+        let placed = parse_path(path).and_then(|steps| {
+            let gap = check_path(&root, &steps)?;
+            if gap > MAX_SKIPPED - skipped {
+                return Err(format!(
+                    "skips {gap} array elements (at most {MAX_SKIPPED} in a call)"
+                ));
+            }
+            skipped += gap;
+            insert_path(&mut root, &steps, value.clone());
+            Ok(())
+        });
+        if let Err(why) = placed {
+            let shown: String = path.chars().take(80).collect();
+            let more = if shown.len() < path.len() { "…" } else { "" };
+            errors.push(format!(
+                "partialArgs path {shown}{more}: {why}; its value was left out"
+            ));
+        }
     }
-    match root {
-        Value::Object(map) => map,
-        _ => Map::new(),
+    (root, errors)
+}
+
+/// One step of a `partialArgs` path.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// `$` and then `.key`, `['key']`, `["key"]` or `[N]` steps. A key written after a dot
+/// is a key even when it is all digits (`$.codes.2024`); only `[N]` is an index.
+fn parse_path(path: &str) -> Result<Vec<Step>, String> {
+    let rest = path
+        .strip_prefix('$')
+        .ok_or_else(|| "not a JSON path (no leading $)".to_owned())?;
+    let mut steps = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        if steps.len() == MAX_PATH_DEPTH {
+            return Err(format!("deeper than {MAX_PATH_DEPTH} levels"));
+        }
+        let tail = &rest[i..];
+        if let Some(after) = tail.strip_prefix('.') {
+            let len = after.find(['.', '[']).unwrap_or(after.len());
+            if len == 0 {
+                return Err("an empty key".into());
+            }
+            steps.push(Step::Key(after[..len].to_owned()));
+            i += 1 + len;
+        } else if let Some(after) = tail.strip_prefix('[') {
+            if let Some(quote) = after.chars().next().filter(|c| matches!(c, '\'' | '"')) {
+                let close = after[1..]
+                    .find(&format!("{quote}]"))
+                    .ok_or_else(|| "a quoted key with no end".to_owned())?;
+                steps.push(Step::Key(after[1..1 + close].to_owned()));
+                i += 1 + 1 + close + 2;
+            } else {
+                let close = after
+                    .find(']')
+                    .ok_or_else(|| "an index with no end".to_owned())?;
+                let digits = &after[..close];
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(format!("[{digits}] is no index"));
+                }
+                let index = digits
+                    .parse::<usize>()
+                    .map_err(|_| format!("index {digits} is too large"))?;
+                steps.push(Step::Index(index));
+                i += 1 + close + 1;
+            }
+        } else {
+            return Err("expected . or [ in the path".into());
+        }
+    }
+    match steps.first() {
+        None => Err("no member of the arguments object (the path is $ alone)".into()),
+        Some(Step::Index(_)) => Err("the arguments are an object, not an array".into()),
+        Some(Step::Key(_)) => Ok(steps),
     }
 }
 
-fn insert_path(target: &mut Value, keys: &[&str], value: Value) {
-    let Some((first, rest)) = keys.split_first() else {
-        append(target, value);
-        return;
+/// Whether `steps` can be placed in `root` without replacing a value of another kind,
+/// and how many array elements they skip.
+fn check_path(root: &Map<String, Value>, steps: &[Step]) -> Result<usize, String> {
+    let mut at = match &steps[0] {
+        Step::Key(k) => root.get(k),
+        Step::Index(_) => unreachable!("checked by parse_path"),
     };
-    if let Ok(index) = first.parse::<usize>() {
-        if !target.is_array() {
-            *target = Value::Array(Vec::new());
-        }
-        let items = target.as_array_mut().expect("made an array above");
-        while items.len() <= index {
-            items.push(Value::Null);
-        }
-        insert_path(&mut items[index], rest, value);
-    } else {
-        if !target.is_object() {
-            *target = Value::Object(Map::new());
-        }
-        let map = target.as_object_mut().expect("made an object above");
-        insert_path(
-            map.entry(first.to_string()).or_insert(Value::Null),
-            rest,
-            value,
-        );
+    let mut gap = 0usize;
+    for step in &steps[1..] {
+        at = match (step, at) {
+            (Step::Key(_), None | Some(Value::Null)) => None,
+            (Step::Index(n), None | Some(Value::Null)) => {
+                gap = gap.saturating_add(*n);
+                None
+            }
+            (Step::Key(k), Some(Value::Object(map))) => map.get(k),
+            (Step::Index(n), Some(Value::Array(items))) => {
+                gap = gap.saturating_add(n.saturating_sub(items.len()));
+                items.get(*n)
+            }
+            (step, Some(other)) => {
+                let want = match step {
+                    Step::Key(_) => "an object",
+                    Step::Index(_) => "an array",
+                };
+                return Err(format!("goes into {}, not {want}", kind_name(other)));
+            }
+        };
     }
+    Ok(gap)
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Places `value` at `steps` (checked by [`check_path`]), without recursion.
+fn insert_path(root: &mut Map<String, Value>, steps: &[Step], value: Value) {
+    let Step::Key(first) = &steps[0] else {
+        unreachable!("checked by parse_path")
+    };
+    let mut target = root.entry(first.clone()).or_insert(Value::Null);
+    for step in &steps[1..] {
+        let here = target;
+        target = match step {
+            Step::Key(k) => {
+                if !here.is_object() {
+                    *here = Value::Object(Map::new());
+                }
+                let map = here.as_object_mut().expect("made an object above");
+                map.entry(k.clone()).or_insert(Value::Null)
+            }
+            Step::Index(n) => {
+                if !here.is_array() {
+                    *here = Value::Array(Vec::new());
+                }
+                let items = here.as_array_mut().expect("made an array above");
+                if items.len() <= *n {
+                    items.resize(n + 1, Value::Null);
+                }
+                &mut items[*n]
+            }
+        };
+    }
+    append(target, value);
 }
 
 /// String fragments of one path concatenate; any other value replaces.
@@ -449,7 +592,7 @@ mod tests {
 
     #[test]
     fn partial_args_build_nested_objects() {
-        let map = object_from_paths(&[
+        let (map, errors) = object_from_paths(&[
             ("$.location".into(), json!("Bos")),
             ("$.location".into(), json!("ton")),
             ("$.opts.days".into(), json!(3)),
@@ -459,5 +602,6 @@ mod tests {
             Value::Object(map),
             json!({"location":"Boston","opts":{"days":3},"tags":[null,"b"]})
         );
+        assert!(errors.is_empty());
     }
 }

@@ -5,8 +5,7 @@
 //! the tape to write it out compact read every byte twice; [`compact_text`] validates
 //! and writes in the same pass; [`compact_escaped`] does the same for JSON text held
 //! in a JSON string, reading the string as written. Both take only the common cases and
-//! leave the rest (a repeated or escaped key, a number serde_json would print
-//! differently, very deep nesting) to the tape and [`super::Node::write_compact`], so
+//! leave the rest (a repeated or escaped key, very deep nesting) to the tape and [`super::Node::write_compact`], so
 //! that their output is the same. One reader serves both: only white space, quotes and
 //! strings are read differently ([`Form`]).
 
@@ -15,8 +14,8 @@ use super::{COMPACT_DEPTH, key_bit, next_string_byte, unescape, write_str};
 /// Appends `text`, one JSON value with white space around it allowed, as compact JSON,
 /// byte for byte as [`super::Node::write_compact`] writes it. `None` (with `out` half
 /// written) when the text is not valid JSON, or when it holds a case left to the tape:
-/// a key that repeats or holds an escape, a number that is not a plain integer of at
-/// most 18 digits, or nesting deeper than 100 levels (`COMPACT_DEPTH`).
+/// a key that repeats or holds an escape, or nesting deeper than 100 levels
+/// (`COMPACT_DEPTH`). Numbers are copied as written.
 pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
     // A string decoded on the way may note half a surrogate pair; if the text is then
     // refused, the tape reads it again and decides whether that note stands.
@@ -125,7 +124,7 @@ impl<F: Form> Compactor<'_, '_, F> {
             b't' => self.literal("true"),
             b'f' => self.literal("false"),
             b'n' => self.literal("null"),
-            b'-' | b'0'..=b'9' => self.integer(),
+            b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
     }
@@ -222,23 +221,41 @@ impl<F: Form> Compactor<'_, '_, F> {
         Some(())
     }
 
-    /// An integer of at most 18 digits, which serde_json prints as written; any other
-    /// number (a fraction, an exponent, `-0`, more digits) is left to the tape. Digits
-    /// are written the same in both forms.
-    fn integer(&mut self) -> Option<()> {
+    /// A number, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, copied as written:
+    /// the model's text, which `arbitrary_precision` keeps in a `Value` too. Its bytes
+    /// are the same in both forms.
+    fn number(&mut self) -> Option<()> {
+        let s = self.s;
         let from = self.i;
-        let mut i = from + usize::from(self.s[from] == b'-');
-        let digits = i;
-        while self.s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
+        let mut i = from + usize::from(s[from] == b'-');
+        let digits = |i: &mut usize| {
+            let at = *i;
+            while s.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > at
+        };
+        match s.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                digits(&mut i);
+            }
+            _ => return None,
         }
-        let n = i - digits;
-        let leading_zero = n > 1 && self.s[digits] == b'0';
-        let negative_zero = n == 1 && digits > from && self.s[digits] == b'0';
-        // A fraction or exponent after the digits is no `,`, `]`, `}` or end: the
-        // caller refuses it.
-        if n == 0 || n > 18 || leading_zero || negative_zero {
-            return None;
+        if s.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = s.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = s.get(i) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                return None;
+            }
         }
         self.i = i;
         self.copy(from, i);
@@ -453,6 +470,7 @@ mod tests {
             r#"{"s": "plain ascii", "u": "Zürich 東京 😀", "esc": "a\nb\tc\"d\\e"}"#,
             r#"{"slash": "x\/y", "uni": "Z\u00fcrich \ud83d\ude00 \u2028", "c": "\u0001"}"#,
             r#"{"n": [0, -1, 42, 123456789012345678, true, false, null]}"#,
+            r#"{"n": [1.50, 1e2, -0, -0.0, 2.5E-3, 123456789012345678901234567890]}"#,
             "{\n  \"code\": \"fn main() {\\n    println!(\\\"{}\\\", 1);\\n}\",\n  \"x\": 2\n}",
             r#"{"command": "grep -rn \"x\" src/", "env": {"LANG": "C.UTF-8"}, "timeout": 44}"#,
             r#"{"a": {"k": 1}, "b": {"k": 2}, "k": 3}"#,
@@ -469,11 +487,6 @@ mod tests {
             r#"{"a": 1, "b": 2, "a": 3}"#,
             r#"{"x": {"k": 1, "k": 2}}"#,
             r#"{"k\u00e9": 1}"#,
-            // Numbers serde_json prints its own way.
-            "[1.5]",
-            "[1e5]",
-            "[-0]",
-            "[1234567890123456789]",
             // Not JSON.
             "",
             "{",

@@ -9,7 +9,7 @@ mod streams;
 
 use crate::dialects::native;
 use crate::json::{Kind, LineIndex, Node, Obj};
-use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
+use crate::model::{Call, Event, JsonText, Origin, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
 use std::collections::HashSet;
 use streams::Stream;
@@ -42,9 +42,11 @@ pub struct Interpreter {
     stream: Option<Stream>,
     /// In a recording's request bodies: calls there replay history and are not new.
     history: bool,
-    /// Hashes of recent call ids, result ids, and (turn key, text) pairs already given to
-    /// a keyed turn: a copy is recognized when it comes within the last
-    /// [`crate::recent::RECENT`] or so of its kind, and memory stays flat.
+    /// Hashes of recent calls (id, name, arguments), results (id, content), and (turn
+    /// key, text) pairs already given to a keyed turn: a copy is recognized when it comes
+    /// within the last [`crate::recent::RECENT`] or so of its kind, and memory stays
+    /// flat. An id alone says nothing: ids are unique only within one conversation
+    /// (every fine-tuning line has its `call_1`).
     seen_calls: RecentSet,
     seen_results: RecentSet,
     seen_texts: RecentSet,
@@ -210,12 +212,28 @@ impl Interpreter {
         }
     }
 
-    /// Adds a call to a turn unless the same call id was already reported.
+    /// Adds a call to a turn unless the same call (id, name and arguments) was already
+    /// reported: logs write a call again (a message per content block, a request's
+    /// history, a mirrored event), but a reused id with another call is a new call.
     fn add_call(&mut self, turn: &mut Turn, call: Call) {
-        if let Some(id) = &call.id
-            && !self.seen_calls.insert(hash(id))
-        {
-            return;
+        if let Some(id) = &call.id {
+            let map;
+            let arguments = match (&call.arguments_raw, call.arguments.compact()) {
+                (Some(raw), _) => raw.as_str(),
+                (None, Some(text)) => text,
+                (None, None) => {
+                    map = serde_json::to_string(&*call.arguments).unwrap_or_default();
+                    &map
+                }
+            };
+            let key = crate::recent::hash_parts(&[
+                id.as_bytes(),
+                call.name.as_bytes(),
+                arguments.as_bytes(),
+            ]);
+            if !self.seen_calls.insert(key) {
+                return;
+            }
         }
         if !self.history {
             turn.push_call(call);
@@ -224,7 +242,10 @@ impl Interpreter {
 
     fn result(&mut self, result: ToolResult) {
         if let Some(id) = &result.id
-            && !self.seen_results.insert(hash(id))
+            && !self.seen_results.insert(crate::recent::hash_parts(&[
+                id.as_bytes(),
+                result.content.as_str().as_bytes(),
+            ]))
         {
             return;
         }
@@ -447,7 +468,7 @@ impl Interpreter {
             self.result(ToolResult {
                 id: Some(id.into_owned()),
                 name: meta.str("function_name").map(Into::into),
-                content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                content: JsonText::of_opt(obj.get("content")),
                 is_error: obj
                     .obj("extras")
                     .and_then(|e| e.get("exit_code"))
@@ -574,10 +595,7 @@ impl Interpreter {
                 pending_results.push(ToolResult {
                     id: response.str("id").map(Into::into).or_else(|| id.clone()),
                     name: response.str("name").map(Into::into),
-                    content: response
-                        .get("response")
-                        .map(|r| r.value())
-                        .unwrap_or_default(),
+                    content: JsonText::of_opt(response.get("response")),
                     is_error: e.is("status", "error") || e.is("status", "cancelled"),
                     dialect: native::GEMINI_CLI,
                     line: ctx.lines.line(part.offset()),
@@ -608,7 +626,7 @@ impl Interpreter {
 
     /// `role: "tool"` / `"function"` messages are results.
     fn tool_message(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
-        let content = obj.get("content").map(|c| c.value()).unwrap_or_default();
+        let content = JsonText::of_opt(obj.get("content"));
         let ids: Vec<String> = match obj.get("tool_call_id").and_then(|n| n.str()) {
             Some(id) => vec![id.into_owned()],
             None => obj
@@ -709,7 +727,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: obj.str("call_id").map(Into::into),
                     name: obj.str("name").map(Into::into),
-                    content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(obj.get("content")),
                     is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
                     dialect: native::TOOLSIFT,
                     line,
@@ -719,7 +737,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: obj.str("tool_use_id").map(Into::into),
                     name: None,
-                    content: obj.get("content").map(|c| c.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(obj.get("content")),
                     is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
                     dialect: native::ANTHROPIC,
                     line,
@@ -757,7 +775,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: fr.str("id").map(Into::into),
                     name: fr.str("name").map(Into::into),
-                    content: fr.get("response").map(|r| r.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(fr.get("response")),
                     is_error: false,
                     dialect: native::GEMINI,
                     line,
@@ -776,7 +794,7 @@ impl Interpreter {
             self.result(ToolResult {
                 id: tr.str("toolUseId").map(Into::into),
                 name: None,
-                content: tr.get("content").map(|c| c.value()).unwrap_or_default(),
+                content: JsonText::of_opt(tr.get("content")),
                 is_error: tr.is("status", "error"),
                 dialect: native::BEDROCK,
                 line,
@@ -812,7 +830,7 @@ impl Interpreter {
                 self.result(ToolResult {
                     id: call_id,
                     name: None,
-                    content: obj.get("output").map(|o| o.value()).unwrap_or_default(),
+                    content: JsonText::of_opt(obj.get("output")),
                     is_error: obj.is("status", "failed") || obj.is("status", "error"),
                     dialect,
                     line,
@@ -859,7 +877,15 @@ impl Interpreter {
         let name = fc.str("name").unwrap_or_default().into_owned();
         let mut stream = Stream::gemini_partial(name, line, key);
         stream.gemini_fragments(fc);
+        // A call given whole in one chunk says it does not continue.
+        let whole = fc.get("willContinue").and_then(|w| w.bool()) != Some(true);
+        if whole {
+            stream.mark_done();
+        }
         self.stream = Some(stream);
+        if whole {
+            self.end_stream();
+        }
     }
 
     fn gemini_partial_continue(&mut self, fc: &Obj) {

@@ -6,7 +6,7 @@ use crate::dialects::native;
 #[cfg(test)]
 use crate::json::Node;
 use crate::json::{LineIndex, Obj};
-use crate::model::{Call, Role, ToolResult, Turn};
+use crate::model::{Call, JsonText, Role, ToolResult, Turn};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -70,14 +70,17 @@ struct Pending {
     id: Option<String>,
     name: String,
     args: String,
-    /// Arguments given whole as an object (Anthropic start block, Ollama-style chunks).
-    value: Option<Value>,
+    /// Arguments given whole as an object (Anthropic start block, Ollama-style chunks),
+    /// as compact text that loses nothing.
+    value: Option<String>,
     /// A whole call from an authoritative event (`response.output_item.done`).
     built: Option<Call>,
     free_form: bool,
     line: u64,
     complete: bool,
     fragments: Vec<(String, Value)>,
+    /// Gemini fragments whose value could not be read.
+    errors: Vec<String>,
 }
 
 impl Pending {
@@ -95,6 +98,7 @@ impl Pending {
             line,
             complete: false,
             fragments: Vec::new(),
+            errors: Vec::new(),
         }
     }
 }
@@ -342,7 +346,9 @@ impl Stream {
         if let Some(args) = f.get("arguments").or_else(|| f.get("input")) {
             match args.str() {
                 Some(s) => p.args.push_str(&s),
-                None if args.kind() == crate::json::Kind::Object => p.value = Some(args.value()),
+                None if args.kind() == crate::json::Kind::Object => {
+                    p.value = Some(args.kept_compact())
+                }
                 None => {}
             }
         }
@@ -373,7 +379,7 @@ impl Stream {
                     p.choice = index;
                     p.id = block.str("id").map(Into::into);
                     p.name = block.str("name").unwrap_or_default().into_owned();
-                    p.value = block.get("input").map(|i| i.value());
+                    p.value = block.get("input").map(|i| i.kept_compact());
                     self.push_call(p);
                 } else if kind == "text" {
                     self.push_text(&block.str("text").unwrap_or_default(), line, false);
@@ -383,7 +389,7 @@ impl Stream {
                     self.results.push(ToolResult {
                         id: block.str("tool_use_id").map(Into::into),
                         name: None,
-                        content: block.get("content").map(|c| c.value()).unwrap_or_default(),
+                        content: JsonText::of_opt(block.get("content")),
                         is_error: block
                             .get("is_error")
                             .and_then(|e| e.bool())
@@ -573,7 +579,7 @@ impl Stream {
         for frag in fc.items("partialArgs") {
             let Some(f) = frag.object() else { continue };
             let path = f.str("jsonPath").unwrap_or_default().into_owned();
-            let value = [
+            let Some(v) = [
                 "stringValue",
                 "numberValue",
                 "boolValue",
@@ -581,16 +587,25 @@ impl Stream {
                 "value",
             ]
             .iter()
-            .find_map(|k| f.get(k))
-            .map(|v| {
-                if f.has("nullValue") {
-                    Value::Null
-                } else {
-                    v.value()
-                }
-            });
-            if let Some(value) = value {
-                p.fragments.push((path, value));
+            .find_map(|k| f.get(k)) else {
+                continue;
+            };
+            // Strings are read as every string is (half a surrogate pair as U+FFFD,
+            // said once); other values through the tape, which serde_json's limits do
+            // not bind. One that cannot be read makes the call invalid.
+            let value = if f.has("nullValue") {
+                Some(Value::Null)
+            } else if let Some(s) = v.str() {
+                Some(Value::String(s.into_owned()))
+            } else {
+                v.lossy_value()
+            };
+            match value {
+                Some(value) => p.fragments.push((path, value)),
+                None => p.errors.push(format!(
+                    "partialArgs path {}: its value nests too deep to be read; it was left out",
+                    path.chars().take(80).collect::<String>()
+                )),
             }
         }
     }
@@ -620,7 +635,10 @@ impl Stream {
                 done || p.complete || (self.kind == Kind::Chat && finished.contains(&p.choice));
             let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
             if self.kind == Kind::GeminiPartial {
-                call.arguments = native::object_from_paths(&p.fragments).into();
+                let (arguments, errors) = native::object_from_paths(&p.fragments);
+                call.arguments = arguments.into();
+                call.errors.extend(p.errors);
+                call.errors.extend(errors);
                 if !complete {
                     call.errors.push(TRUNCATED.into());
                 }
@@ -632,8 +650,14 @@ impl Stream {
                     call.errors = vec![TRUNCATED.into()];
                 }
             } else {
-                if let Some(v) = p.value {
-                    call.set_arguments_value(v);
+                if let Some(text) = p.value {
+                    match crate::json::Doc::parse(&text) {
+                        Ok(doc) => call.set_arguments_json(doc.root()),
+                        Err(e) => call.invalid_arguments(
+                            &text,
+                            &format!("arguments are not valid JSON: {e}"),
+                        ),
+                    }
                 }
                 if !complete {
                     call.errors.push(TRUNCATED.into());
