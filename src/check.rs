@@ -4,11 +4,13 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::diag::Diag;
+use crate::diag::{Diag, escape, needs_escape};
 use crate::engine::Engine;
 use crate::output::{Collected, Output};
-use crate::pipeline::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
-use anyhow::Result;
+use crate::pipeline::{
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+};
+use anyhow::{Context, Result};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use serde::Serialize;
@@ -31,7 +33,8 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// `FILE:LINE: tool NAME: PATH: message`, the parts that apply.
+    /// `FILE:LINE: tool NAME: PATH: message`, the parts that apply, as written (for
+    /// reports that escape it themselves).
     fn human(&self) -> String {
         let mut s = self.file.clone();
         if let Some(line) = self.line {
@@ -40,6 +43,16 @@ impl Finding {
         s += ": ";
         s += &self.where_();
         s + &self.message
+    }
+
+    /// The human line for a terminal or a CI log: every part escaped, so a name that
+    /// holds a line break or an escape sequence cannot forge a line or restyle one.
+    fn display(&self) -> String {
+        let mut s = escape(&self.file);
+        if let Some(line) = self.line {
+            s += &format!(":{line}");
+        }
+        s + ": " + &escape(&(self.where_() + &self.message))
     }
 
     /// `tool NAME: PATH: ` when known.
@@ -135,7 +148,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
                 for f in ordered {
                     match args.format {
-                        CheckFormat::Human => writeln!(sink, "{}", f.human())?,
+                        CheckFormat::Human => writeln!(sink, "{}", f.display())?,
                         CheckFormat::Json => {
                             serde_json::to_writer(&mut sink, f)?;
                             writeln!(sink)?;
@@ -161,11 +174,16 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     };
     let result = run();
     drop(sink);
+    let result = if file.is_none() {
+        result.context(STDOUT)
+    } else {
+        result
+    };
     if finish(result, file, &diag)?.is_none() {
         return Ok(ExitCode::Error);
     }
     if args.format != CheckFormat::Human {
-        eprintln!("{}", summary(&totals));
+        eprintln!("toolsift: {}", summary(&totals));
     }
     Ok(if diag.errored() {
         ExitCode::Error
@@ -306,10 +324,19 @@ fn evaluate(file: &str, calls: &[Collected], args: &CheckArgs, require_valid: bo
 
 /// A GitHub Actions workflow command: `::error file=F,line=L::message`.
 fn github(f: &Finding) -> String {
+    // GitHub decodes %25, %0D and %0A; other controls are shown escaped.
     let data = |s: &str| {
-        s.replace('%', "%25")
-            .replace('\r', "%0D")
-            .replace('\n', "%0A")
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '%' => out.push_str("%25"),
+                '\r' => out.push_str("%0D"),
+                '\n' => out.push_str("%0A"),
+                c if needs_escape(c) => out.extend(c.escape_default()),
+                c => out.push(c),
+            }
+        }
+        out
     };
     let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
     let mut props = format!("file={}", prop(&f.file));

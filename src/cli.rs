@@ -365,6 +365,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "FILE")]
     pub dialect_file: Vec<PathBuf>,
 
+    /// A `$ref` to a file in a contract is read only under DIR (default: the directory
+    /// of the contract that names it).
+    #[arg(long, value_name = "DIR")]
+    pub schema_root: Option<PathBuf>,
+
     /// Calls found inside reasoning (<think>, thinking blocks): reported always,
     /// never, or only when the turn has no other call.
     #[arg(long, value_enum, default_value_t = ReasoningMode::Fallback, value_name = "MODE")]

@@ -2,12 +2,14 @@
 
 use crate::ExitCode;
 use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, ScanArgs, ToolsCommand};
-use crate::diag::Diag;
+use crate::diag::{Diag, escape};
 use crate::dialects;
 use crate::engine::{Engine, Options, Stats};
 use crate::output::Output;
-use crate::pipeline::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
-use anyhow::Result;
+use crate::pipeline::{
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+};
+use anyhow::{Context, Result};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -23,8 +25,9 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
             match which {
                 crate::cli::SchemaKind::Transcript => {
                     let mut out = io::stdout().lock();
-                    out.write_all(crate::convert::canonical::SCHEMA.as_bytes())?;
-                    out.flush()?;
+                    out.write_all(crate::convert::canonical::SCHEMA.as_bytes())
+                        .and_then(|()| out.flush())
+                        .context(STDOUT)?;
                 }
             }
             Ok(ExitCode::Success)
@@ -82,6 +85,11 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     };
     let result = run();
     drop(out);
+    let result = if file.is_none() {
+        result.context(STDOUT)
+    } else {
+        result
+    };
     let Some(stats) = finish(result, file, &diag)? else {
         return Ok(ExitCode::Error);
     };
@@ -187,35 +195,46 @@ impl Write for SharedBuffer {
 
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {
     let registry = dialects::dialect_file::load(&args.dialect_file)?;
-    let mut out = BufWriter::new(io::stdout().lock());
     let rows = dialects::all_rows(registry);
-    if args.json {
-        for row in &rows {
+    write_dialects(&rows, args.json).context(STDOUT)?;
+    Ok(ExitCode::Success)
+}
+
+fn write_dialects(rows: &[dialects::DialectRow], json: bool) -> io::Result<()> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    if json {
+        for row in rows {
             let v = serde_json::json!({"name": row.name, "channel": row.channel.name(), "models": row.models, "summary": row.summary, "example": row.example});
             writeln!(out, "{v}")?;
         }
     } else {
-        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        // Names and texts from dialect files are escaped: one row per dialect, as
+        // written nowhere else.
+        let name = |row: &dialects::DialectRow| escape(&row.name);
+        let width = rows
+            .iter()
+            .map(|r| name(r).chars().count())
+            .max()
+            .unwrap_or(0);
         writeln!(out, "{:width$}  CHANNEL  SUMMARY", "DIALECT")?;
-        for row in &rows {
+        for row in rows {
             writeln!(
                 out,
                 "{:width$}  {:7}  {}",
-                row.name,
+                name(row),
                 row.channel.name(),
-                row.summary
+                escape(&row.summary)
             )?;
             if !row.models.is_empty() {
-                writeln!(out, "{:width$}           models: {}", "", row.models)?;
+                writeln!(
+                    out,
+                    "{:width$}           models: {}",
+                    "",
+                    escape(&row.models)
+                )?;
             }
-            writeln!(
-                out,
-                "{:width$}           e.g. {}",
-                "",
-                row.example.replace('\n', "\\n")
-            )?;
+            writeln!(out, "{:width$}           e.g. {}", "", escape(&row.example))?;
         }
     }
-    out.flush()?;
-    Ok(ExitCode::Success)
+    out.flush()
 }

@@ -753,7 +753,8 @@ impl<'o> Engine<'o> {
 }
 
 impl Stats {
-    /// The `--stats` report, for stderr.
+    /// The `--stats` report, for stderr: every line a `toolsift: stats:` message, names
+    /// from dialect files escaped.
     pub fn report(&self) -> String {
         let mut s = format!(
             "toolsift: stats: {} turns, {} with calls, {} fallbacks to a later channel\n",
@@ -762,20 +763,26 @@ impl Stats {
         if self.dialects.is_empty() {
             return s;
         }
-        let width = self
+        let names: Vec<String> = self
             .dialects
             .keys()
-            .map(|(_, d)| d.len())
+            .map(|(_, d)| crate::diag::escape(d))
+            .collect();
+        let width = names
+            .iter()
+            .map(|d| d.chars().count())
             .max()
             .unwrap_or(7)
             .max(7);
         s.push_str(&format!(
-            "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+            "toolsift: stats: {:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
             "channel", "dialect", "calls", "invalid", "repaired"
         ));
-        for ((channel, dialect), (calls, invalid, repaired)) in &self.dialects {
+        for (((channel, _), (calls, invalid, repaired)), dialect) in
+            self.dialects.iter().zip(&names)
+        {
             s.push_str(&format!(
-                "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+                "toolsift: stats: {:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
                 channel.name(),
                 dialect,
                 calls,

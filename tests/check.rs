@@ -41,7 +41,7 @@ fn every_output_format() {
             // The summary goes to stderr so stdout stays machine-readable.
             assert_eq!(
                 stderr,
-                "3 files, 6 calls, 3 invalid, 1 unknown tool, 2 failed assertions\n"
+                "toolsift: 3 files, 6 calls, 3 invalid, 1 unknown tool, 2 failed assertions\n"
             );
         }
         insta::assert_snapshot!(format!("check_{format}"), stdout);
