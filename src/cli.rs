@@ -257,6 +257,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub allow_unknown: bool,
 
+    /// A file in which no transcript is recognised (no message, call or result: an
+    /// empty file, JSON of another kind, binary data) is not a finding.
+    #[arg(long)]
+    pub allow_empty: bool,
+
     /// How findings are written.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human, value_name = "FORMAT")]
     pub format: CheckFormat,

@@ -171,6 +171,9 @@ pub struct Engine<'o> {
     calls: HashMap<String, (String, u64)>,
     notebook_calls: HashSet<String>,
     file: String,
+    /// Whether the current source held something of a transcript's shape: a message
+    /// (not only text read as it stands), a structured call, or a result.
+    structured: bool,
     window: Option<PendingText>,
     /// The calls each channel found in the current turn (kept for their capacity).
     found: Vec<Vec<Chosen>>,
@@ -187,6 +190,7 @@ impl<'o> Engine<'o> {
             calls: HashMap::new(),
             notebook_calls: HashSet::new(),
             file: String::new(),
+            structured: false,
             window: None,
             found: Vec::new(),
             stats: Stats::default(),
@@ -201,12 +205,24 @@ impl<'o> Engine<'o> {
     /// Starts a new source: turn numbers and call pairing are per source.
     pub fn start_source(&mut self, file: &str) {
         self.file = file.to_owned();
+        self.structured = false;
         self.turns = 0;
         self.calls.clear();
         self.notebook_calls.clear();
     }
 
+    /// Whether the current source held a message, a structured call or a result, of any
+    /// role; text read as it stands (plain text, JSON of no known shape) does not count.
+    pub fn read_structure(&self) -> bool {
+        self.structured
+    }
+
     pub fn event(&mut self, event: Event) -> io::Result<()> {
+        self.structured |= match &event {
+            Event::Turn(turn) => !turn.calls.is_empty() || turn.texts.iter().any(|t| !t.raw),
+            Event::Result(_) => true,
+            Event::Window(_) => false,
+        };
         match event {
             Event::Turn(turn) => self.turn(turn),
             Event::Result(result) => self.result(result),

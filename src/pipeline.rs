@@ -241,7 +241,7 @@ pub(crate) fn text_window() -> usize {
 }
 
 /// Reads every source through the engine, in order. A file that cannot be read is
-/// reported and skipped; `done` runs after each source that was read.
+/// reported and skipped; `done` runs after each source, read or not.
 pub(crate) fn read_sources(
     files: &[PathBuf],
     scan: &ScanArgs,
@@ -272,6 +272,7 @@ pub(crate) fn read_sources(
                 }
                 Err(e) => {
                     diag.error(&name, None, io_reason(&e));
+                    done(&name, engine)?;
                     continue;
                 }
             }
