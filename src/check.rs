@@ -10,6 +10,7 @@ use crate::output::{Collected, Output};
 use crate::pipeline::{
     OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
 };
+use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -48,10 +49,10 @@ impl Finding {
 
     /// The human line for a terminal or a CI log: every part escaped, so a name that
     /// holds a line break or an escape sequence cannot forge a line or restyle one.
-    fn display(&self) -> String {
-        let mut s = escape(&self.file);
+    fn display(&self, paint: Paint) -> String {
+        let mut s = paint.path(&escape(&self.file));
         if let Some(line) = self.line {
-            s += &format!(":{line}");
+            s += &format!(":{}", paint.line(line));
         }
         s + ": " + &escape(&(self.where_() + &self.message))
     }
@@ -159,6 +160,14 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         },
         None => None,
     };
+    let paint = Paint::new(
+        args.scan.color,
+        if file.is_some() {
+            Stream::File
+        } else {
+            Stream::Stdout
+        },
+    );
     let mut sink: Box<dyn Write> = match &file {
         Some(f) => Box::new(f.clone()),
         None => Box::new(BufWriter::new(io::stdout().lock())),
@@ -185,7 +194,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
             for f in ordered {
                 match args.format {
-                    CheckFormat::Human => writeln!(sink, "{}", f.display())?,
+                    CheckFormat::Human => writeln!(sink, "{}", f.display(paint))?,
                     CheckFormat::Json => {
                         serde_json::to_writer(&mut sink, f)?;
                         writeln!(sink)?;

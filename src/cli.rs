@@ -393,6 +393,21 @@ pub struct ScanArgs {
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]
     pub quiet: bool,
+
+    /// Colour in human-readable output (`check`'s report, `--stats`): auto colours a
+    /// terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorWhen {
+    /// Colour when writing to a terminal.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
 }
 
 #[derive(Args, Debug)]
@@ -404,6 +419,10 @@ pub struct DialectsArgs {
     /// Also list the dialects of these dialect files.
     #[arg(long, value_name = "FILE")]
     pub dialect_file: Vec<PathBuf>,
+
+    /// Colour in the table: auto colours a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

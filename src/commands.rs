@@ -9,6 +9,7 @@ use crate::output::Output;
 use crate::pipeline::{
     OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
 };
+use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -94,7 +95,8 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     if args.stats {
-        eprint!("{}", stats.report());
+        let paint = Paint::new(args.scan.color, Stream::Stderr);
+        eprint!("{}", stats.report(paint));
     }
     Ok(if diag.errored() {
         ExitCode::Error
@@ -196,11 +198,12 @@ impl Write for SharedBuffer {
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {
     let registry = dialects::dialect_file::load(&args.dialect_file)?;
     let rows = dialects::all_rows(registry);
-    write_dialects(&rows, args.json).context(STDOUT)?;
+    let paint = Paint::new(args.color, Stream::Stdout);
+    write_dialects(&rows, args.json, paint).context(STDOUT)?;
     Ok(ExitCode::Success)
 }
 
-fn write_dialects(rows: &[dialects::DialectRow], json: bool) -> io::Result<()> {
+fn write_dialects(rows: &[dialects::DialectRow], json: bool, paint: Paint) -> io::Result<()> {
     let mut out = BufWriter::new(io::stdout().lock());
     if json {
         for row in rows {
@@ -216,12 +219,15 @@ fn write_dialects(rows: &[dialects::DialectRow], json: bool) -> io::Result<()> {
             .map(|r| name(r).chars().count())
             .max()
             .unwrap_or(0);
-        writeln!(out, "{:width$}  CHANNEL  SUMMARY", "DIALECT")?;
+        let header = format!("{:width$}  CHANNEL  SUMMARY", "DIALECT");
+        writeln!(out, "{}", paint.header(&header))?;
         for row in rows {
+            // Padded outside the style, so that columns line up with colour on.
+            let pad = " ".repeat(width - name(row).chars().count());
             writeln!(
                 out,
-                "{:width$}  {:7}  {}",
-                name(row),
+                "{}{pad}  {:7}  {}",
+                paint.path(&name(row)),
                 row.channel.name(),
                 escape(&row.summary)
             )?;

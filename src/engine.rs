@@ -771,7 +771,7 @@ impl<'o> Engine<'o> {
 impl Stats {
     /// The `--stats` report, for stderr: every line a `toolsift: stats:` message, names
     /// from dialect files escaped.
-    pub fn report(&self) -> String {
+    pub fn report(&self, paint: crate::style::Paint) -> String {
         let mut s = format!(
             "toolsift: stats: {} turns, {} with calls, {} fallbacks to a later channel\n",
             self.turns, self.turns_with_calls, self.fallbacks
@@ -790,17 +790,20 @@ impl Stats {
             .max()
             .unwrap_or(7)
             .max(7);
-        s.push_str(&format!(
-            "toolsift: stats: {:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+        let header = format!(
+            "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}",
             "channel", "dialect", "calls", "invalid", "repaired"
-        ));
+        );
+        s.push_str(&format!("toolsift: stats: {}\n", paint.header(&header)));
         for (((channel, _), (calls, invalid, repaired)), dialect) in
             self.dialects.iter().zip(&names)
         {
+            // Padded outside the style, so that columns line up with colour on.
+            let pad = " ".repeat(width - dialect.chars().count());
             s.push_str(&format!(
-                "toolsift: stats: {:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+                "toolsift: stats: {:<7}  {}{pad}  {:>7}  {:>7}  {:>8}\n",
                 channel.name(),
-                dialect,
+                paint.path(dialect),
                 calls,
                 invalid,
                 repaired

@@ -19,6 +19,7 @@ mod pipeline;
 pub mod pyliteral;
 pub mod recent;
 pub mod scan;
+pub mod style;
 pub mod tile;
 pub mod tools;
 pub mod transcript;
