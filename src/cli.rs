@@ -60,6 +60,25 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Print a JSON Schema of toolsift's formats.
     Schema(SchemaArgs),
+    /// Print the completion script for a shell (as shipped in completions/).
+    Completions(CompletionsArgs),
+    /// Print a man page (as shipped in man/): toolsift's, or a subcommand's.
+    Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (`check`, `tools render`); none prints
+    /// toolsift(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 const CONVERT_EXAMPLES: &str = "\

@@ -21,6 +21,21 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Tools(ToolsCommand::Render(args)) => crate::render::run(args),
         Command::Dialects(args) => list_dialects(args),
         Command::Convert(args) => crate::convert::run(args),
+        Command::Completions(args) => print(&crate::docs::completions(args.shell)),
+        Command::Man(args) => match crate::docs::man_page(&args.command) {
+            Some(page) => print(&page),
+            None => {
+                let names: Vec<String> = crate::docs::man_pages()
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect();
+                anyhow::bail!(
+                    "no man page for '{}' (there are {})",
+                    args.command.join(" "),
+                    names.join(", ")
+                )
+            }
+        },
         Command::Schema(args) => {
             let crate::cli::SchemaArgs { which } = args;
             match which {
@@ -34,6 +49,15 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::Success)
         }
     }
+}
+
+/// Writes a generated text to standard output.
+fn print(text: &[u8]) -> Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    out.write_all(text)
+        .and_then(|()| out.flush())
+        .context(STDOUT)?;
+    Ok(ExitCode::Success)
 }
 
 fn extract(args: ExtractArgs) -> Result<ExitCode> {

@@ -10,6 +10,7 @@ pub mod contracts;
 pub mod convert;
 pub mod diag;
 pub mod dialects;
+pub mod docs;
 pub mod engine;
 pub mod input;
 pub mod json;
