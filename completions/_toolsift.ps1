@@ -31,6 +31,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('dialects', 'dialects', [CompletionResultType]::ParameterValue, 'List the dialects toolsift recognizes, with their channel and an example')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema of toolsift''s formats')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (as shipped in completions/)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (as shipped in man/): toolsift''s, or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -42,7 +44,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--dialects', '--dialects', [CompletionResultType]::ParameterName, 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool''s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema')
             [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable')
+            [CompletionResult]::new('--schema-root', '--schema-root', [CompletionResultType]::ParameterName, 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)')
             [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human-readable output (`check`''s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans')
@@ -69,7 +73,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--dialects', '--dialects', [CompletionResultType]::ParameterName, 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool''s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema')
             [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable')
+            [CompletionResult]::new('--schema-root', '--schema-root', [CompletionResultType]::ParameterName, 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)')
             [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human-readable output (`check`''s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is')
             [CompletionResult]::new('--expect', '--expect', [CompletionResultType]::ParameterName, 'Each file must call NAME at least once (repeatable)')
             [CompletionResult]::new('--forbid', '--forbid', [CompletionResultType]::ParameterName, 'No file may call NAME (repeatable)')
             [CompletionResult]::new('--max-calls', '--max-calls', [CompletionResultType]::ParameterName, 'No file may make more than N calls')
@@ -85,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Invalid calls are findings (the default)')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Invalid calls are counted but are not findings')
             [CompletionResult]::new('--allow-unknown', '--allow-unknown', [CompletionResultType]::ParameterName, 'Calls to tools the contracts do not declare are not findings')
+            [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind, binary data) is not a finding')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -115,9 +122,10 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
         }
         'toolsift;dialects' {
             [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Also list the dialects of these dialect files')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in the table: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object per dialect instead of a table')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'toolsift;convert' {
@@ -152,6 +160,16 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'toolsift;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'toolsift;man' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'toolsift;help' {
             [CompletionResult]::new('extract', 'extract', [CompletionResultType]::ParameterValue, 'Extract tool calls as JSON Lines')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding')
@@ -159,6 +177,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('dialects', 'dialects', [CompletionResultType]::ParameterValue, 'List the dialects toolsift recognizes, with their channel and an example')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema of toolsift''s formats')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (as shipped in completions/)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (as shipped in man/): toolsift''s, or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -182,6 +202,12 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             break
         }
         'toolsift;help;schema' {
+            break
+        }
+        'toolsift;help;completions' {
+            break
+        }
+        'toolsift;help;man' {
             break
         }
         'toolsift;help;help' {

@@ -19,6 +19,9 @@ _toolsift() {
             toolsift,check)
                 cmd="toolsift__subcmd__check"
                 ;;
+            toolsift,completions)
+                cmd="toolsift__subcmd__completions"
+                ;;
             toolsift,convert)
                 cmd="toolsift__subcmd__convert"
                 ;;
@@ -31,6 +34,9 @@ _toolsift() {
             toolsift,help)
                 cmd="toolsift__subcmd__help"
                 ;;
+            toolsift,man)
+                cmd="toolsift__subcmd__man"
+                ;;
             toolsift,schema)
                 cmd="toolsift__subcmd__schema"
                 ;;
@@ -39,6 +45,9 @@ _toolsift() {
                 ;;
             toolsift__subcmd__help,check)
                 cmd="toolsift__subcmd__help__subcmd__check"
+                ;;
+            toolsift__subcmd__help,completions)
+                cmd="toolsift__subcmd__help__subcmd__completions"
                 ;;
             toolsift__subcmd__help,convert)
                 cmd="toolsift__subcmd__help__subcmd__convert"
@@ -51,6 +60,9 @@ _toolsift() {
                 ;;
             toolsift__subcmd__help,help)
                 cmd="toolsift__subcmd__help__subcmd__help"
+                ;;
+            toolsift__subcmd__help,man)
+                cmd="toolsift__subcmd__help__subcmd__man"
                 ;;
             toolsift__subcmd__help,schema)
                 cmd="toolsift__subcmd__help__subcmd__schema"
@@ -80,7 +92,7 @@ _toolsift() {
 
     case "${cmd}" in
         toolsift)
-            opts="-h -V --help --version extract check tools dialects convert schema help"
+            opts="-h -V --help --version extract check tools dialects convert schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -94,7 +106,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --follow --quiet --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --format --output --help"
+            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --quiet --color --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,8 +140,16 @@ _toolsift() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --reasoning)
                     COMPREPLY=($(compgen -W "include exclude fallback" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --expect)
@@ -156,6 +176,20 @@ _toolsift() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__completions)
+            opts="-h --help bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;
@@ -222,7 +256,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__dialects)
-            opts="-h --json --dialect-file --help"
+            opts="-h --json --dialect-file --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -230,6 +264,10 @@ _toolsift() {
             case "${prev}" in
                 --dialect-file)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -240,7 +278,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --reasoning --strict --follow --quiet --with-results --with-text --stats --output --jobs --line-buffered --help"
+            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --quiet --color --with-results --with-text --stats --output --jobs --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -274,8 +312,16 @@ _toolsift() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --reasoning)
                     COMPREPLY=($(compgen -W "include exclude fallback" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -302,7 +348,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__help)
-            opts="extract check tools dialects convert schema help"
+            opts="extract check tools dialects convert schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +362,20 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -385,6 +445,20 @@ _toolsift() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        toolsift__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         toolsift__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -416,6 +490,20 @@ _toolsift() {
         toolsift__subcmd__help__subcmd__tools__subcmd__render)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolsift__subcmd__man)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

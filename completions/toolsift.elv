@@ -28,6 +28,8 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
             cand convert 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form'
             cand schema 'Print a JSON Schema of toolsift''s formats'
+            cand completions 'Print the completion script for a shell (as shipped in completions/)'
+            cand man 'Print a man page (as shipped in man/): toolsift''s, or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolsift;extract'= {
@@ -38,7 +40,9 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --dialects 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL'
             cand --tools 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool''s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema'
             cand --dialect-file 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable'
+            cand --schema-root 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)'
             cand --reasoning 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call'
+            cand --color 'Colour in human-readable output (`check`''s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is'
             cand -o 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs'
             cand --output 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs'
             cand -j 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans'
@@ -64,7 +68,9 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --dialects 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL'
             cand --tools 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool''s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema'
             cand --dialect-file 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable'
+            cand --schema-root 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)'
             cand --reasoning 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call'
+            cand --color 'Colour in human-readable output (`check`''s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is'
             cand --expect 'Each file must call NAME at least once (repeatable)'
             cand --forbid 'No file may call NAME (repeatable)'
             cand --max-calls 'No file may make more than N calls'
@@ -80,6 +86,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --require-valid 'Invalid calls are findings (the default)'
             cand --allow-invalid 'Invalid calls are counted but are not findings'
             cand --allow-unknown 'Calls to tools the contracts do not declare are not findings'
+            cand --allow-empty 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind, binary data) is not a finding'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -104,9 +111,10 @@ set edit:completion:arg-completer[toolsift] = {|@words|
         }
         &'toolsift;dialects'= {
             cand --dialect-file 'Also list the dialects of these dialect files'
+            cand --color 'Colour in the table: auto colours a terminal unless NO_COLOR is set'
             cand --json 'Print one JSON object per dialect instead of a table'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'toolsift;convert'= {
             cand --to 'The format to write'
@@ -138,6 +146,14 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'toolsift;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'toolsift;man'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'toolsift;help'= {
             cand extract 'Extract tool calls as JSON Lines'
             cand check 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
@@ -145,6 +161,8 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand dialects 'List the dialects toolsift recognizes, with their channel and an example'
             cand convert 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift''s own form'
             cand schema 'Print a JSON Schema of toolsift''s formats'
+            cand completions 'Print the completion script for a shell (as shipped in completions/)'
+            cand man 'Print a man page (as shipped in man/): toolsift''s, or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolsift;help;extract'= {
@@ -161,6 +179,10 @@ set edit:completion:arg-completer[toolsift] = {|@words|
         &'toolsift;help;convert'= {
         }
         &'toolsift;help;schema'= {
+        }
+        &'toolsift;help;completions'= {
+        }
+        &'toolsift;help;man'= {
         }
         &'toolsift;help;help'= {
         }

@@ -32,6 +32,8 @@ complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "tools" -d 'Work w
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "convert" -d 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift\'s own form'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "schema" -d 'Print a JSON Schema of toolsift\'s formats'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "completions" -d 'Print the completion script for a shell (as shipped in completions/)'
+complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "man" -d 'Print a man page (as shipped in man/): toolsift\'s, or a subcommand\'s'
 complete -c toolsift -n "__fish_toolsift_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l input -d 'How the input is framed; auto decides per source from its first bytes' -r -f -a "auto\t'Decide from the first non-blank bytes'
 text\t'Plain text: one assistant turn'
@@ -44,9 +46,13 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l roles -d '
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l schema-root -d 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
+always\t'Always colour'
+never\t'Never colour'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
@@ -69,9 +75,13 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l roles -d 'Me
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l schema-root -d 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
+always\t'Always colour'
+never\t'Never colour'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l expect -d 'Each file must call NAME at least once (repeatable)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l forbid -d 'No file may call NAME (repeatable)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l max-calls -d 'No file may make more than N calls' -r
@@ -87,6 +97,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s q -l quiet -
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l require-valid -d 'Invalid calls are findings (the default)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-invalid -d 'Invalid calls are counted but are not findings'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-unknown -d 'Calls to tools the contracts do not declare are not findings'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-empty -d 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind, binary data) is not a finding'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -s h -l help -d 'Print help'
 complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
@@ -98,8 +109,11 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen
 complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'
 complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l dialect-file -d 'Also list the dialects of these dialect files' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l color -d 'Colour in the table: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when writing to a terminal'
+always\t'Always colour'
+never\t'Never colour'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -l json -d 'Print one JSON object per dialect instead of a table'
-complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -s h -l help -d 'Print help'
+complete -c toolsift -n "__fish_toolsift_using_subcommand dialects" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l to -d 'The format to write' -r -f -a "json\t'toolsift\'s canonical transcript (`toolsift schema transcript`)'
 openai\t'OpenAI Chat messages: tool_calls with string arguments, role "tool" results'
 anthropic\t'Anthropic Messages: tool_use blocks, tool_result in the next user message'
@@ -132,11 +146,15 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s L -l follo
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s q -l quiet -d 'No warnings (errors and the summary are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "tools" -d 'Work with tool contracts'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "convert" -d 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift\'s own form'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "schema" -d 'Print a JSON Schema of toolsift\'s formats'
-complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c toolsift -n "__fish_toolsift_using_subcommand man" -s h -l help -d 'Print help'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "extract" -d 'Extract tool calls as JSON Lines'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "check" -d 'Check recorded transcripts against tool contracts and scenario assertions (the CI gate): exit 1 on any finding'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "tools" -d 'Work with tool contracts'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "dialects" -d 'List the dialects toolsift recognizes, with their channel and an example'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "convert" -d 'Convert whole transcripts between formats: XML tool-call histories to JSON, and between OpenAI, Anthropic, Gemini, Responses and toolsift\'s own form'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "schema" -d 'Print a JSON Schema of toolsift\'s formats'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "completions" -d 'Print the completion script for a shell (as shipped in completions/)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "man" -d 'Print a man page (as shipped in man/): toolsift\'s, or a subcommand\'s'
+complete -c toolsift -n "__fish_toolsift_using_subcommand help; and not __fish_seen_subcommand_from extract check tools dialects convert schema completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand help; and __fish_seen_subcommand_from tools" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'

@@ -4,11 +4,14 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::diag::Diag;
+use crate::diag::{Diag, escape, needs_escape};
 use crate::engine::Engine;
 use crate::output::{Collected, Output};
-use crate::pipeline::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
-use anyhow::Result;
+use crate::pipeline::{
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+};
+use crate::style::{Paint, Stream};
+use anyhow::{Context, Result};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use serde::Serialize;
@@ -25,13 +28,15 @@ pub struct Finding {
     pub tool: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    /// `invalid`, `unknown-tool`, `expect`, `forbid` or `max-calls`.
+    /// `invalid`, `unknown-tool`, `expect`, `forbid`, `max-calls`, `no-transcript` or
+    /// `unreadable`.
     pub kind: &'static str,
     pub message: String,
 }
 
 impl Finding {
-    /// `FILE:LINE: tool NAME: PATH: message`, the parts that apply.
+    /// `FILE:LINE: tool NAME: PATH: message`, the parts that apply, as written (for
+    /// reports that escape it themselves).
     fn human(&self) -> String {
         let mut s = self.file.clone();
         if let Some(line) = self.line {
@@ -40,6 +45,16 @@ impl Finding {
         s += ": ";
         s += &self.where_();
         s + &self.message
+    }
+
+    /// The human line for a terminal or a CI log: every part escaped, so a name that
+    /// holds a line break or an escape sequence cannot forge a line or restyle one.
+    fn display(&self, paint: Paint) -> String {
+        let mut s = paint.path(&escape(&self.file));
+        if let Some(line) = self.line {
+            s += &format!(":{}", paint.line(line));
+        }
+        s + ": " + &escape(&(self.where_() + &self.message))
     }
 
     /// `tool NAME: PATH: ` when known.
@@ -68,6 +83,51 @@ struct FileReport {
     findings: Vec<Finding>,
     /// Assertions checked on this file, with their findings' indexes (for JUnit).
     assertions: Vec<(String, Vec<usize>)>,
+    /// The findings that say the file could not be read (JUnit errors, not failures).
+    errors: Vec<usize>,
+}
+
+impl FileReport {
+    /// A path that could not be read at all.
+    fn unreadable(file: &str, reasons: Vec<String>) -> FileReport {
+        let mut report = FileReport {
+            file: file.to_owned(),
+            calls: Vec::new(),
+            findings: Vec::new(),
+            assertions: Vec::new(),
+            errors: Vec::new(),
+        };
+        report.add_errors(reasons);
+        report
+    }
+
+    fn add_errors(&mut self, reasons: Vec<String>) {
+        for reason in reasons {
+            self.errors.push(self.findings.len());
+            self.findings.push(Finding {
+                file: self.file.clone(),
+                line: None,
+                tool: None,
+                path: None,
+                kind: "unreadable",
+                message: format!("cannot be read: {reason}"),
+            });
+        }
+    }
+
+    /// A failed check about the whole file, as a test case of its own.
+    fn add_failure(&mut self, case: &str, kind: &'static str, message: &str) {
+        self.assertions
+            .push((case.to_owned(), vec![self.findings.len()]));
+        self.findings.push(Finding {
+            file: self.file.clone(),
+            line: None,
+            tool: None,
+            path: None,
+            kind,
+            message: message.to_owned(),
+        });
+    }
 }
 
 #[derive(Default)]
@@ -77,16 +137,22 @@ struct Totals {
     invalid: u64,
     unknown: u64,
     failed_assertions: u64,
+    /// Files read in which no transcript was recognised.
+    empty: u64,
+    unreadable: u64,
 }
 
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let Some(options) = options_or_report(&args.scan, false, false) else {
         return Ok(ExitCode::Error);
     };
-    let diag = Diag::new(args.scan.quiet);
+    // Errors are kept as well as printed: a file that cannot be read is in the report.
+    let diag = Diag::recording(args.scan.quiet);
     let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
+    // Directories that could not be walked.
+    let walk_errors = diag.take_errors();
     let file = match &args.output {
         Some(path) => match OutputFile::create(path, &diag) {
             Some(f) => Some(f),
@@ -94,6 +160,14 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         },
         None => None,
     };
+    let paint = Paint::new(
+        args.scan.color,
+        if file.is_some() {
+            Stream::File
+        } else {
+            Stream::Stdout
+        },
+    );
     let mut sink: Box<dyn Write> = match &file {
         Some(f) => Box::new(f.clone()),
         None => Box::new(BufWriter::new(io::stdout().lock())),
@@ -106,7 +180,37 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     // Only JUnit needs every file before it can write; the other formats write each
     // file's findings as soon as it is read, so memory does not grow with the run.
     let mut reports = Vec::new();
-    let mut run = || -> Result<()> {
+    let run = || -> Result<()> {
+        let mut write = |report: FileReport, totals: &mut Totals| -> io::Result<()> {
+            totals.failed_assertions += report
+                .findings
+                .iter()
+                .filter(|f| matches!(f.kind, "expect" | "forbid" | "max-calls"))
+                .count() as u64;
+            totals.unreadable += report.errors.len() as u64;
+            findings += report.findings.len();
+            // In line order; findings about the whole file last.
+            let mut ordered: Vec<&Finding> = report.findings.iter().collect();
+            ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
+            for f in ordered {
+                match args.format {
+                    CheckFormat::Human => writeln!(sink, "{}", f.display(paint))?,
+                    CheckFormat::Json => {
+                        serde_json::to_writer(&mut sink, f)?;
+                        writeln!(sink)?;
+                    }
+                    CheckFormat::Github => writeln!(sink, "{}", github(f))?,
+                    CheckFormat::Junit => {}
+                }
+            }
+            if args.format == CheckFormat::Junit {
+                reports.push(report);
+            }
+            Ok(())
+        };
+        for (path, reason) in walk_errors {
+            write(FileReport::unreadable(&path, vec![reason]), &mut totals)?;
+        }
         read_sources(
             &files,
             &args.scan,
@@ -115,8 +219,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             &mut engine,
             &diag,
             |file, engine: &mut Engine| {
+                let errors: Vec<String> = diag.take_errors().into_iter().map(|(_, e)| e).collect();
                 let calls = engine.output().take_collected();
-                let report = evaluate(file, &calls, &args, require_valid);
+                let mut report = evaluate(file, &calls, &args, require_valid);
                 totals.files += 1;
                 totals.calls += calls.len() as u64;
                 totals.unknown += calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
@@ -124,30 +229,18 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                     .iter()
                     .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
                     .count() as u64;
-                totals.failed_assertions += report
-                    .assertions
-                    .iter()
-                    .filter(|(_, failed)| !failed.is_empty())
-                    .count() as u64;
-                findings += report.findings.len();
-                // In line order; findings about the whole file last.
-                let mut ordered: Vec<&Finding> = report.findings.iter().collect();
-                ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
-                for f in ordered {
-                    match args.format {
-                        CheckFormat::Human => writeln!(sink, "{}", f.human())?,
-                        CheckFormat::Json => {
-                            serde_json::to_writer(&mut sink, f)?;
-                            writeln!(sink)?;
-                        }
-                        CheckFormat::Github => writeln!(sink, "{}", github(f))?,
-                        CheckFormat::Junit => {}
-                    }
+                if !errors.is_empty() {
+                    report.add_errors(errors);
+                } else if calls.is_empty() && !engine.read_structure() && !args.allow_empty {
+                    // A glob that matched the wrong files: nothing in it was a transcript.
+                    totals.empty += 1;
+                    report.add_failure(
+                        "transcript",
+                        "no-transcript",
+                        "no transcript recognised: no message, call or result was read (--allow-empty lets it pass)",
+                    );
                 }
-                if args.format == CheckFormat::Junit {
-                    reports.push(report);
-                }
-                Ok(())
+                write(report, &mut totals)
             },
         )?;
         let summary = summary(&totals);
@@ -161,11 +254,16 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     };
     let result = run();
     drop(sink);
+    let result = if file.is_none() {
+        result.context(STDOUT)
+    } else {
+        result
+    };
     if finish(result, file, &diag)?.is_none() {
         return Ok(ExitCode::Error);
     }
     if args.format != CheckFormat::Human {
-        eprintln!("{}", summary(&totals));
+        eprintln!("toolsift: {}", summary(&totals));
     }
     Ok(if diag.errored() {
         ExitCode::Error
@@ -189,11 +287,18 @@ fn summary(t: &Totals) -> String {
         t.invalid,
         plural(t.unknown, "unknown tool", "unknown tools"),
     );
-    if t.failed_assertions > 0 {
-        s += &format!(
-            ", {}",
-            plural(t.failed_assertions, "failed assertion", "failed assertions")
-        );
+    for (n, one, many) in [
+        (t.failed_assertions, "failed assertion", "failed assertions"),
+        (
+            t.empty,
+            "file without a transcript",
+            "files without a transcript",
+        ),
+        (t.unreadable, "unreadable file", "unreadable files"),
+    ] {
+        if n > 0 {
+            s += &format!(", {}", plural(n, one, many));
+        }
     }
     s
 }
@@ -301,15 +406,25 @@ fn evaluate(file: &str, calls: &[Collected], args: &CheckArgs, require_valid: bo
             .collect(),
         findings,
         assertions,
+        errors: Vec::new(),
     }
 }
 
 /// A GitHub Actions workflow command: `::error file=F,line=L::message`.
 fn github(f: &Finding) -> String {
+    // GitHub decodes %25, %0D and %0A; other controls are shown escaped.
     let data = |s: &str| {
-        s.replace('%', "%25")
-            .replace('\r', "%0D")
-            .replace('\n', "%0A")
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '%' => out.push_str("%25"),
+                '\r' => out.push_str("%0D"),
+                '\n' => out.push_str("%0A"),
+                c if needs_escape(c) => out.extend(c.escape_default()),
+                c => out.push(c),
+            }
+        }
+        out
     };
     let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
     let mut props = format!("file={}", prop(&f.file));
@@ -341,18 +456,19 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
     let mut w = Writer::new_with_indent(sink, b' ', 2);
     let tests: usize = reports
         .iter()
-        .map(|r| r.calls.len() + r.assertions.len())
+        .map(|r| r.calls.len() + r.assertions.len() + r.errors.len())
         .sum();
     let failures: usize = reports
         .iter()
         .map(|r| failing_cases(r, &call_failures(r)))
         .sum();
+    let errors: usize = reports.iter().map(|r| r.errors.len()).sum();
     w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     let mut root = BytesStart::new("testsuites");
     root.push_attribute(("name", "toolsift check"));
     root.push_attribute(("tests", tests.to_string().as_str()));
     root.push_attribute(("failures", failures.to_string().as_str()));
-    root.push_attribute(("errors", "0"));
+    root.push_attribute(("errors", errors.to_string().as_str()));
     w.write_event(Event::Start(root))?;
     for r in reports {
         let file = xml_text(&r.file);
@@ -360,22 +476,27 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
         suite.push_attribute(("name", file.as_str()));
         suite.push_attribute((
             "tests",
-            (r.calls.len() + r.assertions.len()).to_string().as_str(),
+            (r.calls.len() + r.assertions.len() + r.errors.len())
+                .to_string()
+                .as_str(),
         ));
         let by_call = call_failures(r);
         suite.push_attribute(("failures", failing_cases(r, &by_call).to_string().as_str()));
-        suite.push_attribute(("errors", "0"));
+        suite.push_attribute(("errors", r.errors.len().to_string().as_str()));
         w.write_event(Event::Start(suite))?;
         for (i, c) in r.calls.iter().enumerate() {
             let name = format!("#{} line {}: {}", i + 1, c.line, c.name);
             let failed = by_call
                 .get(&(c.line, c.name.as_str()))
                 .map_or(&[][..], Vec::as_slice);
-            case(&mut w, &file, &name, Some(c.line), failed)?;
+            case(&mut w, &file, &name, Some(c.line), failed, "failure")?;
         }
         for (name, failed) in &r.assertions {
             let failed: Vec<&Finding> = failed.iter().map(|&i| &r.findings[i]).collect();
-            case(&mut w, &file, name, None, &failed)?;
+            case(&mut w, &file, name, None, &failed, "failure")?;
+        }
+        for &i in &r.errors {
+            case(&mut w, &file, "read", None, &[&r.findings[i]], "error")?;
         }
         w.write_event(Event::End(BytesEnd::new("testsuite")))?;
     }
@@ -413,6 +534,7 @@ fn case(
     name: &str,
     line: Option<u64>,
     failed: &[&Finding],
+    outcome: &str,
 ) -> io::Result<()> {
     let name = xml_text(name);
     let mut tag = BytesStart::new("testcase");
@@ -427,13 +549,13 @@ fn case(
     }
     w.write_event(Event::Start(tag))?;
     let message = xml_text(&(failed[0].where_() + &failed[0].message));
-    let mut failure = BytesStart::new("failure");
+    let mut failure = BytesStart::new(outcome);
     failure.push_attribute(("type", failed[0].kind));
     failure.push_attribute(("message", message.as_str()));
     w.write_event(Event::Start(failure))?;
     let body: Vec<String> = failed.iter().map(|f| f.human()).collect();
     w.write_event(Event::Text(BytesText::new(&xml_text(&body.join("\n")))))?;
-    w.write_event(Event::End(BytesEnd::new("failure")))?;
+    w.write_event(Event::End(BytesEnd::new(outcome)))?;
     w.write_event(Event::End(BytesEnd::new("testcase")))
 }
 
@@ -469,7 +591,7 @@ mod tests {
             calls: 41,
             invalid: 2,
             unknown: 1,
-            failed_assertions: 0,
+            ..Totals::default()
         };
         assert_eq!(summary(&t), "3 files, 41 calls, 2 invalid, 1 unknown tool");
         let t = Totals {
@@ -478,6 +600,7 @@ mod tests {
             invalid: 0,
             unknown: 2,
             failed_assertions: 1,
+            ..Totals::default()
         };
         assert_eq!(
             summary(&t),

@@ -60,6 +60,25 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Print a JSON Schema of toolsift's formats.
     Schema(SchemaArgs),
+    /// Print the completion script for a shell (as shipped in completions/).
+    Completions(CompletionsArgs),
+    /// Print a man page (as shipped in man/): toolsift's, or a subcommand's.
+    Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (`check`, `tools render`); none prints
+    /// toolsift(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 const CONVERT_EXAMPLES: &str = "\
@@ -257,6 +276,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub allow_unknown: bool,
 
+    /// A file in which no transcript is recognised (no message, call or result: an
+    /// empty file, JSON of another kind, binary data) is not a finding.
+    #[arg(long)]
+    pub allow_empty: bool,
+
     /// How findings are written.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human, value_name = "FORMAT")]
     pub format: CheckFormat,
@@ -365,6 +389,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "FILE")]
     pub dialect_file: Vec<PathBuf>,
 
+    /// A `$ref` to a file in a contract is read only under DIR (default: the directory
+    /// of the contract that names it).
+    #[arg(long, value_name = "DIR")]
+    pub schema_root: Option<PathBuf>,
+
     /// Calls found inside reasoning (<think>, thinking blocks): reported always,
     /// never, or only when the turn has no other call.
     #[arg(long, value_enum, default_value_t = ReasoningMode::Fallback, value_name = "MODE")]
@@ -383,6 +412,21 @@ pub struct ScanArgs {
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]
     pub quiet: bool,
+
+    /// Colour in human-readable output (`check`'s report, `--stats`): auto colours a
+    /// terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorWhen {
+    /// Colour when writing to a terminal.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
 }
 
 #[derive(Args, Debug)]
@@ -394,6 +438,10 @@ pub struct DialectsArgs {
     /// Also list the dialects of these dialect files.
     #[arg(long, value_name = "FILE")]
     pub dialect_file: Vec<PathBuf>,
+
+    /// Colour in the table: auto colours a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

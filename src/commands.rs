@@ -2,12 +2,15 @@
 
 use crate::ExitCode;
 use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, ScanArgs, ToolsCommand};
-use crate::diag::Diag;
+use crate::diag::{Diag, escape};
 use crate::dialects;
 use crate::engine::{Engine, Options, Stats};
 use crate::output::Output;
-use crate::pipeline::{OutputFile, finish, inputs, options_or_report, read_sources, text_window};
-use anyhow::Result;
+use crate::pipeline::{
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+};
+use crate::style::{Paint, Stream};
+use anyhow::{Context, Result};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -18,18 +21,43 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Tools(ToolsCommand::Render(args)) => crate::render::run(args),
         Command::Dialects(args) => list_dialects(args),
         Command::Convert(args) => crate::convert::run(args),
+        Command::Completions(args) => print(&crate::docs::completions(args.shell)),
+        Command::Man(args) => match crate::docs::man_page(&args.command) {
+            Some(page) => print(&page),
+            None => {
+                let names: Vec<String> = crate::docs::man_pages()
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect();
+                anyhow::bail!(
+                    "no man page for '{}' (there are {})",
+                    args.command.join(" "),
+                    names.join(", ")
+                )
+            }
+        },
         Command::Schema(args) => {
             let crate::cli::SchemaArgs { which } = args;
             match which {
                 crate::cli::SchemaKind::Transcript => {
                     let mut out = io::stdout().lock();
-                    out.write_all(crate::convert::canonical::SCHEMA.as_bytes())?;
-                    out.flush()?;
+                    out.write_all(crate::convert::canonical::SCHEMA.as_bytes())
+                        .and_then(|()| out.flush())
+                        .context(STDOUT)?;
                 }
             }
             Ok(ExitCode::Success)
         }
     }
+}
+
+/// Writes a generated text to standard output.
+fn print(text: &[u8]) -> Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    out.write_all(text)
+        .and_then(|()| out.flush())
+        .context(STDOUT)?;
+    Ok(ExitCode::Success)
 }
 
 fn extract(args: ExtractArgs) -> Result<ExitCode> {
@@ -82,11 +110,17 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     };
     let result = run();
     drop(out);
+    let result = if file.is_none() {
+        result.context(STDOUT)
+    } else {
+        result
+    };
     let Some(stats) = finish(result, file, &diag)? else {
         return Ok(ExitCode::Error);
     };
     if args.stats {
-        eprint!("{}", stats.report());
+        let paint = Paint::new(args.scan.color, Stream::Stderr);
+        eprint!("{}", stats.report(paint));
     }
     Ok(if diag.errored() {
         ExitCode::Error
@@ -187,35 +221,50 @@ impl Write for SharedBuffer {
 
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {
     let registry = dialects::dialect_file::load(&args.dialect_file)?;
-    let mut out = BufWriter::new(io::stdout().lock());
     let rows = dialects::all_rows(registry);
-    if args.json {
-        for row in &rows {
+    let paint = Paint::new(args.color, Stream::Stdout);
+    write_dialects(&rows, args.json, paint).context(STDOUT)?;
+    Ok(ExitCode::Success)
+}
+
+fn write_dialects(rows: &[dialects::DialectRow], json: bool, paint: Paint) -> io::Result<()> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    if json {
+        for row in rows {
             let v = serde_json::json!({"name": row.name, "channel": row.channel.name(), "models": row.models, "summary": row.summary, "example": row.example});
             writeln!(out, "{v}")?;
         }
     } else {
-        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
-        writeln!(out, "{:width$}  CHANNEL  SUMMARY", "DIALECT")?;
-        for row in &rows {
+        // Names and texts from dialect files are escaped: one row per dialect, as
+        // written nowhere else.
+        let name = |row: &dialects::DialectRow| escape(&row.name);
+        let width = rows
+            .iter()
+            .map(|r| name(r).chars().count())
+            .max()
+            .unwrap_or(0);
+        let header = format!("{:width$}  CHANNEL  SUMMARY", "DIALECT");
+        writeln!(out, "{}", paint.header(&header))?;
+        for row in rows {
+            // Padded outside the style, so that columns line up with colour on.
+            let pad = " ".repeat(width - name(row).chars().count());
             writeln!(
                 out,
-                "{:width$}  {:7}  {}",
-                row.name,
+                "{}{pad}  {:7}  {}",
+                paint.path(&name(row)),
                 row.channel.name(),
-                row.summary
+                escape(&row.summary)
             )?;
             if !row.models.is_empty() {
-                writeln!(out, "{:width$}           models: {}", "", row.models)?;
+                writeln!(
+                    out,
+                    "{:width$}           models: {}",
+                    "",
+                    escape(&row.models)
+                )?;
             }
-            writeln!(
-                out,
-                "{:width$}           e.g. {}",
-                "",
-                row.example.replace('\n', "\\n")
-            )?;
+            writeln!(out, "{:width$}           e.g. {}", "", escape(&row.example))?;
         }
     }
-    out.flush()?;
-    Ok(ExitCode::Success)
+    out.flush()
 }

@@ -2,13 +2,15 @@
 //! compiled once. A call is checked against its tool: an undeclared name is invalid
 //! (with the nearest declared name as a suggestion), arguments that break the schema
 //! are invalid with the instance path of each problem. Schemas are compiled without
-//! any network access: a remote `$ref` is an error at load, never a fetch.
+//! any network access: a remote `$ref` is an error at load, never a fetch. A `$ref` to
+//! a file is read only under the contract's own directory (or `--schema-root`), and
+//! only when it is a regular file of bounded size.
 
 use crate::model::{Call, SchemaError};
 use crate::tools::{self, Tool};
 use anyhow::{Result, anyhow};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The declared tools and their compiled schemas.
 #[derive(Default)]
@@ -19,12 +21,35 @@ pub struct Contracts {
 
 impl Contracts {
     /// Loads and compiles every contract file; a schema that does not compile is an
-    /// error naming the file and the tool.
+    /// error naming the file and the tool. File references resolve under each
+    /// contract's directory.
     pub fn load(paths: &[PathBuf]) -> Result<Contracts> {
+        Contracts::load_under(paths, None)
+    }
+
+    /// [`Contracts::load`], with file references resolved under `schema_root` instead
+    /// of each contract's directory when it is given.
+    pub fn load_under(paths: &[PathBuf], schema_root: Option<&Path>) -> Result<Contracts> {
+        let schema_root = match schema_root {
+            Some(dir) => Some(
+                std::fs::canonicalize(dir)
+                    .map_err(|e| anyhow!("--schema-root {}: {}", dir.display(), reason(&e)))?,
+            ),
+            None => None,
+        };
         let mut contracts = Contracts::default();
         for path in paths {
-            for tool in tools::load(path)? {
-                let validator = compile(&tool.schema).map_err(|e| {
+            let tools = tools::load(path)?;
+            let file = std::fs::canonicalize(path)
+                .map_err(|e| anyhow!("{}: {}", path.display(), reason(&e)))?;
+            let files = Files {
+                root: schema_root
+                    .clone()
+                    .or_else(|| file.parent().map(Path::to_path_buf)),
+                base: Some(file_uri(&file)),
+            };
+            for tool in tools {
+                let validator = compile_with(&tool.schema, &files).map_err(|e| {
                     anyhow!(
                         "{}: tool {}: the schema does not compile: {e}",
                         path.display(),
@@ -135,13 +160,113 @@ impl Contracts {
 }
 
 fn compile(schema: &Value) -> std::result::Result<jsonschema::Validator, String> {
+    compile_with(schema, &Files::default())
+}
+
+fn compile_with(
+    schema: &Value,
+    files: &Files,
+) -> std::result::Result<jsonschema::Validator, String> {
     // An empty schema accepts any arguments.
     let schema = if schema.as_object().is_some_and(|o| o.is_empty()) {
         &Value::Bool(true)
     } else {
         schema
     };
-    jsonschema::validator_for(schema).map_err(|e| e.to_string())
+    let mut options = jsonschema::options().with_retriever(Files {
+        root: files.root.clone(),
+        base: None,
+    });
+    if let Some(base) = &files.base {
+        // Relative references resolve against the contract file.
+        options = options.with_base_uri(base.clone());
+    }
+    options.build(schema).map_err(|e| {
+        // The retriever's reason says it all.
+        let text = e.to_string();
+        match text.split_once("retrieving it failed: ") {
+            Some((_, reason)) => reason.to_owned(),
+            None => text,
+        }
+    })
+}
+
+fn reason(e: &std::io::Error) -> String {
+    crate::diag::without_os_error(&e.to_string())
+}
+
+/// What a schema's references may read: files under `root` (canonical), none without
+/// one; never anything remote.
+#[derive(Default)]
+struct Files {
+    root: Option<PathBuf>,
+    /// The `file:` URI of the contract, the base of relative references.
+    base: Option<String>,
+}
+
+impl jsonschema::Retrieve for Files {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> std::result::Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        if uri.scheme().as_str() != "file" {
+            return Err(format!("{uri} is not read: toolsift fetches nothing remote").into());
+        }
+        let Some(root) = &self.root else {
+            return Err(format!("{uri} is not read: no directory for file references").into());
+        };
+        let path = uri_path(uri);
+        // Resolved first, so that `..` and links cannot lead out of the directory.
+        let real = std::fs::canonicalize(&path)
+            .map_err(|e| format!("{}: {}", path.display(), reason(&e)))?;
+        if !real.starts_with(root) {
+            return Err(format!(
+                "{} is outside {}: file references are read only under the contract's directory (or --schema-root DIR)",
+                path.display(),
+                root.display()
+            )
+            .into());
+        }
+        let text =
+            crate::config_file::read(&real).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()).into())
+    }
+}
+
+/// The path of a `file:` URI, percent-decoded.
+fn uri_path(uri: &jsonschema::Uri<String>) -> PathBuf {
+    let bytes = uri.path().decode().to_bytes();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(&bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(
+            String::from_utf8_lossy(&bytes)
+                .trim_start_matches('/')
+                .to_owned(),
+        )
+    }
+}
+
+/// `file:///…` for an absolute path, every byte that is not plainly safe in a URI path
+/// percent-encoded.
+fn file_uri(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut uri = String::from("file://");
+    if !text.starts_with('/') {
+        uri.push('/');
+    }
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
 }
 
 /// The declared name nearest to `name`: the same once case, `-`, `_`, `.` and spaces

@@ -1,14 +1,19 @@
-//! Messages on stderr: one line each, `toolsift: FILE:LINE: message`, with control
-//! characters from untrusted input made visible so they cannot garble a terminal.
+//! Messages on stderr, all through this one funnel: one line each, `toolsift: FILE:LINE:
+//! message` for a problem at a place, `toolsift: message` for one that is not, with
+//! characters from untrusted input escaped so they cannot forge a line or garble a
+//! terminal.
 
 use std::fmt::Display;
 use std::io::Write;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Default)]
 pub struct Diag {
     errored: AtomicBool,
     quiet: bool,
+    /// With [`Diag::recording`]: every error, by file, for a report that must name them.
+    recorded: Option<Mutex<Vec<(String, String)>>>,
 }
 
 impl Diag {
@@ -16,57 +21,115 @@ impl Diag {
         Diag {
             errored: AtomicBool::new(false),
             quiet,
+            recorded: None,
+        }
+    }
+
+    /// Also keeps each error about a file, for [`Diag::take_errors`].
+    pub fn recording(quiet: bool) -> Diag {
+        Diag {
+            recorded: Some(Mutex::default()),
+            ..Diag::new(quiet)
         }
     }
 
     /// A problem in the data: the run goes on and the exit code is unchanged.
     pub fn warn(&self, file: &str, line: Option<u64>, message: impl Display) {
         if !self.quiet {
-            emit(file, line, &message.to_string());
+            emit(Some((file, line)), &message.to_string());
         }
     }
 
     /// What the user asked to be told (`convert --verify`): printed even with `-q`; the
     /// exit code is the caller's.
     pub fn report(&self, file: &str, line: Option<u64>, message: impl Display) {
-        emit(file, line, &message.to_string());
+        emit(Some((file, line)), &message.to_string());
     }
 
-    /// An I/O or usage problem: the run goes on, and ends with exit code 2.
+    /// An I/O problem with a file: the run goes on, and ends with exit code 2.
     pub fn error(&self, file: &str, line: Option<u64>, message: impl Display) {
         self.errored.store(true, Ordering::Relaxed);
-        emit(file, line, &message.to_string());
+        let message = message.to_string();
+        emit(Some((file, line)), &message);
+        if let Some(recorded) = &self.recorded {
+            let mut recorded = recorded.lock().unwrap_or_else(|e| e.into_inner());
+            recorded.push((file.to_owned(), message));
+        }
+    }
+
+    /// An error that is not about a place in a file (a usage error, a bad option); the
+    /// message names any file itself. The exit code is 2.
+    pub fn fail(&self, message: impl Display) {
+        self.errored.store(true, Ordering::Relaxed);
+        emit(None, &message.to_string());
     }
 
     pub fn errored(&self) -> bool {
         self.errored.load(Ordering::Relaxed)
     }
+
+    /// The errors recorded since the last call: (file, message).
+    pub fn take_errors(&self) -> Vec<(String, String)> {
+        self.recorded.as_ref().map_or_else(Vec::new, |r| {
+            std::mem::take(&mut *r.lock().unwrap_or_else(|e| e.into_inner()))
+        })
+    }
 }
 
-fn emit(file: &str, line: Option<u64>, message: &str) {
-    let location = match line {
-        Some(line) => format!("{}:{line}", sanitize(file)),
-        None => sanitize(file),
+fn emit(at: Option<(&str, Option<u64>)>, message: &str) {
+    let location = match at {
+        Some((file, Some(line))) => format!("{}:{line}: ", escape(file)),
+        Some((file, None)) => format!("{}: ", escape(file)),
+        None => String::new(),
     };
     // A failed write to stderr has nowhere to be reported.
     let _ = writeln!(
         std::io::stderr().lock(),
-        "toolsift: {location}: {}",
-        sanitize(message)
+        "toolsift: {location}{}",
+        escape(message)
     );
 }
 
-/// Replaces control characters (other than tab) with their escaped form and keeps
-/// messages to one line.
-pub fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+/// The text with what could act on a terminal or a log reader made visible: control
+/// characters other than tab (line breaks, escape sequences) and the Unicode line
+/// separators and bidirectional controls become `\n`, `\u{1b}`, `\u{202e}`.
+pub fn escape(text: &str) -> String {
+    if !text.chars().any(needs_escape) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() && c != '\t' {
+        if needs_escape(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
+    out
+}
+
+pub fn needs_escape(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'
+                ..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// An I/O error's reason without the "(os error N)" suffix, wherever it sits in a
+/// message.
+pub fn without_os_error(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" (os error ") {
+        out.push_str(&rest[..at]);
+        rest = match rest[at..].find(')') {
+            Some(end) => &rest[at + end + 1..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
     out
 }
 
@@ -76,6 +139,15 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped() {
-        assert_eq!(sanitize("a\nb\u{1b}[31m"), "a\\nb\\u{1b}[31m");
+        assert_eq!(escape("a\nb\u{1b}[31m\tc"), "a\\nb\\u{1b}[31m\tc");
+        assert_eq!(escape("a\u{202e}b\u{2028}"), "a\\u{202e}b\\u{2028}");
+    }
+
+    #[test]
+    fn os_error_suffixes_are_dropped() {
+        assert_eq!(
+            without_os_error("a: No such file (os error 2); b (os error 13)"),
+            "a: No such file; b"
+        );
     }
 }

@@ -171,6 +171,9 @@ pub struct Engine<'o> {
     calls: HashMap<String, (String, u64)>,
     notebook_calls: HashSet<String>,
     file: String,
+    /// Whether the current source held something of a transcript's shape: a message
+    /// (not only text read as it stands), a structured call, or a result.
+    structured: bool,
     window: Option<PendingText>,
     /// The calls each channel found in the current turn (kept for their capacity).
     found: Vec<Vec<Chosen>>,
@@ -187,6 +190,7 @@ impl<'o> Engine<'o> {
             calls: HashMap::new(),
             notebook_calls: HashSet::new(),
             file: String::new(),
+            structured: false,
             window: None,
             found: Vec::new(),
             stats: Stats::default(),
@@ -201,12 +205,24 @@ impl<'o> Engine<'o> {
     /// Starts a new source: turn numbers and call pairing are per source.
     pub fn start_source(&mut self, file: &str) {
         self.file = file.to_owned();
+        self.structured = false;
         self.turns = 0;
         self.calls.clear();
         self.notebook_calls.clear();
     }
 
+    /// Whether the current source held a message, a structured call or a result, of any
+    /// role; text read as it stands (plain text, JSON of no known shape) does not count.
+    pub fn read_structure(&self) -> bool {
+        self.structured
+    }
+
     pub fn event(&mut self, event: Event) -> io::Result<()> {
+        self.structured |= match &event {
+            Event::Turn(turn) => !turn.calls.is_empty() || turn.texts.iter().any(|t| !t.raw),
+            Event::Result(_) => true,
+            Event::Window(_) => false,
+        };
         match event {
             Event::Turn(turn) => self.turn(turn),
             Event::Result(result) => self.result(result),
@@ -753,8 +769,9 @@ impl<'o> Engine<'o> {
 }
 
 impl Stats {
-    /// The `--stats` report, for stderr.
-    pub fn report(&self) -> String {
+    /// The `--stats` report, for stderr: every line a `toolsift: stats:` message, names
+    /// from dialect files escaped.
+    pub fn report(&self, paint: crate::style::Paint) -> String {
         let mut s = format!(
             "toolsift: stats: {} turns, {} with calls, {} fallbacks to a later channel\n",
             self.turns, self.turns_with_calls, self.fallbacks
@@ -762,22 +779,31 @@ impl Stats {
         if self.dialects.is_empty() {
             return s;
         }
-        let width = self
+        let names: Vec<String> = self
             .dialects
             .keys()
-            .map(|(_, d)| d.len())
+            .map(|(_, d)| crate::diag::escape(d))
+            .collect();
+        let width = names
+            .iter()
+            .map(|d| d.chars().count())
             .max()
             .unwrap_or(7)
             .max(7);
-        s.push_str(&format!(
-            "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+        let header = format!(
+            "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}",
             "channel", "dialect", "calls", "invalid", "repaired"
-        ));
-        for ((channel, dialect), (calls, invalid, repaired)) in &self.dialects {
+        );
+        s.push_str(&format!("toolsift: stats: {}\n", paint.header(&header)));
+        for (((channel, _), (calls, invalid, repaired)), dialect) in
+            self.dialects.iter().zip(&names)
+        {
+            // Padded outside the style, so that columns line up with colour on.
+            let pad = " ".repeat(width - dialect.chars().count());
             s.push_str(&format!(
-                "{:<7}  {:<width$}  {:>7}  {:>7}  {:>8}\n",
+                "toolsift: stats: {:<7}  {}{pad}  {:>7}  {:>7}  {:>8}\n",
                 channel.name(),
-                dialect,
+                paint.path(dialect),
                 calls,
                 invalid,
                 repaired

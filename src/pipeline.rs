@@ -20,6 +20,9 @@ use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+/// How standard output is named in messages.
+pub(crate) const STDOUT: &str = "standard output";
+
 fn framing(input: InputFormat) -> Framing {
     match input {
         InputFormat::Auto => Framing::Auto,
@@ -71,7 +74,10 @@ pub(crate) fn options(args: &ScanArgs, with_results: bool, with_text: bool) -> R
         with_text,
         roles,
         dialects: args.dialects.clone(),
-        contracts: std::sync::Arc::new(Contracts::load(&args.tools)?),
+        contracts: std::sync::Arc::new(Contracts::load_under(
+            &args.tools,
+            args.schema_root.as_deref(),
+        )?),
         registry,
         strict: args.strict,
         reasoning: match args.reasoning {
@@ -91,7 +97,7 @@ pub(crate) fn options_or_report(
     match options(args, with_results, with_text) {
         Ok(o) => Some(o),
         Err(e) => {
-            Diag::default().error("usage", None, format!("{e:#}"));
+            Diag::default().fail(crate::diag::without_os_error(&format!("{e:#}")));
             None
         }
     }
@@ -121,7 +127,7 @@ pub(crate) fn inputs(
         if named {
             let shown = output.to_string_lossy();
             let message = format!("-o {shown} is also an input; write the output elsewhere");
-            diag.error("usage", None, message);
+            diag.fail(message);
             return None;
         }
         exclude.extend(id);
@@ -235,7 +241,7 @@ pub(crate) fn text_window() -> usize {
 }
 
 /// Reads every source through the engine, in order. A file that cannot be read is
-/// reported and skipped; `done` runs after each source that was read.
+/// reported and skipped; `done` runs after each source, read or not.
 pub(crate) fn read_sources(
     files: &[PathBuf],
     scan: &ScanArgs,
@@ -266,6 +272,7 @@ pub(crate) fn read_sources(
                 }
                 Err(e) => {
                     diag.error(&name, None, io_reason(&e));
+                    done(&name, engine)?;
                     continue;
                 }
             }

@@ -6,7 +6,7 @@
 use crate::ExitCode;
 use crate::cli::{RenderArgs, RenderStyle};
 use crate::tools::{self, Tool};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -17,8 +17,9 @@ pub fn run(args: RenderArgs) -> Result<ExitCode> {
         tools.extend(tools::load(path)?);
     }
     let mut out = io::stdout().lock();
-    out.write_all(render(&tools, args.style).as_bytes())?;
-    out.flush()?;
+    out.write_all(render(&tools, args.style).as_bytes())
+        .and_then(|()| out.flush())
+        .context(crate::pipeline::STDOUT)?;
     Ok(ExitCode::Success)
 }
 

@@ -1,7 +1,7 @@
 //! Tool contracts (`--tools FILE`): the declared tools with their argument schemas, read
 //! from any of the usual ways of writing them down.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -33,8 +33,7 @@ const EXPECTED: &str = "expected an OpenAI tools array, Anthropic tools, an MCP 
 
 /// Reads a contracts file.
 pub fn load(path: &Path) -> Result<Vec<Tool>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read", path.display()))?;
+    let text = crate::config_file::read(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let value: Value = serde_json::from_str(&text)
         .with_context(|| format!("{}: not JSON ({EXPECTED})", path.display()))?;
     let tools = from_value(&value);

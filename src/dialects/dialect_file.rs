@@ -131,8 +131,8 @@ pub fn load(paths: &[std::path::PathBuf]) -> Result<&'static Registry> {
         .collect();
     let (mut markers, mut params, mut literals) = (Vec::new(), Vec::new(), Vec::new());
     for path in paths {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("{}: cannot read", path.display()))?;
+        let text = crate::config_file::read(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let file: File = serde_json::from_str(&text).with_context(|| {
             format!(
                 "{}: not a dialect file (expected {{\"dialects\": [{{\"family\": \"markers\"|\"xml-params\"|\"pythonic\", \"name\": …}}]}})",
