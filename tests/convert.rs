@@ -527,7 +527,37 @@ fn one_bad_file_fails_alone() {
     assert_eq!(tree(&out_dir), ["a.json", "d.json"]);
     let err = stderr(&out);
     assert!(err.contains("b.json") && err.contains("c.json"), "{err}");
-    assert!(err.contains("4 files") && err.contains("2 failed"), "{err}");
+    // Broken JSON fails; plain text found in a directory is no conversation, skipped.
+    assert!(
+        err.contains("4 files") && err.contains("1 failed") && err.contains("1 not conversations"),
+        "{err}"
+    );
+    // Named on its own, plain text with no call still fails: there is nothing in it.
+    let out = convert(&["--to", "json", input.join("c.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+#[test]
+fn a_write_error_on_standard_output_is_an_error_of_the_run() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let out = toolsift()
+        .args([
+            "convert",
+            "--to",
+            "json",
+            "fixtures/mandrake/legacy-xml-history.json",
+        ])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("toolsift: standard output:"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// A batch killed part way leaves every output whole: the old file or the new one.

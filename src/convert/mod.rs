@@ -78,7 +78,10 @@ impl Settings {
 
 /// Converts one file's bytes. Errors fail the file: input that cannot be kept exactly
 /// (invalid UTF-8, a lone surrogate) or that holds no conversation.
-pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
+/// Converts one file's bytes. `walked`: the file was found in a directory argument, where
+/// plain text is not taken for a conversation (a README beside the histories is not one)
+/// and fails with [`NotAConversation`].
+pub fn convert_bytes(bytes: &[u8], settings: &Settings, walked: bool) -> Result<Converted> {
     let text = match simdutf8::basic::from_utf8(bytes) {
         Ok(t) => t,
         Err(_) => {
@@ -90,6 +93,12 @@ pub fn convert_bytes(bytes: &[u8], settings: &Settings) -> Result<Converted> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match convert_documents(text, settings) {
         Err(e) if e.downcast_ref::<frame::NotADocument>().is_some() => {
+            if walked
+                && e.downcast_ref::<frame::NotADocument>()
+                    .is_some_and(|n| n.0 == "plain text")
+            {
+                return Err(anyhow::Error::new(NotAConversation));
+            }
             turns::convert(text, &e.to_string(), settings)
         }
         other => other,
@@ -252,8 +261,22 @@ enum Destination {
     File(PathBuf),
 }
 
+/// A file found in a directory that holds no conversation (plain text): skipped.
+#[derive(Debug)]
+pub struct NotAConversation;
+
+impl std::fmt::Display for NotAConversation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("plain text, not a conversation; skipped (name the file to convert it)")
+    }
+}
+
+impl std::error::Error for NotAConversation {}
+
 struct Job {
     input: PathBuf,
+    /// Found in a directory argument, not named.
+    walked: bool,
     /// Shown in messages.
     name: String,
     destination: Destination,
@@ -264,21 +287,17 @@ struct Job {
 pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     let diag = Diag::new(args.quiet);
     if args.in_place && args.backup.is_none() && !args.no_backup {
-        diag.error(
-            "usage",
-            None,
-            "--in-place needs --backup SUFFIX or --no-backup",
-        );
+        diag.fail("--in-place needs --backup SUFFIX or --no-backup");
         return Ok(ExitCode::Error);
     }
     if args.backup.as_deref().is_some_and(str::is_empty) {
-        diag.error("usage", None, "--backup needs a non-empty suffix");
+        diag.fail("--backup needs a non-empty suffix");
         return Ok(ExitCode::Error);
     }
     let options = match options(&args) {
         Ok(o) => o,
         Err(e) => {
-            diag.error("usage", None, format!("{e:#}"));
+            diag.fail(format!("{e:#}"));
             return Ok(ExitCode::Error);
         }
     };
@@ -293,7 +312,7 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     let jobs = match plan(&args, &diag) {
         Ok(jobs) => jobs,
         Err(e) => {
-            diag.error("usage", None, format!("{e:#}"));
+            diag.fail(format!("{e:#}"));
             return Ok(ExitCode::Error);
         }
     };
@@ -309,13 +328,13 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             summary.line(args.dry_run)
         );
     }
-    Ok(
-        if diag.errored() || summary.failed > 0 || summary.lossy > 0 {
-            ExitCode::Findings
-        } else {
-            ExitCode::Success
-        },
-    )
+    Ok(if diag.errored() {
+        ExitCode::Error
+    } else if summary.failed > 0 || summary.lossy > 0 {
+        ExitCode::Findings
+    } else {
+        ExitCode::Success
+    })
 }
 
 /// The inputs and where each goes.
@@ -356,6 +375,7 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Vec<Job>> {
             (Destination::Stdout, None)
         };
         jobs.push(Job {
+            walked: root.is_some(),
             input,
             name,
             destination,
@@ -423,6 +443,8 @@ struct Summary {
     /// Files whose conversion --verify found lossy.
     lossy: usize,
     skipped: usize,
+    /// Files in a directory that hold no conversation.
+    not_conversations: usize,
 }
 
 impl Summary {
@@ -439,6 +461,12 @@ impl Summary {
         );
         if self.lossy > 0 {
             s.push_str(&format!(", {} would lose something", self.lossy));
+        }
+        if self.not_conversations > 0 {
+            s.push_str(&format!(
+                ", {} not conversations (plain text)",
+                self.not_conversations
+            ));
         }
         if self.skipped > 0 {
             s.push_str(&format!(
@@ -470,13 +498,17 @@ fn execute(
     // Stdout outputs wait here until every earlier one is written.
     let ordered: Mutex<(usize, std::collections::BTreeMap<usize, Vec<u8>>)> =
         Mutex::new((0, std::collections::BTreeMap::new()));
-    let stdout_failed = std::sync::atomic::AtomicBool::new(false);
+    // Every job writes to standard output, or every job to a file of its own.
+    let stdout_error: Mutex<Option<io::Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
+                    if stdout_error.lock().is_ok_and(|e| e.is_some()) {
+                        break;
+                    }
                     let outcome = one(job, settings, args, diag, &progress);
                     let stdout_bytes = {
                         let mut s = summary.lock().expect("no panics hold it");
@@ -498,10 +530,18 @@ fn execute(
                                 matches!(job.destination, Destination::Stdout)
                                     .then_some(converted.output)
                             }
+                            Err(e) if e.downcast_ref::<NotAConversation>().is_some() => {
+                                s.not_conversations += 1;
+                                drop(s);
+                                progress.suspend(|| diag.warn(&job.name, None, e));
+                                matches!(job.destination, Destination::Stdout).then(Vec::new)
+                            }
                             Err(e) => {
                                 s.failed += 1;
                                 drop(s);
-                                progress.suspend(|| diag.error(&job.name, None, format!("{e:#}")));
+                                // A failed file is counted (exit 1), not an I/O error of
+                                // the run (exit 2); it is said even with -q.
+                                progress.suspend(|| diag.report(&job.name, None, format!("{e:#}")));
                                 matches!(job.destination, Destination::Stdout).then(Vec::new)
                             }
                         }
@@ -514,34 +554,29 @@ fn execute(
                             let at = o.0;
                             let Some(bytes) = o.1.remove(&at) else { break };
                             o.0 += 1;
-                            // Skip over jobs that write files.
-                            if !stdout_failed.load(Ordering::Relaxed) {
+                            let mut failed = stdout_error.lock().expect("no panics hold it");
+                            if failed.is_none() {
                                 let mut out = io::stdout().lock();
-                                if out.write_all(&bytes).and_then(|()| out.flush()).is_err() {
-                                    stdout_failed.store(true, Ordering::Relaxed);
+                                if let Err(e) = out.write_all(&bytes).and_then(|()| out.flush()) {
+                                    *failed = Some(e);
                                 }
-                            }
-                            while jobs
-                                .get(o.0)
-                                .is_some_and(|j| !matches!(j.destination, Destination::Stdout))
-                            {
-                                o.0 += 1;
                             }
                         }
                     }
                 }
             });
         }
-        // Jobs before the first stdout job write files: start the order there.
-        let mut o = ordered.lock().expect("no panics hold it");
-        while jobs
-            .get(o.0)
-            .is_some_and(|j| !matches!(j.destination, Destination::Stdout))
-        {
-            o.0 += 1;
-        }
     });
     progress.finish();
+    // A closed pipe (`| head`) ends the run quietly; any other failure is reported.
+    if let Some(e) = stdout_error.into_inner().expect("no panics hold it")
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        diag.fail(format!(
+            "standard output: {}",
+            crate::pipeline::io_reason(&e)
+        ));
+    }
     Ok(summary.into_inner().expect("no panics hold it"))
 }
 
@@ -560,7 +595,7 @@ fn one(
     progress: &Progress,
 ) -> Result<(Converted, Wrote)> {
     let bytes = read_input(&job.input).with_context(|| "cannot read".to_string())?;
-    let converted = convert_bytes(&bytes, settings)?;
+    let converted = convert_bytes(&bytes, settings, job.walked)?;
     progress.suspend(|| {
         // With --verify, what the target could not hold is part of its report.
         for w in &converted.warnings {
