@@ -542,7 +542,8 @@ fn a_write_error_on_standard_output_is_an_error_of_the_run() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         return;
     };
-    let out = toolsift()
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .current_dir(root())
         .args([
             "convert",
             "--to",
