@@ -479,10 +479,9 @@ fn a_50_mb_line_is_read() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    // Many records, and a reader that goes away after the first line.
-    let line = std::fs::read_to_string("fixtures/openai-chat/batch-output.jsonl").unwrap();
-    let first = line.lines().next().unwrap().to_owned() + "\n";
-    let input = first.repeat(200_000);
+    // Distinct calls, so none is merged away: megabytes of records, far more than a pipe
+    // holds, written while the reader has gone after its first bytes.
+    let input: String = (0..50_000).map(|i| call_line(&format!("f{i}"))).collect();
     let f = write_temp(input.as_bytes(), ".jsonl");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
         .arg("extract")
@@ -494,6 +493,7 @@ fn a_closed_pipe_ends_quietly() {
     let mut stdout = child.stdout.take().unwrap();
     let mut buf = [0u8; 100];
     std::io::Read::read_exact(&mut stdout, &mut buf).unwrap();
+    assert!(buf.starts_with(br#"{"type":"call","name":"f0""#));
     drop(stdout);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -1306,6 +1306,36 @@ fn a_failed_write_names_the_output_file() {
         .assert()
         .code(2)
         .stderr("toolsift: no/such/dir/out.jsonl: cannot create: No such file or directory\n");
+    // An output that cannot be a file.
+    let dir = tempfile::tempdir().unwrap();
+    toolsift()
+        .args(["extract", "-o"])
+        .arg(dir.path())
+        .arg(CHAT)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "toolsift: {}: cannot create: is a directory\n",
+            dir.path().display()
+        ));
+    // Standard output that fails: the run ends with the reason, not quietly.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .args(["extract", CHAT])
+        .current_dir(common::root())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: error: No space left on device (os error 28)\n"
+    );
 }
 
 /// Killed while it writes, `extract -o` leaves the old file whole: never a partial one.
