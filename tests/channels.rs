@@ -316,3 +316,52 @@ fn a_turn_with_several_dialects_keeps_message_order() {
         ["a", "b"]
     );
 }
+
+#[test]
+fn with_no_valid_call_the_first_channel_that_found_any_is_reported() {
+    // Every call breaks its contract (kelvin is no unit). Turn 0: native (A), json (B)
+    // and text (C) calls; turn 1: no native call, text (E) before json (D) in the text.
+    let input = concat!(
+        r#"{"role": "assistant", "content": "Text: <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"B\", \"unit\": \"kelvin\"}}</tool_call> and <function=get_weather>\n<parameter=city>\nC\n</parameter>\n<parameter=unit>\nkelvin\n</parameter>\n</function>", "tool_calls": [{"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"A\", \"unit\": \"kelvin\"}"}}]}"#,
+        "\n",
+        r#"{"role": "assistant", "content": "<function=get_weather>\n<parameter=city>\nE\n</parameter>\n<parameter=unit>\nkelvin\n</parameter>\n</function> then <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"D\", \"unit\": \"kelvin\"}}</tool_call>"}"#,
+        "\n",
+    );
+    let run = |formats: &str| {
+        let out = toolsift()
+            .args(["extract", "--tools", "tests/data/contracts/openai.json"])
+            .args(["-f", formats])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        records(&out.stdout)
+            .iter()
+            .map(|r| match r {
+                Record::Call {
+                    arguments,
+                    channel,
+                    valid,
+                    source,
+                    ..
+                } => {
+                    assert_eq!(*valid, Some(false));
+                    format!("{} {} {}", source.turn, channel, arguments["city"])
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run("tool,json,text"),
+        [r#"0 tool "A""#, r#"1 json "D""#]
+    );
+    assert_eq!(
+        run("json,tool,text"),
+        [r#"0 json "B""#, r#"1 json "D""#]
+    );
+    assert_eq!(
+        run("text,json,tool"),
+        [r#"0 text "C""#, r#"1 text "E""#]
+    );
+}
