@@ -541,6 +541,49 @@ fn a_cut_stream_yields_truncated_calls() {
 }
 
 #[test]
+fn an_sse_event_at_the_end_with_no_blank_line_after_it_is_read() {
+    // The call is in the last event, which ends the input with no blank line: with a
+    // line break, without one, and with its data over two lines.
+    let path = "fixtures/openai-chat/stream-no-final-blank-line.sse";
+    let sse = std::fs::read_to_string(path).unwrap();
+    assert!(sse.ends_with("}\n") && !sse.ends_with("\n\n"));
+    let (head, last) = sse.trim_end().rsplit_once('\n').unwrap();
+    let split = last.replacen(r#""choices":"#, "\ndata: \"choices\":", 1);
+    for input in [
+        sse.clone(),
+        sse.trim_end().to_owned(),
+        format!("{head}\n{split}"),
+    ] {
+        for framing in ["auto", "sse"] {
+            let out = toolsift()
+                .args(["extract", "--input", framing])
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            let recs = records(&out.stdout);
+            match &recs[..] {
+                [Record::Call {
+                    name,
+                    id,
+                    arguments,
+                    source,
+                    ..
+                }] => {
+                    assert_eq!(
+                        (name.as_str(), id.as_deref(), source.line),
+                        ("get_weather", Some("call_last"), 3),
+                        "{input}"
+                    );
+                    assert_eq!(arguments["city"], "Oslo");
+                }
+                other => panic!("{framing}: {input}\n{other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
 fn bare_model_output_is_scanned_as_text() {
     // A JSON document of no known transcript shape is the model's own output: the
     // json channel reads the call in it.
