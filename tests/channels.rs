@@ -352,16 +352,30 @@ fn with_no_valid_call_the_first_channel_that_found_any_is_reported() {
             })
             .collect::<Vec<_>>()
     };
-    assert_eq!(
-        run("tool,json,text"),
-        [r#"0 tool "A""#, r#"1 json "D""#]
-    );
-    assert_eq!(
-        run("json,tool,text"),
-        [r#"0 json "B""#, r#"1 json "D""#]
-    );
-    assert_eq!(
-        run("text,json,tool"),
-        [r#"0 text "C""#, r#"1 text "E""#]
-    );
+    assert_eq!(run("tool,json,text"), [r#"0 tool "A""#, r#"1 json "D""#]);
+    assert_eq!(run("json,tool,text"), [r#"0 json "B""#, r#"1 json "D""#]);
+    assert_eq!(run("text,json,tool"), [r#"0 text "C""#, r#"1 text "E""#]);
+}
+
+/// The output of the options that add to or change records, pinned whole: record kinds
+/// and fields, their order, and the calls each option keeps.
+#[test]
+fn option_outputs_match_their_snapshots() {
+    for (name, args) in [
+        ("with_text", &["--with-text", FALLBACK][..]),
+        ("all", &["--all", FALLBACK]),
+        ("strict", &["--strict", "fixtures/hermes/qwen-parallel.txt"]),
+        (
+            "tools",
+            &["--tools", "tests/data/contracts/openai.json", "tests/data/check/"],
+        ),
+    ] {
+        let out = toolsift().arg("extract").args(args).output().unwrap();
+        assert!(out.status.success(), "{name}");
+        records(&out.stdout);
+        insta::assert_snapshot!(
+            format!("extract_{name}"),
+            String::from_utf8(out.stdout).unwrap()
+        );
+    }
 }
