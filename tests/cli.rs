@@ -16,6 +16,24 @@ fn names(records: &[Record]) -> Vec<&str> {
     records.iter().filter_map(|r| r.name()).collect()
 }
 
+/// Each call as `name id line`, `-` for no id.
+fn calls(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| {
+            assert!(r.is_call(), "{r:?}");
+            format!(
+                "{} {} {}",
+                r.name().unwrap(),
+                r.id().unwrap_or("-"),
+                r.line()
+            )
+        })
+        .collect()
+}
+
+const CHAT_CALLS: [&str; 2] = ["get_weather call_w1 14", "write_file call_w2 22"];
+
 const CHAT: &str = "fixtures/openai-chat/parallel-tool-calls.json";
 
 #[test]
@@ -173,18 +191,35 @@ fn with_results_adds_result_records_paired_by_id() {
 fn forced_input_framing() {
     // As text, a JSON document is one turn of prose: no native calls.
     assert!(extract(&["--input", "text", CHAT]).is_empty());
-    assert_eq!(extract(&["--input", "json", CHAT]).len(), 2);
+    assert_eq!(calls(&extract(&["--input", "json", CHAT])), CHAT_CALLS);
     assert_eq!(
-        extract(&["--input", "sse", "fixtures/anthropic/stream.sse"]).len(),
-        2
+        calls(&extract(&[
+            "--input",
+            "sse",
+            "fixtures/anthropic/stream.sse"
+        ])),
+        ["write_file toolu_s1 17", "list_dir toolu_s2 32"]
     );
     assert_eq!(
-        extract(&["--input", "jsonl", "fixtures/codex/rollout.jsonl"]).len(),
-        4
+        calls(&extract(&[
+            "--input",
+            "jsonl",
+            "fixtures/codex/rollout.jsonl"
+        ])),
+        [
+            "exec_command call_c1 4",
+            "apply_patch call_c2 7",
+            "mcp__node_repl__js call_c3 8",
+            "local_shell call_c4 10"
+        ]
     );
     assert_eq!(
-        extract(&["--input", "yaml", "fixtures/cassette/openai-stream.yaml"]).len(),
-        1
+        calls(&extract(&[
+            "--input",
+            "yaml",
+            "fixtures/cassette/openai-stream.yaml"
+        ])),
+        ["get_time call_v1 11"]
     );
 }
 
@@ -192,10 +227,10 @@ fn forced_input_framing() {
 fn formats_select_channels() {
     // The SWE-agent command format is a text-channel dialect.
     let xml = "fixtures/swe-agent/xml-actions.traj";
-    assert_eq!(extract(&[xml]).len(), 2);
+    assert_eq!(calls(&extract(&[xml])), ["bash - 35", "bash - 49"]);
     assert!(extract(&["-f", "tool", xml]).is_empty());
     assert!(extract(&["-f", "text", CHAT]).is_empty());
-    assert_eq!(extract(&["-f", "text,tool", CHAT]).len(), 2);
+    assert_eq!(calls(&extract(&["-f", "text,tool", CHAT])), CHAT_CALLS);
 }
 
 #[test]
@@ -236,9 +271,15 @@ fn all_keeps_calls_that_differ_only_in_their_id_and_merges_one_call_seen_twice()
 fn roles_widen_what_is_scanned() {
     // The SWE-agent prompt holds an example <command>: not a call unless asked.
     let xml = "fixtures/swe-agent/xml-actions.traj";
-    assert_eq!(extract(&[xml]).len(), 2);
-    assert_eq!(extract(&["--roles", "assistant,user", xml]).len(), 3);
-    assert_eq!(extract(&["--roles", "assistant,user,system", xml]).len(), 4);
+    assert_eq!(calls(&extract(&[xml])), ["bash - 35", "bash - 49"]);
+    assert_eq!(
+        calls(&extract(&["--roles", "assistant,user", xml])),
+        ["bash - 29", "bash - 35", "bash - 49"]
+    );
+    assert_eq!(
+        calls(&extract(&["--roles", "assistant,user,system", xml])),
+        ["bash - 23", "bash - 29", "bash - 35", "bash - 49"]
+    );
 }
 
 #[test]
@@ -326,6 +367,13 @@ fn arguments_deep_inside_a_document_are_kept_whole() {
     assert!(text.contains("recursion limit"), "{text}");
 }
 
+/// The calls of fixtures/claude-code/session.jsonl.
+const SESSION_CALLS: [&str; 3] = [
+    "Bash toolu_cc1 4",
+    "Read toolu_cc2 5",
+    "mcp__github__create_issue toolu_cc3 9",
+];
+
 #[test]
 fn bom_and_crlf_are_accepted() {
     let text = std::fs::read_to_string("fixtures/claude-code/session.jsonl").unwrap();
@@ -337,7 +385,7 @@ fn bom_and_crlf_are_accepted() {
         .output()
         .unwrap();
     assert!(out.status.success() && out.stderr.is_empty());
-    assert_eq!(records(&out.stdout).len(), 3);
+    assert_eq!(calls(&records(&out.stdout)), SESSION_CALLS);
 
     let sse = std::fs::read_to_string("fixtures/anthropic/stream.sse").unwrap();
     let out = toolsift()
@@ -345,7 +393,10 @@ fn bom_and_crlf_are_accepted() {
         .write_stdin(sse.replace('\n', "\r\n"))
         .output()
         .unwrap();
-    assert_eq!(records(&out.stdout).len(), 2);
+    assert_eq!(
+        calls(&records(&out.stdout)),
+        ["write_file toolu_s1 17", "list_dir toolu_s2 32"]
+    );
 }
 
 #[test]
@@ -363,7 +414,16 @@ fn a_jsonl_line_that_is_not_json_is_named_and_skipped_over() {
         String::from_utf8_lossy(&out.stderr),
         "toolsift: -:3: not JSON (EOF while parsing a string, column 48); scanning the line as text\n"
     );
-    assert_eq!(records(&out.stdout).len(), 4);
+    // The calls after it keep their lines, one further down.
+    assert_eq!(
+        calls(&records(&out.stdout)),
+        [
+            "exec_command call_c1 5",
+            "apply_patch call_c2 8",
+            "mcp__node_repl__js call_c3 9",
+            "local_shell call_c4 11"
+        ]
+    );
 }
 
 #[test]
@@ -406,7 +466,7 @@ fn invalid_utf8_is_replaced_and_reported_once_with_its_line() {
         String::from_utf8_lossy(&out.stderr),
         "toolsift: -:2: invalid UTF-8; the bad bytes were replaced with U+FFFD\n"
     );
-    assert_eq!(records(&out.stdout).len(), 3);
+    assert_eq!(calls(&records(&out.stdout)), SESSION_CALLS);
 }
 
 #[test]
@@ -425,7 +485,7 @@ fn binary_junk_is_skipped_with_a_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("binary data (NUL byte at offset"), "{err}");
-    assert_eq!(records(&out.stdout).len(), 2);
+    assert_eq!(calls(&records(&out.stdout)), CHAT_CALLS);
 }
 
 #[test]
@@ -563,13 +623,15 @@ fn an_sse_event_at_the_end_with_no_blank_line_after_it_is_read() {
             assert!(out.status.success());
             let recs = records(&out.stdout);
             match &recs[..] {
-                [Record::Call {
-                    name,
-                    id,
-                    arguments,
-                    source,
-                    ..
-                }] => {
+                [
+                    Record::Call {
+                        name,
+                        id,
+                        arguments,
+                        source,
+                        ..
+                    },
+                ] => {
                     assert_eq!(
                         (name.as_str(), id.as_deref(), source.line),
                         ("get_weather", Some("call_last"), 3),
