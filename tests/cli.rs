@@ -646,6 +646,37 @@ fn an_sse_event_at_the_end_with_no_blank_line_after_it_is_read() {
 }
 
 #[test]
+fn sse_without_blank_lines_or_data_fields_gives_the_same_calls() {
+    let sse = std::fs::read_to_string("fixtures/openai-chat/stream-parallel.sse").unwrap();
+    let whole = extract(&["fixtures/openai-chat/stream-parallel.sse"]);
+    assert_eq!(names(&whole), ["search", "read_file"]);
+    let run = |input: String| {
+        let out = toolsift()
+            .args(["extract", "--input", "sse"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let recs = records(&out.stdout);
+        recs.iter()
+            .map(|r| match r {
+                Record::Call {
+                    name, arguments, ..
+                } => format!("{name} {}", serde_json::Value::Object(arguments.clone())),
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let want = run(sse.clone());
+    // Captures that drop the blank lines between events: each data line that starts a
+    // JSON value after a complete one is an event of its own.
+    assert_eq!(run(sse.replace("\n\n", "\n")), want);
+    // Captures that drop the `data:` field name: a bare JSON line is an event too.
+    assert_eq!(run(sse.replace("data: {", "{")), want);
+    assert_eq!(run(format!("event: start\n{}", sse.replace("data: ", ""))), want);
+}
+
+#[test]
 fn bare_model_output_is_scanned_as_text() {
     // A JSON document of no known transcript shape is the model's own output: the
     // json channel reads the call in it.
