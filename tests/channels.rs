@@ -367,7 +367,11 @@ fn option_outputs_match_their_snapshots() {
         ("strict", &["--strict", "fixtures/hermes/qwen-parallel.txt"]),
         (
             "tools",
-            &["--tools", "tests/data/contracts/openai.json", "tests/data/check/"],
+            &[
+                "--tools",
+                "tests/data/contracts/openai.json",
+                "tests/data/check/",
+            ],
         ),
     ] {
         let out = toolsift().arg("extract").args(args).output().unwrap();
@@ -377,5 +381,27 @@ fn option_outputs_match_their_snapshots() {
             format!("extract_{name}"),
             String::from_utf8(out.stdout).unwrap()
         );
+    }
+}
+
+#[test]
+fn stats_of_several_files_are_summed_on_any_number_of_threads() {
+    let want = "toolsift: stats: 7 turns, 6 with calls, 4 fallbacks to a later channel
+channel  dialect                calls  invalid  repaired
+tool     openai                     3        0         0
+json     hermes                     4        0         1
+json     json-name-arguments        1        0         0
+text     cline-xml                  1        0         0
+";
+    for jobs in ["1", "2", "3"] {
+        toolsift()
+            .args(["extract", "--stats", "-j", jobs, FALLBACK])
+            .args([
+                "fixtures/hermes/qwen-parallel.txt",
+                "fixtures/openai-chat/parallel-tool-calls.json",
+            ])
+            .assert()
+            .success()
+            .stderr(want);
     }
 }
