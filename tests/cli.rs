@@ -673,7 +673,10 @@ fn sse_without_blank_lines_or_data_fields_gives_the_same_calls() {
     assert_eq!(run(sse.replace("\n\n", "\n")), want);
     // Captures that drop the `data:` field name: a bare JSON line is an event too.
     assert_eq!(run(sse.replace("data: {", "{")), want);
-    assert_eq!(run(format!("event: start\n{}", sse.replace("data: ", ""))), want);
+    assert_eq!(
+        run(format!("event: start\n{}", sse.replace("data: ", ""))),
+        want
+    );
 }
 
 #[test]
