@@ -316,3 +316,92 @@ fn a_turn_with_several_dialects_keeps_message_order() {
         ["a", "b"]
     );
 }
+
+#[test]
+fn with_no_valid_call_the_first_channel_that_found_any_is_reported() {
+    // Every call breaks its contract (kelvin is no unit). Turn 0: native (A), json (B)
+    // and text (C) calls; turn 1: no native call, text (E) before json (D) in the text.
+    let input = concat!(
+        r#"{"role": "assistant", "content": "Text: <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"B\", \"unit\": \"kelvin\"}}</tool_call> and <function=get_weather>\n<parameter=city>\nC\n</parameter>\n<parameter=unit>\nkelvin\n</parameter>\n</function>", "tool_calls": [{"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"A\", \"unit\": \"kelvin\"}"}}]}"#,
+        "\n",
+        r#"{"role": "assistant", "content": "<function=get_weather>\n<parameter=city>\nE\n</parameter>\n<parameter=unit>\nkelvin\n</parameter>\n</function> then <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"D\", \"unit\": \"kelvin\"}}</tool_call>"}"#,
+        "\n",
+    );
+    let run = |formats: &str| {
+        let out = toolsift()
+            .args(["extract", "--tools", "tests/data/contracts/openai.json"])
+            .args(["-f", formats])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        records(&out.stdout)
+            .iter()
+            .map(|r| match r {
+                Record::Call {
+                    arguments,
+                    channel,
+                    valid,
+                    source,
+                    ..
+                } => {
+                    assert_eq!(*valid, Some(false));
+                    format!("{} {} {}", source.turn, channel, arguments["city"])
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("tool,json,text"), [r#"0 tool "A""#, r#"1 json "D""#]);
+    assert_eq!(run("json,tool,text"), [r#"0 json "B""#, r#"1 json "D""#]);
+    assert_eq!(run("text,json,tool"), [r#"0 text "C""#, r#"1 text "E""#]);
+}
+
+/// The output of the options that add to or change records, pinned whole: record kinds
+/// and fields, their order, and the calls each option keeps.
+#[test]
+fn option_outputs_match_their_snapshots() {
+    for (name, args) in [
+        ("with_text", &["--with-text", FALLBACK][..]),
+        ("all", &["--all", FALLBACK]),
+        ("strict", &["--strict", "fixtures/hermes/qwen-parallel.txt"]),
+        (
+            "tools",
+            &[
+                "--tools",
+                "tests/data/contracts/openai.json",
+                "tests/data/check/",
+            ],
+        ),
+    ] {
+        let out = toolsift().arg("extract").args(args).output().unwrap();
+        assert!(out.status.success(), "{name}");
+        records(&out.stdout);
+        insta::assert_snapshot!(
+            format!("extract_{name}"),
+            String::from_utf8(out.stdout).unwrap()
+        );
+    }
+}
+
+#[test]
+fn stats_of_several_files_are_summed_on_any_number_of_threads() {
+    let want = "toolsift: stats: 7 turns, 6 with calls, 4 fallbacks to a later channel
+channel  dialect                calls  invalid  repaired
+tool     openai                     3        0         0
+json     hermes                     4        0         1
+json     json-name-arguments        1        0         0
+text     cline-xml                  1        0         0
+";
+    for jobs in ["1", "2", "3"] {
+        toolsift()
+            .args(["extract", "--stats", "-j", jobs, FALLBACK])
+            .args([
+                "fixtures/hermes/qwen-parallel.txt",
+                "fixtures/openai-chat/parallel-tool-calls.json",
+            ])
+            .assert()
+            .success()
+            .stderr(want);
+    }
+}

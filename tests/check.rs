@@ -226,7 +226,13 @@ fn invalid_tool_calls_fall_back_to_the_json_channel() {
 
 #[test]
 fn every_contract_format_renders() {
-    for name in ["openai", "anthropic", "mcp", "gemini", "map"] {
+    for (name, calls) in [
+        ("openai", "2 calls"),
+        ("anthropic", "2 calls"),
+        ("mcp", "1 call"),
+        ("gemini", "1 call"),
+        ("map", "2 calls"),
+    ] {
         let path = format!("tests/data/contracts/{name}.json");
         let out = toolsift()
             .args(["tools", "render", &path])
@@ -239,15 +245,20 @@ fn every_contract_format_renders() {
         );
         insta::assert_snapshot!(
             format!("render_{name}"),
-            String::from_utf8(out.stdout).unwrap()
+            String::from_utf8(out.stdout.clone()).unwrap()
         );
-        // Every contract format also validates: its example call passes its own check.
-        let out = toolsift()
-            .args(["check", "--allow-empty", "--tools", &path])
-            .write_stdin("")
+        // Every contract format also validates: its example calls pass its own check.
+        let checked = toolsift()
+            .args(["check", "--tools", &path])
+            .write_stdin(out.stdout)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert_eq!(
+            String::from_utf8(checked.stdout).unwrap(),
+            format!("1 file, {calls}, 0 invalid, 0 unknown tools\n"),
+            "{name}"
+        );
+        assert_eq!(checked.status.code(), Some(0), "{name}");
     }
     for style in ["json", "xml"] {
         let out = toolsift()

@@ -16,6 +16,24 @@ fn names(records: &[Record]) -> Vec<&str> {
     records.iter().filter_map(|r| r.name()).collect()
 }
 
+/// Each call as `name id line`, `-` for no id.
+fn calls(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| {
+            assert!(r.is_call(), "{r:?}");
+            format!(
+                "{} {} {}",
+                r.name().unwrap(),
+                r.id().unwrap_or("-"),
+                r.line()
+            )
+        })
+        .collect()
+}
+
+const CHAT_CALLS: [&str; 2] = ["get_weather call_w1 14", "write_file call_w2 22"];
+
 const CHAT: &str = "fixtures/openai-chat/parallel-tool-calls.json";
 
 #[test]
@@ -173,18 +191,35 @@ fn with_results_adds_result_records_paired_by_id() {
 fn forced_input_framing() {
     // As text, a JSON document is one turn of prose: no native calls.
     assert!(extract(&["--input", "text", CHAT]).is_empty());
-    assert_eq!(extract(&["--input", "json", CHAT]).len(), 2);
+    assert_eq!(calls(&extract(&["--input", "json", CHAT])), CHAT_CALLS);
     assert_eq!(
-        extract(&["--input", "sse", "fixtures/anthropic/stream.sse"]).len(),
-        2
+        calls(&extract(&[
+            "--input",
+            "sse",
+            "fixtures/anthropic/stream.sse"
+        ])),
+        ["write_file toolu_s1 17", "list_dir toolu_s2 32"]
     );
     assert_eq!(
-        extract(&["--input", "jsonl", "fixtures/codex/rollout.jsonl"]).len(),
-        4
+        calls(&extract(&[
+            "--input",
+            "jsonl",
+            "fixtures/codex/rollout.jsonl"
+        ])),
+        [
+            "exec_command call_c1 4",
+            "apply_patch call_c2 7",
+            "mcp__node_repl__js call_c3 8",
+            "local_shell call_c4 10"
+        ]
     );
     assert_eq!(
-        extract(&["--input", "yaml", "fixtures/cassette/openai-stream.yaml"]).len(),
-        1
+        calls(&extract(&[
+            "--input",
+            "yaml",
+            "fixtures/cassette/openai-stream.yaml"
+        ])),
+        ["get_time call_v1 11"]
     );
 }
 
@@ -192,10 +227,10 @@ fn forced_input_framing() {
 fn formats_select_channels() {
     // The SWE-agent command format is a text-channel dialect.
     let xml = "fixtures/swe-agent/xml-actions.traj";
-    assert_eq!(extract(&[xml]).len(), 2);
+    assert_eq!(calls(&extract(&[xml])), ["bash - 35", "bash - 49"]);
     assert!(extract(&["-f", "tool", xml]).is_empty());
     assert!(extract(&["-f", "text", CHAT]).is_empty());
-    assert_eq!(extract(&["-f", "text,tool", CHAT]).len(), 2);
+    assert_eq!(calls(&extract(&["-f", "text,tool", CHAT])), CHAT_CALLS);
 }
 
 #[test]
@@ -236,9 +271,15 @@ fn all_keeps_calls_that_differ_only_in_their_id_and_merges_one_call_seen_twice()
 fn roles_widen_what_is_scanned() {
     // The SWE-agent prompt holds an example <command>: not a call unless asked.
     let xml = "fixtures/swe-agent/xml-actions.traj";
-    assert_eq!(extract(&[xml]).len(), 2);
-    assert_eq!(extract(&["--roles", "assistant,user", xml]).len(), 3);
-    assert_eq!(extract(&["--roles", "assistant,user,system", xml]).len(), 4);
+    assert_eq!(calls(&extract(&[xml])), ["bash - 35", "bash - 49"]);
+    assert_eq!(
+        calls(&extract(&["--roles", "assistant,user", xml])),
+        ["bash - 29", "bash - 35", "bash - 49"]
+    );
+    assert_eq!(
+        calls(&extract(&["--roles", "assistant,user,system", xml])),
+        ["bash - 23", "bash - 29", "bash - 35", "bash - 49"]
+    );
 }
 
 #[test]
@@ -327,6 +368,13 @@ fn arguments_deep_inside_a_document_are_kept_whole() {
     assert!(!text.contains(r#""valid":false"#), "{text}");
 }
 
+/// The calls of fixtures/claude-code/session.jsonl.
+const SESSION_CALLS: [&str; 3] = [
+    "Bash toolu_cc1 4",
+    "Read toolu_cc2 5",
+    "mcp__github__create_issue toolu_cc3 9",
+];
+
 #[test]
 fn bom_and_crlf_are_accepted() {
     let text = std::fs::read_to_string("fixtures/claude-code/session.jsonl").unwrap();
@@ -338,7 +386,7 @@ fn bom_and_crlf_are_accepted() {
         .output()
         .unwrap();
     assert!(out.status.success() && out.stderr.is_empty());
-    assert_eq!(records(&out.stdout).len(), 3);
+    assert_eq!(calls(&records(&out.stdout)), SESSION_CALLS);
 
     let sse = std::fs::read_to_string("fixtures/anthropic/stream.sse").unwrap();
     let out = toolsift()
@@ -346,7 +394,10 @@ fn bom_and_crlf_are_accepted() {
         .write_stdin(sse.replace('\n', "\r\n"))
         .output()
         .unwrap();
-    assert_eq!(records(&out.stdout).len(), 2);
+    assert_eq!(
+        calls(&records(&out.stdout)),
+        ["write_file toolu_s1 17", "list_dir toolu_s2 32"]
+    );
 }
 
 #[test]
@@ -364,7 +415,16 @@ fn a_jsonl_line_that_is_not_json_is_named_and_skipped_over() {
         String::from_utf8_lossy(&out.stderr),
         "toolsift: -:3: not JSON (EOF while parsing a string, column 48); scanning the line as text\n"
     );
-    assert_eq!(records(&out.stdout).len(), 4);
+    // The calls after it keep their lines, one further down.
+    assert_eq!(
+        calls(&records(&out.stdout)),
+        [
+            "exec_command call_c1 5",
+            "apply_patch call_c2 8",
+            "mcp__node_repl__js call_c3 9",
+            "local_shell call_c4 11"
+        ]
+    );
 }
 
 #[test]
@@ -407,7 +467,7 @@ fn invalid_utf8_is_replaced_and_reported_once_with_its_line() {
         String::from_utf8_lossy(&out.stderr),
         "toolsift: -:2: invalid UTF-8; the bad bytes were replaced with U+FFFD\n"
     );
-    assert_eq!(records(&out.stdout).len(), 3);
+    assert_eq!(calls(&records(&out.stdout)), SESSION_CALLS);
 }
 
 #[test]
@@ -426,7 +486,7 @@ fn binary_junk_is_skipped_with_a_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("binary data (NUL byte at offset"), "{err}");
-    assert_eq!(records(&out.stdout).len(), 2);
+    assert_eq!(calls(&records(&out.stdout)), CHAT_CALLS);
 }
 
 #[test]
@@ -480,10 +540,9 @@ fn a_50_mb_line_is_read() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    // Many records, and a reader that goes away after the first line.
-    let line = std::fs::read_to_string("fixtures/openai-chat/batch-output.jsonl").unwrap();
-    let first = line.lines().next().unwrap().to_owned() + "\n";
-    let input = first.repeat(200_000);
+    // Distinct calls, so none is merged away: megabytes of records, far more than a pipe
+    // holds, written while the reader has gone after its first bytes.
+    let input: String = (0..50_000).map(|i| call_line(&format!("f{i}"))).collect();
     let f = write_temp(input.as_bytes(), ".jsonl");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
         .arg("extract")
@@ -495,6 +554,7 @@ fn a_closed_pipe_ends_quietly() {
     let mut stdout = child.stdout.take().unwrap();
     let mut buf = [0u8; 100];
     std::io::Read::read_exact(&mut stdout, &mut buf).unwrap();
+    assert!(buf.starts_with(br#"{"type":"call","name":"f0""#));
     drop(stdout);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -539,6 +599,85 @@ fn a_cut_stream_yields_truncated_calls() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn an_sse_event_at_the_end_with_no_blank_line_after_it_is_read() {
+    // The call is in the last event, which ends the input with no blank line: with a
+    // line break, without one, and with its data over two lines.
+    let path = "fixtures/openai-chat/stream-no-final-blank-line.sse";
+    let sse = std::fs::read_to_string(path).unwrap();
+    assert!(sse.ends_with("}\n") && !sse.ends_with("\n\n"));
+    let (head, last) = sse.trim_end().rsplit_once('\n').unwrap();
+    let split = last.replacen(r#""choices":"#, "\ndata: \"choices\":", 1);
+    for input in [
+        sse.clone(),
+        sse.trim_end().to_owned(),
+        format!("{head}\n{split}"),
+    ] {
+        for framing in ["auto", "sse"] {
+            let out = toolsift()
+                .args(["extract", "--input", framing])
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            let recs = records(&out.stdout);
+            match &recs[..] {
+                [
+                    Record::Call {
+                        name,
+                        id,
+                        arguments,
+                        source,
+                        ..
+                    },
+                ] => {
+                    assert_eq!(
+                        (name.as_str(), id.as_deref(), source.line),
+                        ("get_weather", Some("call_last"), 3),
+                        "{input}"
+                    );
+                    assert_eq!(arguments["city"], "Oslo");
+                }
+                other => panic!("{framing}: {input}\n{other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn sse_without_blank_lines_or_data_fields_gives_the_same_calls() {
+    let sse = std::fs::read_to_string("fixtures/openai-chat/stream-parallel.sse").unwrap();
+    let whole = extract(&["fixtures/openai-chat/stream-parallel.sse"]);
+    assert_eq!(names(&whole), ["search", "read_file"]);
+    let run = |input: String| {
+        let out = toolsift()
+            .args(["extract", "--input", "sse"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let recs = records(&out.stdout);
+        recs.iter()
+            .map(|r| match r {
+                Record::Call {
+                    name, arguments, ..
+                } => format!("{name} {}", serde_json::Value::Object(arguments.clone())),
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let want = run(sse.clone());
+    // Captures that drop the blank lines between events: each data line that starts a
+    // JSON value after a complete one is an event of its own.
+    assert_eq!(run(sse.replace("\n\n", "\n")), want);
+    // Captures that drop the `data:` field name: a bare JSON line is an event too.
+    assert_eq!(run(sse.replace("data: {", "{")), want);
+    assert_eq!(
+        run(format!("event: start\n{}", sse.replace("data: ", ""))),
+        want
+    );
 }
 
 #[test]
@@ -1307,6 +1446,36 @@ fn a_failed_write_names_the_output_file() {
         .assert()
         .code(2)
         .stderr("toolsift: no/such/dir/out.jsonl: cannot create: No such file or directory\n");
+    // An output that cannot be a file.
+    let dir = tempfile::tempdir().unwrap();
+    toolsift()
+        .args(["extract", "-o"])
+        .arg(dir.path())
+        .arg(CHAT)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "toolsift: {}: cannot create: is a directory\n",
+            dir.path().display()
+        ));
+    // Standard output that fails: the run ends with the reason, not quietly.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .args(["extract", CHAT])
+        .current_dir(common::root())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: error: No space left on device (os error 28)\n"
+    );
 }
 
 /// Killed while it writes, `extract -o` leaves the old file whole: never a partial one.

@@ -1,10 +1,15 @@
-//! The real recorded transcripts in ../shared/corpus (provenance in its SOURCES.md) are
+//! The real recorded transcripts in fixtures/corpus (provenance in its SOURCES.md) are
 //! all read without a warning, and their tool calls found exactly once each, in order.
 //! The expected names and ids were established independently of toolsift, by reading
 //! each file's structure with a separate script.
 
 mod common;
-use common::{corpus, records, toolsift};
+use common::{records, root, toolsift};
+use std::path::PathBuf;
+
+fn corpus() -> PathBuf {
+    root().join("fixtures/corpus")
+}
 
 /// The calls of one file, in order: (name, id, line). The lines are where each call
 /// object starts; in the SWE-agent text format, the line of the message text.
@@ -23,6 +28,20 @@ const EXPECTED: &[(&str, Calls)] = &[
     (
         "anthropic/anthropic-json-tool.1.chunks.txt",
         &[("json", Some("toolu_01KFbKqPYSuAKujiL6mTfzYA"), 2)],
+    ),
+    (
+        "anthropic/anthropic-programmatic-tool-calling.1.json",
+        &[
+            (
+                "code_execution",
+                Some("srvtoolu_01CberhXc9TgYXrCZU8bQoks"),
+                11,
+            ),
+            ("rollDie", Some("toolu_01PMcE1JBKCeLjn83cgUCvR5"), 22),
+            ("rollDie", Some("toolu_01MZf5QJ1EQyd2yGyeLzBxAS"), 34),
+            ("rollDie", Some("toolu_01T7Upuuv8C71nq7DZ9ZPNQW"), 46),
+            ("rollDie", Some("toolu_016Da1tDet9Bf7dAdYTkF5Ar"), 58),
+        ],
     ),
     (
         "anthropic/anthropic-tool-no-args.chunks.txt",
@@ -214,6 +233,121 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "claude-code/session-9eda1058.jsonl",
+        &[
+            ("Write", Some("toolu_bdrk_01SKk2dM5q1c8gecaoatnwJn"), 20),
+            ("Task", Some("toolu_bdrk_0173E8p3RpvZR9nGfxQ29YBN"), 27),
+            ("Task", Some("toolu_bdrk_017jZYsgmFDt9ud8x578t3Zx"), 36),
+        ],
+    ),
+    (
+        "codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+        &[
+            ("exec_command", Some("call_Y2p6KmqwoTtpi6atpDPuxC5M"), 9),
+            ("write_stdin", Some("call_QazIeAavKevvIILVQkrDdKKT"), 13),
+            ("exec_command", Some("call_zOko7eyx8Gir3nKA0m2HzUYU"), 27),
+            ("write_stdin", Some("call_IKzTcbBsGbQRdLjZIXSLUrR1"), 30),
+            ("write_stdin", Some("call_T8WFc2EjJV2QZKr07SfDPwmE"), 35),
+            ("write_stdin", Some("call_DB5AJii3vOjg1IAlyKDuOfK2"), 38),
+            ("exec_command", Some("call_7mOONLaQ5ZL02RB1TWn4Tbg3"), 44),
+            ("exec_command", Some("call_3mllFFlmUtgQreN47o2tCdF3"), 45),
+            ("exec_command", Some("call_jQYxA5wvjWJ4ZtptybmzrkNm"), 46),
+            ("write_stdin", Some("call_4zdDaDjM6pXY5YYP4NE7lofV"), 51),
+            ("write_stdin", Some("call_pexwxrwTITVzMZakADaKxJKX"), 52),
+            ("write_stdin", Some("call_ebsfhvOaO3chWZLVb4G0cXBV"), 53),
+            ("exec_command", Some("call_Pm4p0QABP1b4UE5oIgSXGJm6"), 64),
+            ("exec_command", Some("call_1ZtaHJHKrtNhS2AW73lTti5G"), 65),
+            ("exec_command", Some("call_DHl0YAV1vWXIyaLay5gEVrMT"), 66),
+            ("write_stdin", Some("call_TjHJooHJ2v8Zi2smoqJ5hTez"), 71),
+            ("write_stdin", Some("call_HLGfWf9aBTsd55NyJbYsVKD9"), 72),
+            ("write_stdin", Some("call_cG3n01ymMHJz4wH2yfaV9zMJ"), 73),
+            ("write_stdin", Some("call_op3h29z553xEEPpu12n1HeUh"), 81),
+            ("exec_command", Some("call_tEKBzPe1jQzm7uzRjC6z8V8D"), 85),
+            ("exec_command", Some("call_Gk9HbsMiQ3a7arcGh3Mx4HUO"), 86),
+            ("exec_command", Some("call_Wm7rsGZgR4Voyrq8pFxiV7kT"), 87),
+            ("write_stdin", Some("call_hv7RPzoutjb868Y4japaDuJS"), 92),
+            ("write_stdin", Some("call_4yVdBJzEUzXLK65UprhEfVSM"), 93),
+            ("write_stdin", Some("call_yRXllP9HY49xKMiU4fC3ucQ4"), 94),
+            ("exec_command", Some("call_8AuOTCC94CDV6rskL6HEGoBO"), 103),
+            ("exec_command", Some("call_9QASXR2IYXqRZTEU5qtepBpF"), 104),
+            ("exec_command", Some("call_8cSuun9RoKxeeuY0J7pULTFe"), 105),
+            ("write_stdin", Some("call_9LU6Rpg3bb8EW7SYjdSrKSUQ"), 110),
+            ("write_stdin", Some("call_ZeTgRBLMsTlMdkTlQDYJJjNS"), 111),
+            ("write_stdin", Some("call_0tulyTY4NIikZTekARTRJiqp"), 112),
+            ("exec_command", Some("call_4pWfq1oNudq0ywkjgjSTjJ3t"), 121),
+            ("write_stdin", Some("call_Z2ilb7DXdFn3Rxj2BOpCxlv5"), 125),
+            ("exec_command", Some("call_NqXBF7JK4NH5M85YXgojxxmC"), 131),
+            ("exec_command", Some("call_larl7M5vxIEv2EUcl5TwSQqS"), 132),
+            ("exec_command", Some("call_iQg1eclG2GwAB1UREct4Nhsw"), 133),
+            ("write_stdin", Some("call_6YhDEiPvTJjMNdn6h89qlZOC"), 138),
+            ("write_stdin", Some("call_ZluM7lHwIuvPtRtOvOoToOpA"), 139),
+            ("write_stdin", Some("call_EZtbij79FnozIu6d2F3y8dJD"), 140),
+            ("exec_command", Some("call_Ly2j3leybLVldbcATUqrUpBg"), 149),
+            ("exec_command", Some("call_wAmN401U7zKVZ9wF0d5rGwMP"), 150),
+            ("exec_command", Some("call_fW1JZD1yffLYSKp5vNXgYDpM"), 151),
+            ("write_stdin", Some("call_kIMTB3YEXdakIpwJgfMqziX2"), 159),
+            ("write_stdin", Some("call_niqqK8Zis60Tze83ulvh2F6Q"), 160),
+            ("write_stdin", Some("call_qdKLpT5rbvJOpNY3tCgeu6Na"), 161),
+            ("exec_command", Some("call_HBX75fs0tuXnCk0oKW00DQEy"), 167),
+            ("write_stdin", Some("call_wyBmONQ2FxLb5GHZio2ECyBS"), 171),
+            ("exec_command", Some("call_tJm1BC1RwIjJJoUhZxOkp2xn"), 174),
+            ("write_stdin", Some("call_QjL1WQ3Q9nT1RFbVjUPmPmsZ"), 177),
+            ("exec_command", Some("call_yVhxs7NMCl2XmO4Y0ew3ufAI"), 181),
+            ("write_stdin", Some("call_l7eFI92LgCHvpTSMLoTX92XE"), 185),
+            ("exec_command", Some("call_zoA1vZiMUrwf1Zh4XrB6ZqlM"), 188),
+            ("write_stdin", Some("call_eznC7KQeS9pUHKytKsEiLZZd"), 192),
+            ("exec_command", Some("call_k7EEbRm4yPMRpH8rC2J4yJk1"), 201),
+            ("exec_command", Some("call_ZrLuz93r6iWm9gHCTy1J7Iyc"), 202),
+            ("exec_command", Some("call_Rl3vKwoQD6TG9Xyz55hzx2jV"), 203),
+            ("write_stdin", Some("call_Hr63DKeKo86XAayN998CaGHk"), 211),
+            ("write_stdin", Some("call_Lab54ZAX9zMSWm5bpDlcwT0c"), 212),
+            ("write_stdin", Some("call_Bl9T10SnkFx3d7cIuJXmzy4Y"), 213),
+            ("exec_command", Some("call_QXguh5J7lfwPLcu0O8ve7VDT"), 219),
+            ("write_stdin", Some("call_vVoPrAxT6bzf3EU7iLwafKF4"), 223),
+            ("exec_command", Some("call_zm9wSMjCmq1CA5uwOwdMuTdH"), 230),
+            ("write_stdin", Some("call_yNfPfIs6WWnQeTlzVcLsU6fw"), 234),
+            ("update_plan", Some("call_I86JxQ5mUPXHAVwxdw3WlqkP"), 241),
+            ("exec_command", Some("call_U4hiBtDP9iL4FvjHCPUkDQzv"), 246),
+            ("write_stdin", Some("call_LgGITcpyChFfSbWYuEQPDtsE"), 249),
+            ("write_stdin", Some("call_DnFlzblhE2FpH2GolDLJNBq3"), 253),
+            ("apply_patch", Some("call_0gOiGGSkJEBvvlrXtBn0xzwL"), 257),
+            ("exec_command", Some("call_nTBN3WDXOZcJOBB6UsOQHpni"), 263),
+            ("write_stdin", Some("call_8Psrgz5hNdgZk6l53j0OY4a9"), 266),
+            ("write_stdin", Some("call_PAoFGDC6cPakVp8JImcOm2uB"), 270),
+            ("apply_patch", Some("call_i8DZCCtaSAHIJuvfxiUM3u8Q"), 276),
+            ("apply_patch", Some("call_kOisxAYIbsLzuTGB7Zfirx89"), 280),
+            ("update_plan", Some("call_0NZgLNc8caOG7MmMmCeBwYfB"), 284),
+            ("exec_command", Some("call_I2o7u6On6VwisKotRqhrV5wQ"), 289),
+            ("write_stdin", Some("call_VuirxGItRqfPzv4DMWsQlKDw"), 293),
+            ("exec_command", Some("call_YTxHcy7DegbLYXYSmd4WFUIJ"), 296),
+            ("write_stdin", Some("call_eTwnCYNSjcwmtuFgTxrADzeP"), 299),
+            ("write_stdin", Some("call_ADiiThb4KhN5grxIvG3EoNA1"), 303),
+            ("exec_command", Some("call_jrE0Zyqdnnh7VKBtovbk4qNL"), 309),
+            ("exec_command", Some("call_DCPzjiYRwomIpqQ1JpQ6W6p2"), 310),
+            ("exec_command", Some("call_I3fbEIZGqU65mDiz4FQdV8PD"), 311),
+            ("write_stdin", Some("call_hxHUTWaQIHRyU83xxcpBVh3f"), 316),
+            ("write_stdin", Some("call_eEYTuvEgNs0NburlP4VStrmz"), 317),
+            ("write_stdin", Some("call_o5ZKhzr7WguSPBwzhHwaDueV"), 318),
+            ("exec_command", Some("call_gnc50732Dp6IrERDOr3Ukrfp"), 327),
+            ("write_stdin", Some("call_3hF6jIcdx1zOwuCzHHFSjuc5"), 330),
+            ("write_stdin", Some("call_Inj8LVamrG41jmRIV46qErDt"), 335),
+            ("write_stdin", Some("call_lYqhYsYU2rue7ttYuMaK8zJL"), 338),
+            ("write_stdin", Some("call_OCe75a17TRwvP8jiM1Y49xJQ"), 341),
+            ("write_stdin", Some("call_Hj2EIgpi3esRw67U8UpKstmi"), 344),
+            ("write_stdin", Some("call_H7Aon5ynHDLsCoLCseGIXAyi"), 348),
+            ("exec_command", Some("call_wn5UYsFeQld9BIBC3Aj1VFe6"), 352),
+            ("exec_command", Some("call_EKvwKkX1IpGcv2O4kKftVsZW"), 353),
+            ("write_stdin", Some("call_O40Fg7hToRV4Ct5AquBUGgZU"), 359),
+            ("write_stdin", Some("call_oGN54dWVAoxvxcHZRG6qI7dm"), 360),
+            ("exec_command", Some("call_aMbANMX8RWcjxZ0grSjuYhw3"), 365),
+            ("exec_command", Some("call_jYrz01hUsYCIdaMOzABYLqvn"), 366),
+            ("exec_command", Some("call_Pg1arJUmIf6WjOG6rpxoifLo"), 367),
+            ("write_stdin", Some("call_PV1xTCr0mE6w98HWoGy5bB3X"), 372),
+            ("write_stdin", Some("call_HzOXOYI61pqYEw1E7xYS6TFP"), 373),
+            ("write_stdin", Some("call_WnmpA9iFUSFILG19QtvpC4ZR"), 374),
+        ],
+    ),
+    (
         "codex/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl",
         &[
             ("exec_command", Some("call_AvUkcEDS8tiUyr1JW8hw2z43"), 4),
@@ -278,6 +412,81 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
     ("gemini/google-tool-call.json", &[("weather", None, 6)]),
     (
+        "gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json",
+        &[
+            (
+                "write_todos",
+                Some("write_todos-1768561360195-92b321077029e8"),
+                41,
+            ),
+            (
+                "delegate_to_agent",
+                Some("delegate_to_agent-1768561360282-f3e15e35f2c3d"),
+                81,
+            ),
+            (
+                "write_todos",
+                Some("write_todos-1768561449914-d6d6d7e15738a"),
+                106,
+            ),
+            (
+                "read_file",
+                Some("read_file-1768561450182-7b0e80586cb07"),
+                146,
+            ),
+            (
+                "read_file",
+                Some("read_file-1768561450183-47dfc7d40f8d38"),
+                170,
+            ),
+            (
+                "read_file",
+                Some("read_file-1768561450297-4e8482e4abb62"),
+                194,
+            ),
+            (
+                "write_todos",
+                Some("write_todos-1768561465885-aacc8b9c484688"),
+                218,
+            ),
+            (
+                "search_file_content",
+                Some("search_file_content-1768561465886-30ba590197d34"),
+                262,
+            ),
+            (
+                "read_file",
+                Some("read_file-1768561465975-fb7274c209d6d"),
+                286,
+            ),
+            (
+                "write_file",
+                Some("write_file-1768566819675-5726cf966781a"),
+                350,
+            ),
+            (
+                "read_file",
+                Some("read_file-1768566842046-c55520512f11c8"),
+                414,
+            ),
+            (
+                "write_file",
+                Some("write_file-1768566849430-8a94507d2a9798"),
+                438,
+            ),
+            (
+                "read_file",
+                Some("read_file-1768566861335-25b38114eddc1"),
+                502,
+            ),
+            (
+                "write_file",
+                Some("write_file-1768566866671-3a48c2c4de4ca8"),
+                526,
+            ),
+        ],
+    ),
+    (
         "openai-chat/anthropic-fallback-tool-call.sse",
         &[("read_file", Some("toolu_sanitized"), 7)],
     ),
@@ -304,6 +513,10 @@ const EXPECTED: &[(&str, Calls)] = &[
     (
         "openai-responses/azure-tool-call.1.json",
         &[("weather", Some("call_YunNGbIwdVJ2i0y0Mybva4Pw"), 85)],
+    ),
+    (
+        "openai-responses/openai-local-shell-tool.1.json",
+        &[("local_shell", Some("call_XWgeTylovOiS8xLNz2TONOgO"), 22)],
     ),
     (
         "openhands/basic.json",
@@ -373,7 +586,7 @@ const EXPECTED: &[(&str, Calls)] = &[
 
 #[test]
 fn corpus_calls_are_found_exactly_once() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let mut seen = 0;
     for (rel, want) in EXPECTED {
         let path = dir.join(rel);
@@ -402,24 +615,24 @@ fn corpus_calls_are_found_exactly_once() {
         seen += 1;
     }
     // Every file of the corpus is listed above: a new file needs its expectations.
-    let mut files = 0;
-    for entry in walk(&dir) {
-        if entry.file_name().is_some_and(|n| n != "SOURCES.md") {
-            files += 1;
-        }
-    }
+    let mut files: Vec<String> = walk(&dir)
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "SOURCES.md"))
+        .map(|p| p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = EXPECTED.iter().map(|(f, _)| f.to_string()).collect();
+    listed.sort();
     assert_eq!(
-        files, seen,
+        files, listed,
         "files in the corpus vs files with expectations"
     );
+    assert_eq!(seen, EXPECTED.len());
 }
 
 #[test]
 fn corpus_records_match_their_snapshots() {
-    if corpus().is_none() {
-        return;
-    }
-    insta::glob!("../../shared/corpus", "**/*.*", |path| {
+    insta::glob!("../fixtures/corpus", "**/*.*", |path| {
         if path.file_name().is_some_and(|n| n == "SOURCES.md") {
             return;
         }

@@ -109,18 +109,32 @@ fn readme_first_commands_work() {
         ".ci/run must run the README's test command"
     );
     assert!(readme.contains("cargo test --locked"));
+    // What the README says the first command prints is what it prints.
+    let shown = readme
+        .split_once("The first command prints:\n\n```json\n")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .expect("README lost the output of its first command")
+        .0;
     toolsift()
         .args(["extract", "fixtures/openai-chat/parallel-tool-calls.json"])
         .assert()
-        .success();
+        .success()
+        .stderr("")
+        .stdout(shown.to_owned());
 }
 
 #[test]
 fn readme_documents_every_dialect() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let out = toolsift().args(["dialects", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let rows = String::from_utf8(out.stdout).unwrap();
+    // Every dialect of the registry is listed (an empty list would check nothing).
+    let known = toolsift::dialects::all_rows(toolsift::dialects::Registry::builtin());
+    assert_eq!(rows.lines().count(), known.len());
+    assert!(known.len() > 60, "{} dialects", known.len());
     let mut missing = Vec::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
+    for line in rows.lines() {
         let row: serde_json::Value = serde_json::from_str(line).unwrap();
         let name = row["name"].as_str().unwrap();
         if !readme.contains(&format!("`{name}`")) {

@@ -1,7 +1,9 @@
 //! Bad input never panics: every fixture, mutated many times with a fixed seed
 //! (bytes cut, inserted, flipped; markers and brackets spliced in), goes through the
-//! whole pipeline in every framing, plain text also in small windows. A failure prints the seed and the case to replay.
+//! whole pipeline in every framing and window size, and what comes out is well-formed
+//! records. A failure prints the file and the case to replay.
 
+mod common;
 use std::io::Cursor;
 use toolsift::diag::Diag;
 use toolsift::dialects::Channel;
@@ -91,7 +93,8 @@ fn mutate(data: &mut Vec<u8>, rng: &mut Rng) {
     }
 }
 
-fn run(input: &[u8], framing: Framing, window: usize) {
+/// The records of one run.
+fn run(input: &[u8], framing: Framing, window: usize) -> Vec<common::Record> {
     let options = Options {
         formats: Channel::ALL.to_vec(),
         all: true,
@@ -109,15 +112,35 @@ fn run(input: &[u8], framing: Framing, window: usize) {
         strict: false,
         reasoning: Reasoning::Include,
     };
-    let mut out = Output::new(Box::new(Vec::new()), false);
+    let sink = Shared::default();
+    let mut out = Output::new(Box::new(sink.clone()), false);
     let diag = Diag::new(true);
-    let mut engine = Engine::new(options, &mut out);
-    engine.start_source("mutated");
-    let mut sink = |event| engine.event(event);
-    Reader::new("mutated", &diag, &mut sink)
-        .with_window(window)
-        .read(&mut Cursor::new(input), framing)
-        .unwrap();
+    {
+        let mut engine = Engine::new(options, &mut out);
+        engine.start_source("mutated");
+        let mut events = |event| engine.event(event);
+        Reader::new("mutated", &diag, &mut events)
+            .with_window(window)
+            .read(&mut Cursor::new(input), framing)
+            .unwrap();
+    }
+    out.flush().unwrap();
+    let bytes = sink.0.lock().unwrap().clone();
+    common::records(&bytes)
+}
+
+/// A writer whose bytes can be read after the output that owns it is done.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[test]
@@ -144,20 +167,34 @@ fn mutated_fixtures_never_panic() {
         Framing::Yaml,
     ];
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut pairs = std::collections::HashSet::new();
     for file in &files {
         let original = std::fs::read(file).unwrap();
         for case in 0..150 {
             let mut data = original.clone();
             mutate(&mut data, &mut rng);
+            // Every framing with every window, each pair in turn (6 and 4 share a
+            // factor: `case % 4` would pair half of them only). Small windows make
+            // plain text go through the windowed reader too.
             let framing = framings[case % framings.len()];
-            // Small windows make plain text go through the windowed reader too.
-            let window = [0, 64, 257, 4 << 20][case % 4];
+            let window = [0, 64, 257, 4 << 20][case / framings.len() % 4];
             let result = std::panic::catch_unwind(|| run(&data, framing, window));
-            assert!(
-                result.is_ok(),
-                "{} case {case} ({framing:?}) panicked",
-                file.display()
-            );
+            let records = result.unwrap_or_else(|_| {
+                panic!(
+                    "{} case {case} ({framing:?}, window {window}) failed",
+                    file.display()
+                )
+            });
+            for record in &records {
+                let source = match record {
+                    common::Record::Call { source, .. }
+                    | common::Record::Text { source, .. }
+                    | common::Record::Result { source, .. } => source,
+                };
+                assert_eq!(source.file, "mutated");
+            }
+            pairs.insert((case % framings.len(), window));
         }
     }
+    assert_eq!(pairs.len(), 24, "every framing with every window");
 }

@@ -24,21 +24,6 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/corpus` beside the repo. In CI it must exist; elsewhere a test over it
-/// says that it was skipped.
-pub fn corpus() -> Option<PathBuf> {
-    let dir = root().join("../shared/corpus");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI run without ../shared/corpus beside the repo"
-    );
-    eprintln!("note: ../shared/corpus not found; corpus checks skipped");
-    None
-}
-
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
