@@ -387,11 +387,11 @@ fn option_outputs_match_their_snapshots() {
 #[test]
 fn stats_of_several_files_are_summed_on_any_number_of_threads() {
     let want = "toolsift: stats: 7 turns, 6 with calls, 4 fallbacks to a later channel
-channel  dialect                calls  invalid  repaired
-tool     openai                     3        0         0
-json     hermes                     4        0         1
-json     json-name-arguments        1        0         0
-text     cline-xml                  1        0         0
+toolsift: stats: channel  dialect                calls  invalid  repaired
+toolsift: stats: tool     openai                     3        0         0
+toolsift: stats: json     hermes                     4        0         1
+toolsift: stats: json     json-name-arguments        1        0         0
+toolsift: stats: text     cline-xml                  1        0         0
 ";
     for jobs in ["1", "2", "3"] {
         toolsift()
