@@ -1474,7 +1474,7 @@ fn a_failed_write_names_the_output_file() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "toolsift: error: No space left on device (os error 28)\n"
+        "toolsift: standard output: No space left on device\n"
     );
 }
 
