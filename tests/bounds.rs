@@ -71,3 +71,44 @@ fn a_long_run_of_blank_lines_before_the_text() {
         }
     }
 }
+
+#[test]
+fn one_thread_and_two_agree_on_long_text_full_of_bad_bytes() {
+    // Windows are cut on the text after its bad bytes are replaced, on one thread and
+    // on two: a call near a cut is found once either way.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.txt");
+    let mut bytes = Vec::new();
+    let mut n = 0;
+    while bytes.len() < 9_000_000 {
+        if n % 3 == 0 {
+            bytes.extend_from_slice(&b"prose \xff\xfe\xfd bad ".repeat(n % 97 + 1));
+            bytes.push(b'\n');
+        } else {
+            let pad = "x".repeat(n * 37 % 3000);
+            bytes.extend_from_slice(
+                format!("<tool_call>{{\"name\": \"f{n}\", \"arguments\": {{\"a\": \"{pad}\"}}}}</tool_call>\n")
+                    .as_bytes(),
+            );
+        }
+        n += 1;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    let run = |jobs: &str, window: Option<&str>| {
+        let mut cmd = toolsift();
+        cmd.args(["extract", "-q", "-j", jobs]).arg(&file);
+        if let Some(w) = window {
+            cmd.env("TOOLSIFT_TEXT_WINDOW", w);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    for window in [None, Some("3000000")] {
+        let one = run("1", window);
+        let two = run("2", window);
+        assert_eq!(one, two, "{window:?}");
+        let calls = common::records(&one).len();
+        assert_eq!(calls, (0..n).filter(|i| i % 3 != 0).count(), "{window:?}");
+    }
+}
