@@ -697,7 +697,12 @@ impl<'o> Engine<'o> {
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
-            if !self.options.registry.user_rows && !ctx.explicitly("wil") && !text.may_hold_call() {
+            // SWE-agent's fenced action needs no opener: its turns are always scanned.
+            if !self.options.registry.user_rows
+                && !ctx.explicitly("wil")
+                && turn.origin != crate::model::Origin::SweAgent
+                && !text.may_hold_call()
+            {
                 continue;
             }
             let mut hits: Vec<Hit> = SPARE_HITS.take();

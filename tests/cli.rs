@@ -801,7 +801,8 @@ fn adversarial_text_finishes() {
 }
 
 #[test]
-fn a_binary_cassette_body_is_named_not_silently_skipped() {
+fn a_corrupt_binary_cassette_body_is_named() {
+    // gzip (told by its magic bytes, with no Content-Encoding) whose checksum is wrong.
     let cassette = "interactions:\n- request:\n    body: null\n  response:\n    body:\n      string: !!binary |\n        H4sIAAAAAAAAA6tWKkktLlGyUlAqS8wpTgUAjnKpJRAAAAA=\n";
     toolsift()
         .arg("extract")
@@ -810,7 +811,7 @@ fn a_binary_cassette_body_is_named_not_silently_skipped() {
         .success()
         .stdout("")
         .stderr(predicate::str::contains(
-            "!!binary (base64) body not decoded",
+            "-:7: corrupt gzip body (corrupt gzip stream does not have a matching checksum)",
         ));
 }
 
@@ -1070,6 +1071,7 @@ fn jobs_keep_file_order_and_lose_nothing() {
         [
             "fixtures/mistral/v11.txt",
             "fixtures/mistral/v3.txt",
+            "fixtures/hermes/no-arguments.txt",
             "fixtures/hermes/qwen-parallel.txt"
         ]
     );
@@ -1532,4 +1534,43 @@ fn a_run_killed_mid_write_leaves_the_old_output() {
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(9), "it ended before the kill");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), old);
+}
+
+#[test]
+fn compressed_cassette_bodies_are_decoded_and_corrupt_ones_named() {
+    let cassette = |encoding: &str, base64: &str| {
+        format!(
+            "interactions:\n- request:\n    body: '{{}}'\n  response:\n    body:\n      string: !!binary |\n        {base64}\n    headers:\n      Content-Encoding:\n      - {encoding}\n"
+        )
+    };
+    // zlib-wrapped deflate of a Gemini response with one call.
+    let deflate = write_temp(
+        cassette(
+            "deflate",
+            "eJwlyjEKwCAMBdC7/LkncO0xSoegqQhpIjadxLtXKbzxdUTSVBI5PwhHRzR1VkfoaCaMgNsSCzZUav6f69XoxXQnkRWV7hVr0TwftTxbH2OcywedLSJp",
+        )
+        .as_bytes(),
+        ".yaml",
+    );
+    let out = toolsift()
+        .arg("extract")
+        .arg(deflate.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(names(&records(&out.stdout)), ["ping"]);
+    let corrupt = write_temp(cassette("gzip", "bm90IGd6aXA=").as_bytes(), ".yaml");
+    let out = toolsift()
+        .arg("extract")
+        .arg(corrupt.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let want = format!("{}:7: corrupt gzip body", corrupt.path().display());
+    assert!(stderr.contains(&want), "{stderr}");
 }

@@ -263,9 +263,12 @@ fn call_values_are_kept_as_written() {
             ("\"apply_patch\"".into(), r#"{"input":"x\ud800"}"#.into()),
             (
                 "\"local_shell\"".into(),
-                r#"{"command":["ls","\ud800"]}"#.into()
+                r#"{"type":"exec","command":["ls","\ud800"]}"#.into()
             ),
-            ("\"local_shell\"".into(), format!(r#"{{"command":{d}}}"#)),
+            (
+                "\"local_shell\"".into(),
+                format!(r#"{{"type":"exec","command":{d}}}"#)
+            ),
             ("\"patch\"".into(), r#"{"input":"\udc00"}"#.into()),
         ]
     );
@@ -336,7 +339,7 @@ fn numbers_in_arguments_pass_through_as_written() {
             NUMBERS,
             NUMBERS,
             r#"{"x":1.50,"n":123456789012345678901234567890}"#,
-            r#"{"timeout_ms":1.50,"n":123456789012345678901234567890}"#,
+            r#"{"type":"exec","timeout_ms":1.50,"n":123456789012345678901234567890}"#,
             NUMBERS,
         ],
         "{lines:?}"

@@ -53,7 +53,7 @@ impl Scanner for Harmony {
             if at < from || !s[at..].starts_with(MESSAGE) {
                 continue;
             }
-            let Some(hit) = message(s, from, at, ctx.strict, &mut ends) else {
+            let Some(hit) = message(s, from, at, ctx, &mut ends) else {
                 continue;
             };
             // A message with no end token runs to the end of the text.
@@ -187,14 +187,32 @@ fn remnant(s: &str, to: usize, strict: bool) -> Option<(Call, (usize, usize))> {
     Some((call, (start, end)))
 }
 
+/// Harmony's built-in tools, declared by the system message when enabled:
+/// `browser.search`, `python`, `container.exec`.
+const BUILTIN_NAMESPACES: [&str; 3] = ["browser", "python", "container"];
+
+/// Whether a recipient outside `functions.` is a tool: a built-in one, or a name (or the
+/// namespace of a name) declared with `--tools`.
+fn is_tool_namespace(recipient: &str, tools: &[crate::tools::Tool]) -> bool {
+    let namespace = recipient.split('.').next().unwrap_or(recipient);
+    BUILTIN_NAMESPACES.contains(&namespace)
+        || tools.iter().any(|t| {
+            t.name == recipient
+                || t.name
+                    .strip_prefix(namespace)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+}
+
 /// The call whose `<|message|>` is at `msg`, if its header names a recipient.
 fn message(
     s: &str,
     from: usize,
     msg: usize,
-    strict: bool,
+    ctx: &ScanContext,
     ends: &mut scan::NextFind,
 ) -> Option<Hit> {
+    let strict = ctx.strict;
     let mut lo = msg.saturating_sub(MAX_HEADER).max(from);
     while !s.is_char_boundary(lo) {
         lo += 1;
@@ -226,7 +244,12 @@ fn message(
     let recipient = &recipient[..recipient
         .find(|c: char| c.is_whitespace() || c == '<')
         .unwrap_or(recipient.len())];
-    let name = recipient.strip_prefix("functions.").unwrap_or(recipient);
+    let name = match recipient.strip_prefix("functions.") {
+        Some(name) => name,
+        // `to=user` and any other recipient that is no tool: a message, not a call.
+        None if is_tool_namespace(recipient, ctx.tools) => recipient,
+        None => return None,
+    };
     if !scan::is_tool_name(name) {
         return None;
     }
@@ -367,6 +390,22 @@ mod tests {
         );
         assert_eq!(hits.len(), 1);
         assert!(hits[0].call.in_reasoning);
+    }
+
+    #[test]
+    fn messages_to_the_user_are_not_calls() {
+        assert!(
+            scan_text("<|start|>assistant<|channel|>final to=user<|message|>{\"a\": 1}<|end|>")
+                .is_empty()
+        );
+        assert!(
+            scan_text("<|start|>assistant to=user<|channel|>commentary<|message|>Hi<|end|>")
+                .is_empty()
+        );
+        let hits = scan_text(
+            "<|start|>assistant<|channel|>analysis to=browser.search code<|message|>{\"query\": \"x\"}<|call|>",
+        );
+        assert_eq!(hits[0].call.name, "browser.search");
     }
 
     #[test]

@@ -117,6 +117,12 @@ const fn row(
 const KIMI_SECTION: &[(&str, &str)] =
     &[("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")];
 const DEEPSEEK_SECTION: &[(&str, &str)] = &[("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")];
+/// The usual keys, for a call object that has a name and nothing else.
+const PLAIN_KEYS: Keys = Keys {
+    name: &["name"],
+    arguments: &["arguments", "parameters"],
+    id: &["id"],
+};
 const COHERE_KEYS: Keys = Keys {
     name: &["tool_name"],
     arguments: &["parameters"],
@@ -310,8 +316,9 @@ pub const ROWS: &[MarkerRow] = &[
         "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]<|END_ACTION|>",
         "<|START_ACTION|>",
         Some("<|END_ACTION|>"),
+        // The template writes a list; one call alone is read too.
         Payload::Json {
-            body: Body::Array,
+            body: Body::Any,
             keys: Some(&COHERE_KEYS),
         },
     ),
@@ -648,9 +655,22 @@ fn json_payload(
         if !chained && values_end == Some(body_end) {
             // The body is the one value read above: no need to find it again.
             read(body, &mut calls);
+        } else if matches!(row.payload, Payload::NameKeyed) && values_end.is_none() {
+            // Cut short: the values inside (`{"location": …}`) are arguments, not calls.
+            read(body, &mut calls);
         } else {
             for found in scan::json_values(body) {
                 read(&body[found.start..found.end], &mut calls);
+            }
+        }
+        if calls.is_empty() && keys.is_none() && !matches!(row.payload, Payload::NameKeyed) {
+            // A name and no arguments: between the dialect's own markers, still a call.
+            for found in scan::json_values(body) {
+                calls.extend(keyed(
+                    &body[found.start..found.end],
+                    &PLAIN_KEYS,
+                    reading.strict,
+                ));
             }
         }
     }
@@ -1044,6 +1064,29 @@ mod tests {
         let hits =
             scan_text("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1</tool_call> next");
         assert_eq!(hits[0].call.arguments["a"], 1);
+    }
+
+    #[test]
+    fn a_name_without_arguments_in_markers_is_a_call() {
+        for text in [
+            "<tool_call>\n{\"name\": \"ping\"}\n</tool_call>",
+            "<|START_ACTION|>{\"tool_name\": \"ping\"}<|END_ACTION|>",
+        ] {
+            let hits = scan_text(text);
+            assert_eq!(hits.len(), 1, "{text}");
+            assert_eq!(hits[0].call.name, "ping");
+            assert!(hits[0].call.is_valid());
+            assert!(hits[0].call.repairs.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_truncated_apertus_call_keeps_its_name() {
+        let hits = scan_text("<|tools_prefix|>[{\"get_weather\": {\"location\": \"London\"}");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.name, "get_weather");
+        assert_eq!(hits[0].call.arguments["location"], "London");
+        assert!(hits[0].call.repairs.contains(&"missing-close-tag"));
     }
 
     #[test]

@@ -317,15 +317,11 @@ pub fn responses_item(
     Some(call)
 }
 
-/// A `local_shell_call` action as arguments: its members but an `exec` type, each value
-/// kept whole.
+/// A `local_shell_call` action as arguments: the action as written, `type` included (a
+/// later action type is told apart by it), each value kept whole.
 fn shell_action(action: &Obj) -> crate::model::Arguments {
-    let exec = action.is("type", "exec");
     let mut text = String::from("{");
     for (key, value) in action.iter() {
-        if exec && key == "type" {
-            continue;
-        }
         if text.len() > 1 {
             text.push(',');
         }

@@ -1,7 +1,8 @@
-//! SWE-agent's text action format: without function calling, its XML thought-action
-//! parser reads the action from `<command>…</command>` in the assistant message. The
-//! action is a shell command line, so it becomes `bash {"command": …}`. Active only in
-//! turns of SWE-agent trajectories, where the tag has that meaning.
+//! SWE-agent's text action formats: without function calling, its XML thought-action
+//! parser reads the action from `<command>…</command>` in the assistant message, and
+//! its default thought-action parser from the last fenced code block. The action is a
+//! shell command line, so it becomes `bash {"command": …}`. Active only in turns of
+//! SWE-agent trajectories, where the tag and the fence have that meaning.
 
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Origin, Text};
@@ -15,6 +16,7 @@ const OPEN: &str = "<command>";
 const CLOSE: &str = "</command>";
 
 pub const NAME: &str = "swe-agent-command";
+pub const FENCE_NAME: &str = "swe-agent-fence";
 
 impl Scanner for SweAgentCommand {
     fn channel(&self) -> Channel {
@@ -26,19 +28,52 @@ impl Scanner for SweAgentCommand {
     }
 
     fn rows(&self, _: &super::Registry) -> Vec<DialectRow> {
-        vec![DialectRow::new(
-            NAME,
-            Channel::Text,
-            "SWE-agent XML thought-action format, as bash {\"command\": text} (in SWE-agent trajectories)",
-            "Let me look.\n<command>\nls -a\n</command>",
-        )]
+        vec![
+            DialectRow::new(
+                NAME,
+                Channel::Text,
+                "SWE-agent XML thought-action format, as bash {\"command\": text} (in SWE-agent trajectories)",
+                "Let me look.\n<command>\nls -a\n</command>",
+            ),
+            DialectRow::new(
+                FENCE_NAME,
+                Channel::Text,
+                "SWE-agent thought-action format (its default): the last fenced code block, as bash {\"command\": text} (in SWE-agent trajectories)",
+                "Let me look.\n```\nls -a\n```",
+            ),
+        ]
     }
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
-        if ctx.turn.origin != Origin::SweAgent || !ctx.enabled(NAME) {
+        if ctx.turn.origin != Origin::SweAgent {
             return;
         }
         let s = text.text.as_str();
+        // One parser per agent: a response with `<command>` tags was not read by fences.
+        if memmem::find(s.as_bytes(), OPEN.as_bytes()).is_none() {
+            if ctx.enabled(FENCE_NAME)
+                && let Some((start, body, end)) = last_fence(s)
+            {
+                ctx.candidate(start);
+                let command = body.strip_suffix('\n').unwrap_or(body);
+                let command = command.strip_suffix('\r').unwrap_or(command);
+                if !command.trim().is_empty() {
+                    let mut call = Call::new("bash", FENCE_NAME, text.line_at(start));
+                    call.arguments.insert("command".into(), command.into());
+                    out.push(Hit {
+                        call,
+                        start,
+                        end,
+                        balanced: false,
+                        specificity: MARKED,
+                    });
+                }
+            }
+            return;
+        }
+        if !ctx.enabled(NAME) {
+            return;
+        }
         let mut from = 0;
         while let Some(open) = memmem::find(&s.as_bytes()[from..], OPEN.as_bytes()) {
             let at = from + open;
@@ -65,6 +100,40 @@ impl Scanner for SweAgentCommand {
             });
         }
     }
+}
+
+/// The last fenced code block that is not nested in another, as SWE-agent's
+/// ThoughtActionParser finds it: a line of three backticks and an optional word opens a
+/// block (a bare one closes the open block, if any). Gives the opening line's start, the
+/// body (from after the opening line to the closing backticks) and the block's end.
+fn last_fence(s: &str) -> Option<(usize, &str, usize)> {
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    let mut last = None;
+    let mut at = 0;
+    while at < s.len() {
+        let line_end = s[at..].find('\n').map(|n| at + n);
+        let line = &s[at..line_end.unwrap_or(s.len())];
+        if let Some(rest) = line.strip_prefix("```") {
+            let word_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let (word, tail) = rest.split_at(word_len);
+            let close = at + 3 + rest.trim_end().len();
+            if tail.trim().is_empty() {
+                if !stack.is_empty() && word.is_empty() {
+                    let (start, body_from) = stack.pop()?;
+                    if stack.is_empty() {
+                        last = Some((start, &s[body_from..at], close));
+                    }
+                } else if let Some(end) = line_end {
+                    stack.push((at, end + 1));
+                }
+            }
+        }
+        match line_end {
+            Some(end) => at = end + 1,
+            None => break,
+        }
+    }
+    last
 }
 
 /// The tags sit on lines of their own: drop the line breaks next to them, nothing else.
@@ -112,6 +181,29 @@ mod tests {
             "edit 1:1\n  x = 1\nend_of_edit"
         );
         assert_eq!(calls[0].line, 11);
+    }
+
+    #[test]
+    fn the_last_fenced_block_is_the_action() {
+        let calls = scan(
+            "I'll look.\n```python\nprint(1)\n```\nNow:\n```\ncreate reproduce.py\n```",
+            Origin::SweAgent,
+        );
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].arguments["command"], "create reproduce.py");
+        assert_eq!(calls[0].dialect, FENCE_NAME);
+        assert_eq!(calls[0].line, 15);
+        // A block nested in another is part of it; an unclosed one is no action.
+        let calls = scan(
+            "```\nedit 1:1\n```python\nx = 1\n```\nend_of_edit\n```",
+            Origin::SweAgent,
+        );
+        assert_eq!(
+            calls[0].arguments["command"],
+            "edit 1:1\n```python\nx = 1\n```\nend_of_edit"
+        );
+        assert!(scan("```\nls", Origin::SweAgent).is_empty());
+        assert!(scan("```\nls\n```", Origin::Plain).is_empty());
     }
 
     #[test]

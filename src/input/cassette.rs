@@ -1,8 +1,12 @@
 //! VCR cassettes (vcrpy, pytest-recording, pydantic-ai): YAML with `interactions[]`,
 //! each a request and a response whose body is a string (JSON or SSE text) or a parsed
-//! mapping. Read with yaml-rust2's event parser so every body keeps its line.
+//! mapping. Read with yaml-rust2's event parser so every body keeps its line. A body
+//! recorded as bytes (`!!binary`, base64) is decoded per the response's
+//! `Content-Encoding` (gzip, deflate, br).
 
+use base64::Engine as _;
 use serde_json::{Map, Number, Value};
+use std::io::Read;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -14,8 +18,72 @@ pub struct Body {
     pub anchors: Vec<(usize, u64)>,
     /// For SSE text: the YAML line of each `data:` line of the body, in order.
     pub data_lines: Vec<u64>,
-    /// A `!!binary` body (base64, often gzip): not read.
-    pub binary: bool,
+    /// A `!!binary` body: its bytes still to decode (see [`Body::decode`]).
+    pub binary: Option<Binary>,
+}
+
+/// The bytes of a `!!binary` body and the encodings they were sent in.
+pub struct Binary {
+    base64: String,
+    /// `Content-Encoding` values in the order they were applied.
+    encodings: Vec<String>,
+}
+
+/// The most a decoded body may hold: a small gzip body can inflate to gigabytes.
+pub const MAX_DECODED: u64 = 64 << 20;
+
+impl Binary {
+    /// The body as text: base64, then each content encoding undone, last applied first.
+    pub fn decode(&self) -> Result<String, String> {
+        let compact: Vec<u8> = self
+            .base64
+            .bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
+        let mut bytes = base64::engine::general_purpose::STANDARD
+            .decode(&compact)
+            .map_err(|e| format!("!!binary body is not valid base64 ({e})"))?;
+        let mut encodings: Vec<&str> = self.encodings.iter().map(String::as_str).collect();
+        // No header, but gzip's magic bytes: the header was not recorded.
+        if encodings.is_empty() && bytes.starts_with(&[0x1f, 0x8b]) {
+            encodings.push("gzip");
+        }
+        for encoding in encodings.iter().rev() {
+            bytes = decompress(&bytes, encoding)?;
+        }
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+}
+
+fn decompress(bytes: &[u8], encoding: &str) -> Result<Vec<u8>, String> {
+    let limited = |reader: &mut dyn Read| -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        reader
+            .take(MAX_DECODED + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| format!("corrupt {encoding} body ({e}); calls in it are not read"))?;
+        if out.len() as u64 > MAX_DECODED {
+            return Err(format!(
+                "{encoding} body decodes to more than {} MiB; calls in it are not read",
+                MAX_DECODED >> 20
+            ));
+        }
+        Ok(out)
+    };
+    match encoding {
+        "gzip" | "x-gzip" => limited(&mut flate2::read::MultiGzDecoder::new(bytes)),
+        // HTTP's deflate is zlib-wrapped, but some servers send raw deflate.
+        "deflate" => limited(&mut flate2::read::ZlibDecoder::new(bytes))
+            .or_else(|_| limited(&mut flate2::read::DeflateDecoder::new(bytes))),
+        "br" => limited(&mut brotli_decompressor::Decompressor::new(bytes, 4096)),
+        "identity" | "" => Ok(bytes.to_vec()),
+        other => Err(format!(
+            "body in content encoding {other:?}, which toolsift does not decode; calls in it are not read"
+        )),
+    }
 }
 
 pub struct Interaction {
@@ -45,8 +113,8 @@ pub fn looks_like_cassette(text: &str) -> bool {
 /// A YAML node with the line it starts on.
 enum Node {
     Scalar(String, TScalarStyle, u64),
-    /// A `!!binary` scalar (base64), left undecoded.
-    Binary(u64),
+    /// A `!!binary` scalar: its base64 text.
+    Binary(String, u64),
     Seq(Vec<Node>, u64),
     Map(Vec<(String, Node)>, u64),
 }
@@ -54,7 +122,7 @@ enum Node {
 impl Node {
     fn line(&self) -> u64 {
         match self {
-            Node::Scalar(_, _, l) | Node::Binary(l) | Node::Seq(_, l) | Node::Map(_, l) => *l,
+            Node::Scalar(_, _, l) | Node::Binary(_, l) | Node::Seq(_, l) | Node::Map(_, l) => *l,
         }
     }
 
@@ -68,7 +136,7 @@ impl Node {
     /// Writes the node as JSON text, noting where each mapping and sequence starts.
     fn write_json(&self, out: &mut String, anchors: &mut Vec<(usize, u64)>) {
         match self {
-            Node::Scalar(..) | Node::Binary(_) => out.push_str(&self.to_json().to_string()),
+            Node::Scalar(..) | Node::Binary(..) => out.push_str(&self.to_json().to_string()),
             Node::Seq(items, line) => {
                 anchors.push((out.len(), *line));
                 out.push('[');
@@ -100,7 +168,7 @@ impl Node {
         match self {
             Node::Scalar(s, TScalarStyle::Plain, _) => plain_scalar(s),
             Node::Scalar(s, _, _) => Value::String(s.clone()),
-            Node::Binary(_) => Value::Null,
+            Node::Binary(..) => Value::Null,
             Node::Seq(items, _) => Value::Array(items.iter().map(Node::to_json).collect()),
             Node::Map(entries, _) => {
                 let mut map = Map::new();
@@ -161,7 +229,7 @@ impl Builder {
                     })
                 }
             },
-            Some((Node::Scalar(..) | Node::Binary(_), _)) => {}
+            Some((Node::Scalar(..) | Node::Binary(..), _)) => {}
         }
     }
 }
@@ -170,8 +238,8 @@ impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         let line = mark.line() as u64;
         match ev {
-            Event::Scalar(_, _, _, Some(tag)) if tag.suffix == "binary" => {
-                self.push_value(Node::Binary(line));
+            Event::Scalar(value, _, _, Some(tag)) if tag.suffix == "binary" => {
+                self.push_value(Node::Binary(value, line));
             }
             Event::Scalar(value, style, _, tag) => {
                 let style = if tag.is_some_and(|t| t.suffix == "str") {
@@ -241,13 +309,13 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
             line: parsed.line(),
             anchors,
             data_lines: Vec::new(),
-            binary: false,
+            binary: None,
         });
     }
     let scalar = match side.get("body") {
         Some(s @ Node::Scalar(..)) => Some(s),
         Some(body @ Node::Map(..)) => body.get("string"),
-        Some(b @ Node::Binary(_)) => Some(b),
+        Some(b @ Node::Binary(..)) => Some(b),
         _ => None,
     };
     match scalar {
@@ -256,16 +324,47 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
             line: *line,
             anchors: Vec::new(),
             data_lines: data_lines(s, *line, source),
-            binary: false,
+            binary: None,
         }),
-        Some(Node::Binary(line)) => out.push(Body {
+        Some(Node::Binary(base64, line)) => out.push(Body {
             text: String::new(),
             line: *line,
             anchors: Vec::new(),
             data_lines: Vec::new(),
-            binary: true,
+            binary: Some(Binary {
+                base64: base64.clone(),
+                encodings: content_encodings(side),
+            }),
         }),
         _ => {}
+    }
+    out
+}
+
+/// The `Content-Encoding` values of a request or response, in the order applied. Header
+/// names are matched in any case; a value may be a list (vcrpy) or a scalar.
+fn content_encodings(side: &Node) -> Vec<String> {
+    let Some(Node::Map(headers, _)) = side.get("headers") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, value) in headers {
+        if !name.eq_ignore_ascii_case("content-encoding") {
+            continue;
+        }
+        let values = match value {
+            Node::Seq(items, _) => items.iter().collect(),
+            other => vec![other],
+        };
+        for v in values {
+            if let Node::Scalar(s, _, _) = v {
+                out.extend(
+                    s.split(',')
+                        .map(|e| e.trim().to_ascii_lowercase())
+                        .filter(|e| !e.is_empty()),
+                );
+            }
+        }
     }
     out
 }

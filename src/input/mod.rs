@@ -705,14 +705,21 @@ impl<'a, 's> Reader<'a, 's> {
     /// A body embedded in a cassette: JSON, SSE or JSON Lines, with the lines the
     /// cassette gives it.
     fn embedded(&mut self, body: &cassette::Body) {
-        if body.binary {
-            self.warn(
-                Some(body.line),
-                "!!binary (base64) body not decoded; calls in it are not read",
-            );
-            return;
-        }
-        let trimmed = body.text.trim_start_matches('\u{feff}').trim();
+        let decoded;
+        let text = match &body.binary {
+            None => body.text.as_str(),
+            Some(binary) => match binary.decode() {
+                Ok(text) => {
+                    decoded = text;
+                    decoded.as_str()
+                }
+                Err(message) => {
+                    self.warn(Some(body.line), message);
+                    return;
+                }
+            },
+        };
+        let trimmed = text.trim_start_matches('\u{feff}').trim();
         if trimmed.starts_with("data:") || trimmed.starts_with("event:") {
             let mut data = body.data_lines.iter();
             let mut current = body.line;
