@@ -67,6 +67,14 @@ const EXPECTED: &[(&str, Calls)] = &[
         "cassettes/llm-tools-streaming-variant-d.yaml",
         &[("llm_version", Some("0"), 27)],
     ),
+    // A gzip body recorded as !!binary: each call on the body's first base64 line.
+    (
+        "cassettes/llm-gemini-tools-gzip-binary.yaml",
+        &[
+            ("pelican_name_generator", None, 24),
+            ("pelican_name_generator", None, 90),
+        ],
+    ),
     (
         "cassettes/pydantic-ai-anthropic-parallel-tool-calls.yaml",
         &[
@@ -564,6 +572,25 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("edit", Some("call_DVnbJcFrvwPsrPt3KfIMf7OH"), 134),
             ("bash", Some("call_dcF76aXH6e1pzqRwGxOwpuxb"), 161),
             ("submit", None, 48),
+        ],
+    ),
+    (
+        "swe-agent/pydicom-1458-thought-action.traj",
+        // The last fenced block of each of the 12 assistant messages, on the line of
+        // its content string; the trajectory's 12 actions are the same commands.
+        &[
+            ("bash", None, 108),
+            ("bash", None, 120),
+            ("bash", None, 132),
+            ("bash", None, 144),
+            ("bash", None, 156),
+            ("bash", None, 168),
+            ("bash", None, 180),
+            ("bash", None, 192),
+            ("bash", None, 204),
+            ("bash", None, 216),
+            ("bash", None, 228),
+            ("bash", None, 240),
         ],
     ),
     (
