@@ -682,7 +682,14 @@ impl Text {
     pub fn reasoning_regions(&self) -> &[(usize, usize)] {
         self.reasoning_regions.get_or_init(|| {
             let openers = self.openers();
-            crate::scan::reasoning_regions_at(&self.text, &openers.angle, &openers.square)
+            // A later window of a stream does not start where the completion does.
+            let completion_start = self.breaks.is_none() || self.line <= 1;
+            crate::scan::reasoning_regions_at(
+                &self.text,
+                &openers.angle,
+                &openers.square,
+                completion_start,
+            )
         })
     }
 
