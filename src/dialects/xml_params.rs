@@ -562,6 +562,64 @@ mod tests {
         assert_eq!(args(&hits[0]), json!({"s": "3", "n": 3}));
     }
 
+    /// A call of `row` with the given parameters, written in the row's own syntax.
+    fn written(row: &ParamRow, params: &[(&str, &str, bool)]) -> String {
+        let after = if row.call_open.after.is_empty() {
+            "\n"
+        } else {
+            row.call_open.after
+        };
+        let mut t = format!("{}f{after}\n", row.call_open.before);
+        for (key, value, closed) in params {
+            t += &format!(
+                "{}{key}{}{}{value}{}\n",
+                row.param_open.before,
+                row.param_open.after,
+                row.value_open,
+                if *closed { row.param_close } else { "" }
+            );
+        }
+        t += row.call_close;
+        match row.wrappers.first() {
+            Some((open, close)) => format!("{open}{t}{close}"),
+            None => t,
+        }
+    }
+
+    #[test]
+    fn every_row_keeps_a_values_line_breaks_unless_its_template_wraps_it() {
+        for row in ROWS {
+            let code = "def f():\n    return 1\n";
+            let hits = scan_text(&written(row, &[("code", code, true)]), &[]);
+            assert_eq!(hits.len(), 1, "{}", row.name);
+            assert_eq!(hits[0].call.dialect, row.name);
+            assert_eq!(hits[0].call.arguments["code"], code, "{}", row.name);
+            let hits = scan_text(&written(row, &[("city", "\nParis\n", true)]), &[]);
+            let want = if row.value_newlines {
+                "Paris"
+            } else {
+                "\nParis\n"
+            };
+            assert_eq!(hits[0].call.arguments["city"], want, "{}", row.name);
+        }
+    }
+
+    #[test]
+    fn every_row_ends_an_unclosed_value_at_the_next_parameter() {
+        for row in ROWS {
+            let text = written(row, &[("city", "Dallas", false), ("state", "TX", true)]);
+            let hits = scan_text(&text, &[]);
+            assert_eq!(hits.len(), 1, "{}: {text}", row.name);
+            assert_eq!(
+                args(&hits[0]),
+                json!({"city": "Dallas\n", "state": "TX"}),
+                "{}",
+                row.name
+            );
+            assert_eq!(hits[0].call.repairs, ["missing-close-tag"], "{}", row.name);
+        }
+    }
+
     #[test]
     fn a_truncated_call_is_kept_and_marked() {
         let hits = scan_text(
