@@ -482,7 +482,9 @@ impl<'o> Engine<'o> {
                 // Taken once: from the window where it starts before the cut, and not
                 // again as a part of a call of its channel taken from the last window.
                 if start >= done.max(before) && (w.last || start < w.keep_before) {
-                    c.span = None;
+                    // Offsets in the whole stream: `--all` compares the spans of calls
+                    // of different channels.
+                    c.span = c.span.map(|_| (0, start, end));
                     *covered = (*covered).max(end);
                     all.push(c);
                 }

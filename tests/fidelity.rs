@@ -58,7 +58,6 @@ fn python_type_names_in_a_contract_are_read_as_json_schema_types() {
         .write_stdin("x")
         .assert()
         .code(2);
-    let _ = (extract, json!(null));
 }
 
 /// The spans of the calls the engine chooses in `text` read as one assistant message:
@@ -140,4 +139,25 @@ fn no_span_yields_two_calls_in_any_fixture() {
     }
     assert!(checked > 100, "only {checked} fixtures");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Qwen3 and DeepSeek-R1/V4 templates put `<think>` in the prompt: a completion starts
+/// inside the reasoning, and a call quoted there is reasoning.
+#[test]
+fn text_before_a_bare_closing_think_is_reasoning() {
+    let records = extract(
+        &std::fs::read_to_string(common::root().join("fixtures/reasoning/prefilled-think.json"))
+            .unwrap(),
+        &["--reasoning", "include"],
+    );
+    let got: Vec<(&str, bool)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["arguments"]["city"].as_str().unwrap(),
+                r.get("in_reasoning") == Some(&json!(true)),
+            )
+        })
+        .collect();
+    assert_eq!(got, [("Rome", true), ("Paris", false)]);
 }
