@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 pub struct Contracts {
     tools: Vec<Tool>,
     validators: Vec<jsonschema::Validator>,
+    /// What was read otherwise than written, for warnings (see [`tools::load_noting`]).
+    pub notes: Vec<(String, String)>,
 }
 
 impl Contracts {
@@ -39,7 +41,11 @@ impl Contracts {
         };
         let mut contracts = Contracts::default();
         for path in paths {
-            let tools = tools::load(path)?;
+            let (tools, notes) = tools::load_noting(path)?;
+            let shown = path.display().to_string();
+            contracts
+                .notes
+                .extend(notes.into_iter().map(|n| (shown.clone(), n)));
             let file = std::fs::canonicalize(path)
                 .map_err(|e| anyhow!("{}: {}", path.display(), reason(&e)))?;
             let files = Files {
@@ -357,6 +363,7 @@ mod tests {
         Contracts {
             validators: vec![compile(&tool.schema).unwrap()],
             tools: vec![tool],
+            notes: Vec::new(),
         }
     }
 

@@ -145,6 +145,51 @@ pub struct Stats {
     pub dialects: BTreeMap<(Channel, &'static str), (u64, u64, u64)>,
 }
 
+/// With `--all`, the picks less the second readings of one text: where the spans of
+/// calls from two channels (or two dialects) overlap, the longer span is the call
+/// (a JSON call quoted in an XML call's argument is part of it), and at equal length
+/// the earlier channel's. The calls of one construct share its span and dialect.
+fn one_reading(found: &[Vec<Chosen>], picks: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let span = |&(ch, i): &(usize, usize)| found[ch][i].span;
+    if picks.iter().filter(|p| span(p).is_some()).count() < 2 {
+        return picks;
+    }
+    let mut rank: Vec<usize> = (0..picks.len())
+        .filter(|&r| span(&picks[r]).is_some())
+        .collect();
+    rank.sort_by_key(|&r| {
+        let (t, a, b) = span(&picks[r]).expect("with a span");
+        (t, std::cmp::Reverse(b - a), r)
+    });
+    // Kept spans per text, by start: they never overlap, so a new one can overlap only
+    // its neighbours.
+    let mut kept: BTreeMap<(usize, usize), (usize, &str)> = BTreeMap::new();
+    let mut dropped = vec![false; picks.len()];
+    for r in rank {
+        let (ch, i) = picks[r];
+        let (t, a, b) = found[ch][i].span.expect("with a span");
+        let dialect = found[ch][i].call.dialect;
+        if kept.get(&(t, a)) == Some(&(b, dialect)) {
+            continue;
+        }
+        let before = kept.range((t, 0)..=(t, a)).next_back();
+        let after = kept.range((t, a)..(t + 1, 0)).next();
+        if before.is_some_and(|(_, &(end, _))| end > a)
+            || after.is_some_and(|(&(_, start), _)| start < b)
+        {
+            dropped[r] = true;
+        } else {
+            kept.insert((t, a), (b, dialect));
+        }
+    }
+    picks
+        .into_iter()
+        .enumerate()
+        .filter(|&(r, _)| !dropped[r])
+        .map(|(_, p)| p)
+        .collect()
+}
+
 impl Stats {
     /// Adds another run's counts (a worker of `-j`).
     pub fn merge(&mut self, other: Stats) {
@@ -437,7 +482,9 @@ impl<'o> Engine<'o> {
                 // Taken once: from the window where it starts before the cut, and not
                 // again as a part of a call of its channel taken from the last window.
                 if start >= done.max(before) && (w.last || start < w.keep_before) {
-                    c.span = None;
+                    // Offsets in the whole stream: `--all` compares the spans of calls
+                    // of different channels.
+                    c.span = c.span.map(|_| (0, start, end));
                     *covered = (*covered).max(end);
                     all.push(c);
                 }
@@ -640,7 +687,7 @@ impl<'o> Engine<'o> {
             first_invalid.get_or_insert(calls);
         }
         if self.options.all {
-            all
+            one_reading(found, all)
         } else {
             first_invalid.unwrap_or_default()
         }

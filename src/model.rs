@@ -682,7 +682,16 @@ impl Text {
     pub fn reasoning_regions(&self) -> &[(usize, usize)] {
         self.reasoning_regions.get_or_init(|| {
             let openers = self.openers();
-            crate::scan::reasoning_regions_at(&self.text, &openers.angle, &openers.square)
+            // A message of a transcript starts where its completion does; plain text
+            // may hold any number of completions (and is read in windows that could
+            // not tell the first from the next), so a bare `</think>` says nothing there.
+            let completion_start = !self.raw;
+            crate::scan::reasoning_regions_at(
+                &self.text,
+                &openers.angle,
+                &openers.square,
+                completion_start,
+            )
         })
     }
 

@@ -95,7 +95,13 @@ pub(crate) fn options_or_report(
     with_text: bool,
 ) -> Option<Options> {
     match options(args, with_results, with_text) {
-        Ok(o) => Some(o),
+        Ok(o) => {
+            let diag = Diag::new(args.quiet);
+            for (file, note) in &o.contracts.notes {
+                diag.warn(file, None, note);
+            }
+            Some(o)
+        }
         Err(e) => {
             Diag::default().fail(crate::diag::without_os_error(&format!("{e:#}")));
             None

@@ -7,11 +7,7 @@ use serde_json::{Map, Number, Value};
 
 /// Parses a whole Python literal; `None` on anything else.
 pub fn parse(text: &str) -> Option<Value> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text);
     let v = p.value()?;
     p.ws();
     (p.i == p.s.len()).then_some(v)
@@ -19,24 +15,56 @@ pub fn parse(text: &str) -> Option<Value> {
 
 /// Parses one literal at the start of `text` and returns it with the bytes it used.
 pub fn parse_prefix(text: &str) -> Option<(Value, usize)> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text);
     let v = p.value()?;
     Some((v, p.i))
 }
+
+/// [`parse_prefix`] for what a model wrote: a raw line break inside a quoted string
+/// (`unescaped-newline`) and a quote inside one that does not end it, because no
+/// delimiter follows it (`unescaped-quote`), are read as text and named.
+pub fn parse_prefix_repairing(text: &str) -> Option<(Value, usize, Vec<&'static str>)> {
+    let mut p = Parser::new(text);
+    p.repairs = Some(Vec::new());
+    let v = p.value()?;
+    Some((v, p.i, p.repairs.unwrap_or_default()))
+}
+
+/// The longest string read with repairs: an unclosed quote costs a bounded look.
+const MAX_REPAIRED_STRING: usize = 64 << 10;
 
 struct Parser<'a> {
     s: &'a [u8],
     i: usize,
     depth: usize,
+    /// Repairs allowed, and those made.
+    repairs: Option<Vec<&'static str>>,
 }
 
 const MAX_DEPTH: usize = 128;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser {
+            s: text.as_bytes(),
+            i: 0,
+            depth: 0,
+            repairs: None,
+        }
+    }
+
+    fn repaired(&mut self, name: &'static str) -> bool {
+        match &mut self.repairs {
+            Some(r) => {
+                if !r.contains(&name) {
+                    r.push(name);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
     fn ws(&mut self) {
         while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
             self.i += 1;
@@ -82,18 +110,34 @@ impl Parser<'_> {
             if self.eat(b'}') {
                 return Some(Value::Object(map));
             }
-            let key = match self.value()? {
+            let key = self.value()?;
+            if !self.eat(b':') {
+                // `{'a', 'b'}`: a set, which JSON writes as an array.
+                return if map.is_empty() { self.set(key) } else { None };
+            }
+            let key = match key {
                 Value::String(s) => s,
                 other => other.to_string(),
             };
-            if !self.eat(b':') {
-                return None;
-            }
             let v = self.value()?;
             map.insert(key, v);
             if !self.eat(b',') {
                 return self.eat(b'}').then_some(Value::Object(map));
             }
+        }
+    }
+
+    /// The rest of a set whose first item is read.
+    fn set(&mut self, first: Value) -> Option<Value> {
+        let mut items = vec![first];
+        loop {
+            if !self.eat(b',') {
+                return self.eat(b'}').then_some(Value::Array(items));
+            }
+            if self.eat(b'}') {
+                return Some(Value::Array(items));
+            }
+            items.push(self.value()?);
         }
     }
 
@@ -114,11 +158,20 @@ impl Parser<'_> {
     fn string(&mut self) -> Option<String> {
         let quote = self.s[self.i];
         let triple = self.s[self.i..].starts_with(&[quote; 3]);
+        let start = self.i;
         self.i += if triple { 3 } else { 1 };
         let mut out = Vec::new();
         loop {
             let b = *self.s.get(self.i)?;
+            if self.repairs.is_some() && self.i - start > MAX_REPAIRED_STRING {
+                return None;
+            }
             if b == quote && (!triple || self.s[self.i..].starts_with(&[quote; 3])) {
+                if !triple && !self.ends_string(self.i + 1) && self.repaired("unescaped-quote") {
+                    out.push(b);
+                    self.i += 1;
+                    continue;
+                }
                 self.i += if triple { 3 } else { 1 };
                 return String::from_utf8(out).ok();
             }
@@ -139,12 +192,21 @@ impl Parser<'_> {
                     other => out.extend([b'\\', other]),
                 }
             } else {
-                if b == b'\n' && !triple {
+                if b == b'\n' && !triple && !self.repaired("unescaped-newline") {
                     return None;
                 }
                 out.push(b);
                 self.i += 1;
             }
+        }
+    }
+
+    /// Whether a quote before `at` can end a string: a delimiter (or nothing) follows.
+    fn ends_string(&self, at: usize) -> bool {
+        let rest = &self.s[at.min(self.s.len())..];
+        match rest.iter().find(|b| !matches!(b, b' ' | b'\t')) {
+            None => true,
+            Some(b) => matches!(b, b',' | b')' | b']' | b'}' | b':' | b'\n' | b'\r'),
         }
     }
 

@@ -430,17 +430,26 @@ pub fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
 }
 
 /// Regions of `text` that are the model's reasoning: `<think>…</think>`,
-/// `<thinking>…</thinking>`, `[THINK]…[/THINK]` (an unclosed opener runs to the end) and
-/// the Harmony `analysis` channel.
+/// `<thinking>…</thinking>`, `<seed:think>…</seed:think>`, `[THINK]…[/THINK]` (an
+/// unclosed opener runs to the end), the Harmony `analysis` channel, and the text before
+/// a `</think>` that no `<think>` opened (templates of Qwen3, DeepSeek-R1 and V4 put
+/// `<think>` in the prompt, so the completion starts inside the reasoning).
 pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let angle: Vec<usize> = memchr::memchr_iter(b'<', bytes).collect();
     let square: Vec<usize> = memchr::memchr_iter(b'[', bytes).collect();
-    reasoning_regions_at(text, &angle, &square)
+    reasoning_regions_at(text, &angle, &square, true)
 }
 
-/// [`reasoning_regions`], from the offsets of the text's `<` and `[`.
-pub fn reasoning_regions_at(text: &str, angle: &[usize], square: &[usize]) -> Vec<(usize, usize)> {
+/// [`reasoning_regions`], from the offsets of the text's `<` and `[`. `completion_start`:
+/// the text starts where the completion does (not a later window of it), so a bare
+/// `</think>` closes reasoning that began at its start.
+pub fn reasoning_regions_at(
+    text: &str,
+    angle: &[usize],
+    square: &[usize],
+    completion_start: bool,
+) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
@@ -462,16 +471,26 @@ pub fn reasoning_regions_at(text: &str, angle: &[usize], square: &[usize]) -> Ve
             }
             (None, None) => break,
         };
-        // Every opening below has a `t` or `|` next: most brackets are passed at a look.
-        if at < from || !matches!(bytes.get(at + 1), Some(b't' | b'T' | b'|')) {
+        // Every opening below has a `t`, `s`, `|` or `/` next: most brackets are passed
+        // at a look.
+        if at < from || !matches!(bytes.get(at + 1), Some(b't' | b'T' | b's' | b'|' | b'/')) {
             continue;
         }
         let rest = &bytes[at..];
         let starts =
             |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+        if bytes[at + 1] == b'/' {
+            // Only the first closer can end reasoning opened in the prompt.
+            if completion_start && out.is_empty() && from == 0 && starts("</think>") {
+                out.push((0, at + "</think>".len()));
+                from = at + "</think>".len();
+            }
+            continue;
+        }
         let region = if let Some((open, close)) = [
             ("<think>", "</think>"),
             ("<thinking>", "</thinking>"),
+            ("<seed:think>", "</seed:think>"),
             ("[THINK]", "[/THINK]"),
         ]
         .into_iter()
@@ -777,6 +796,16 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert_eq!(&t[r[0].0..r[0].1], "<think>plan {x}</think>");
         assert_eq!(r[1].1, t.len());
+        let t = "a <seed:think>plan {x}</seed:think> b";
+        assert_eq!(reasoning_regions(t), [(2, 35)]);
+        // `<think>` was in the prompt: the completion starts inside the reasoning.
+        let t = "plan {x}\n</think>\n{\"a\": 1} </think>";
+        assert_eq!(reasoning_regions(t), [(0, 17)]);
+        assert!(reasoning_regions_at(t, &[9, 25], &[], false).is_empty());
+        assert_eq!(
+            reasoning_regions("x <think>y</think> z </think>"),
+            [(2, 18)]
+        );
     }
 
     #[test]

@@ -33,6 +33,12 @@ const EXPECTED: &str = "expected an OpenAI tools array, Anthropic tools, an MCP 
 
 /// Reads a contracts file.
 pub fn load(path: &Path) -> Result<Vec<Tool>> {
+    Ok(load_noting(path)?.0)
+}
+
+/// [`load`], and what was read otherwise than written (`tool T: type "float" read as
+/// "number"`), for warnings.
+pub fn load_noting(path: &Path) -> Result<(Vec<Tool>, Vec<String>)> {
     let text = crate::config_file::read(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let value: Value = serde_json::from_str(&text)
         .with_context(|| format!("{}: not JSON ({EXPECTED})", path.display()))?;
@@ -40,7 +46,67 @@ pub fn load(path: &Path) -> Result<Vec<Tool>> {
     if tools.is_empty() {
         bail!("{}: no tools found ({EXPECTED})", path.display());
     }
-    Ok(tools)
+    let mut notes = Vec::new();
+    let mut tools = tools;
+    for tool in &mut tools {
+        let mut renamed = Vec::new();
+        python_types(&mut tool.schema, 0, &mut renamed);
+        renamed.sort_unstable();
+        renamed.dedup();
+        for (from, to) in renamed {
+            notes.push(format!(
+                "tool {}: type \"{from}\" read as \"{to}\"",
+                tool.name
+            ));
+        }
+    }
+    Ok((tools, notes))
+}
+
+/// Python's type names, which real tool lists put where JSON Schema's belong
+/// (`"type": "float"`), and the JSON Schema type each means.
+const PYTHON_TYPES: &[(&str, &str)] = &[
+    ("float", "number"),
+    ("int", "integer"),
+    ("bool", "boolean"),
+    ("str", "string"),
+    ("dict", "object"),
+    ("list", "array"),
+];
+
+/// Renames Python type names in every `type` of `schema` (a string or a list of them),
+/// noting each renaming.
+fn python_types(v: &mut Value, depth: usize, renamed: &mut Vec<(&'static str, &'static str)>) {
+    if depth > 64 {
+        return;
+    }
+    match v {
+        Value::Object(o) => {
+            let mut rename = |t: &mut Value| {
+                if let Value::String(s) = t
+                    && let Some(&(from, to)) = PYTHON_TYPES.iter().find(|(f, _)| f == s)
+                {
+                    *s = to.to_owned();
+                    renamed.push((from, to));
+                }
+            };
+            match o.get_mut("type") {
+                Some(Value::Array(list)) => list.iter_mut().for_each(&mut rename),
+                Some(t) => rename(t),
+                None => {}
+            }
+            // Data, not schemas: a default may hold `{"type": "list"}` as it is.
+            for (key, child) in o.iter_mut() {
+                if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                    python_types(child, depth + 1, renamed);
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|i| python_types(i, depth + 1, renamed)),
+        _ => {}
+    }
 }
 
 /// The tools a JSON value declares, in any supported layout.

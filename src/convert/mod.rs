@@ -295,7 +295,12 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     }
     let options = match options(&args) {
-        Ok(o) => o,
+        Ok(o) => {
+            for (file, note) in &o.contracts.notes {
+                diag.warn(file, None, note);
+            }
+            o
+        }
         Err(e) => {
             diag.fail(format!("{e:#}"));
             return Ok(ExitCode::Error);

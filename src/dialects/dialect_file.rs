@@ -64,6 +64,10 @@ enum Entry {
         value_open: String,
         param_close: String,
         string_attr: Option<String>,
+        #[serde(default)]
+        value_newlines: bool,
+        #[serde(default)]
+        json_body: bool,
     },
     Pythonic {
         name: String,
@@ -264,6 +268,8 @@ fn param_row(entry: Entry, names: &mut Vec<String>) -> Result<&'static ParamRow>
         value_open,
         param_close,
         string_attr,
+        value_newlines,
+        json_body,
     } = entry
     else {
         unreachable!("called for xml-params entries")
@@ -300,6 +306,8 @@ fn param_row(entry: Entry, names: &mut Vec<String>) -> Result<&'static ParamRow>
         value_open: leak(value_open),
         param_close: leak(param_close),
         string_attr: leak_opt(string_attr),
+        value_newlines,
+        json_body,
     })))
 }
 

@@ -69,8 +69,10 @@ impl Scanner for JsonText {
             let i = marked.partition_point(|&(a, _)| a <= start);
             i > 0 && marked[i - 1].1 >= end
         };
+        // The end of a value that could not be read and whose inside was read.
+        let mut covered = 0;
         for found in &values {
-            if inside(found.start, found.end) {
+            if inside(found.start, found.end) || found.start < covered {
                 continue;
             }
             let slice = &s[found.start..found.end];
@@ -100,12 +102,20 @@ impl Scanner for JsonText {
                 });
                 continue;
             }
-            for mut call in calls_in_json_hinted(slice, ctx.strict, found.call_keys) {
-                call.line = text.line_at(found.start);
+            for (mut call, span) in calls_in_json_spans(slice, ctx.strict, found.call_keys) {
+                let (start, end) = match span {
+                    Some((a, b)) => {
+                        // The values inside were read with it.
+                        covered = covered.max(found.end);
+                        (found.start + a, found.start + b)
+                    }
+                    None => (found.start, found.end),
+                };
+                call.line = text.line_at(start);
                 out.push(Hit {
                     call,
-                    start: found.start,
-                    end: found.end,
+                    start,
+                    end,
                     balanced: false,
                     specificity: GENERIC,
                 });
@@ -175,6 +185,20 @@ pub fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
 /// call key. Single-quoted (Python-literal) keys are not seen by the scan: a value with
 /// a `'` is checked again.
 pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) -> Vec<Call> {
+    calls_in_json_spans(slice, strict, call_keys)
+        .into_iter()
+        .map(|(call, _)| call)
+        .collect()
+}
+
+/// [`calls_in_json_hinted`], each call with its own span in `slice` when it is not the
+/// whole: the calls whole inside a value that cannot be read, and that value's call,
+/// which ends where the first of them starts.
+fn calls_in_json_spans(
+    slice: &str,
+    strict: bool,
+    call_keys: Option<bool>,
+) -> Vec<(Call, Option<(usize, usize)>)> {
     let may = match call_keys {
         Some(true) => true,
         Some(false) => memchr::memchr(b'\'', slice.as_bytes()).is_some() && may_hold_call(slice),
@@ -187,8 +211,17 @@ pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) 
         (shapes::calls(root, None), repairs)
     });
     let Ok((mut calls, repairs)) = read else {
-        // Not JSON even with repairs, yet it names a call: report it, never drop it.
-        return unreadable_call(slice).into_iter().collect();
+        // Not JSON even with repairs, yet it names a call: report it, never drop it, and
+        // the calls that are whole inside it (a model that restarts a call midway).
+        let mut inner = Vec::new();
+        inner_calls(slice, 0, strict, 0, &mut inner);
+        let outer_end = inner.first().map_or(slice.len(), |(_, (start, _))| *start);
+        let mut out: Vec<(Call, Option<(usize, usize)>)> = unreadable_call(slice)
+            .into_iter()
+            .map(|call| (call, (outer_end < slice.len()).then_some((0, outer_end))))
+            .collect();
+        out.extend(inner.into_iter().map(|(call, span)| (call, Some(span))));
+        return out;
     };
     for call in &mut calls {
         if repairs.is_empty() {
@@ -205,7 +238,56 @@ pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) 
             call.repairs.extend(repairs.iter().copied());
         }
     }
-    calls
+    calls.into_iter().map(|call| (call, None)).collect()
+}
+
+/// How deep [`inner_calls`] looks into values that cannot be read.
+const MAX_INNER_DEPTH: usize = 4;
+
+/// The calls of the values inside `slice` (a value that cannot be read, at `offset` of
+/// the outermost), each read on its own, with their spans; a value inside that cannot
+/// be read either is looked into in turn.
+fn inner_calls(
+    slice: &str,
+    offset: usize,
+    strict: bool,
+    depth: usize,
+    out: &mut Vec<(Call, (usize, usize))>,
+) {
+    if depth >= MAX_INNER_DEPTH {
+        return;
+    }
+    let inside = &slice[1..];
+    for found in scan::json_values(inside) {
+        if found.unclosed {
+            continue;
+        }
+        let value = &inside[found.start..found.end];
+        if !may_hold_call(value) {
+            continue;
+        }
+        let at = offset + 1 + found.start;
+        let read = scan::with_json(value, false, |root, repairs| {
+            (shapes::calls(root, None), repairs)
+        });
+        match read {
+            Ok((calls, repairs)) => {
+                for mut call in calls {
+                    if strict && !repairs.is_empty() {
+                        let error = format!(
+                            "needs a repair ({}), and --strict allows none",
+                            repairs.join(", ")
+                        );
+                        call.invalid_arguments(value, &error);
+                    } else {
+                        call.repairs.extend(repairs.iter().copied());
+                    }
+                    out.push((call, (at, at + value.len())));
+                }
+            }
+            Err(_) => inner_calls(value, at, strict, depth + 1, out),
+        }
+    }
 }
 
 /// A call whose JSON cannot be read: `{"name": "f", "arguments": …` with broken JSON
@@ -342,6 +424,27 @@ mod tests {
         let hits = scan_text(r#"{"name": "g", "arguments": {"s": "\ud800!"}}"#, false);
         assert!(hits[0].call.is_valid());
         assert_eq!(hits[0].call.arguments["s"], "\u{fffd}!");
+    }
+
+    #[test]
+    fn a_whole_call_inside_one_that_cannot_be_read_is_recovered() {
+        for (text, inner) in [
+            (
+                r#"{"name": "f", "parameters": {{"name": "f", "parameters": {}}"#,
+                "f",
+            ),
+            (
+                r#"x {"name": "f", "parameters": {{"name": "g", "parameters": {"a": 1}}} y"#,
+                "g",
+            ),
+        ] {
+            let hits = scan_text(text, false);
+            let got: Vec<(&str, bool)> = hits
+                .iter()
+                .map(|h| (h.call.name.as_str(), h.call.is_valid()))
+                .collect();
+            assert_eq!(got, [("f", false), (inner, true)], "{text}");
+        }
     }
 
     #[test]

@@ -233,12 +233,13 @@ fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)>
     Some((calls, end))
 }
 
-/// `[call, call, ...]` starting at `at`.
+/// `[call, call, ...]` starting at `at`. Each call is read on its own: one whose
+/// keyword arguments cannot be read is reported invalid with their text.
 fn call_list(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
     let mut p = skip_ws(s, at + 1);
     let mut calls = Vec::new();
     loop {
-        let (call, next) = one_call(s, p)?;
+        let (call, next) = one_call(s, p).or_else(|| unreadable_call(s, p))?;
         calls.push(call);
         p = skip_ws(s, next);
         match s.as_bytes().get(p)? {
@@ -297,7 +298,12 @@ fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
             return None;
         }
         q = skip_ws(s, q + 1);
-        let (value, used) = pyliteral::parse_prefix(&s[q..])?;
+        let (value, used, repairs) = pyliteral::parse_prefix_repairing(&s[q..])?;
+        for repair in repairs {
+            if !call.repairs.contains(&repair) {
+                call.repairs.push(repair);
+            }
+        }
         call.arguments.insert(key.to_owned(), value);
         q = skip_ws(s, q + used);
         if s[q..].starts_with(',') {
@@ -306,6 +312,81 @@ fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
             return None;
         }
     }
+}
+
+/// `name(key=…)` at `p` whose arguments cannot be read (bytes, `1e999`, a quote left
+/// open): the call, invalid, with the text between its parentheses, and where it ends.
+/// A keyword argument first is what makes it a call; prose such as `see(docs)` is not.
+fn unreadable_call(s: &str, p: usize) -> Option<(Call, usize)> {
+    let name = scan::ident(&s[p..])?;
+    let mut end = p + name.len();
+    while s[end..].starts_with('.') {
+        end += 1 + scan::ident(&s[end + 1..])?.len();
+    }
+    let name = &s[p..end];
+    let open = end;
+    if !s[open..].starts_with('(') {
+        return None;
+    }
+    let q = skip_ws(s, open + 1);
+    let key = scan::ident(&s[q..])?;
+    if !s[skip_ws(s, q + key.len())..].starts_with('=') {
+        return None;
+    }
+    let close = matching_paren(s, open).or_else(|| element_end(s, open))?;
+    let mut call = Call::new(name, "", 0);
+    call.invalid_arguments(
+        s[open + 1..close].trim(),
+        "the arguments are not Python literals",
+    );
+    Some((call, close + 1))
+}
+
+/// The `)` that closes the `(` at `open`, past brackets and quoted strings.
+fn matching_paren(s: &str, open: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (bytes[i] == b')').then_some(i);
+                }
+            }
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while *bytes.get(i)? != q {
+                    if bytes[i] == b'\\' || bytes[i] == b'\n' {
+                        // An escape, or a quote left open at the line's end.
+                        if bytes[i] == b'\n' {
+                            return None;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// With a quote left open: the first `)` after `open` that a `,` or `]` follows.
+fn element_end(s: &str, open: usize) -> Option<usize> {
+    let mut from = open;
+    while let Some(n) = memchr::memchr(b')', &s.as_bytes()[from..]) {
+        let at = from + n;
+        if s[skip_ws(s, at + 1)..].starts_with([',', ']']) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// `call:NAME{...}` at `p` (the `call:` may be absent right after a marker).
@@ -524,6 +605,43 @@ mod tests {
             serde_json::Value::Object((*hits[1].call.arguments).clone()),
             json!({"opts": {"a": [1, null], "b": true}})
         );
+    }
+
+    #[test]
+    fn each_call_of_a_list_is_read_on_its_own() {
+        let text = "[get_weather(city='Paris'), f(x=b'z'), g(n=float('nan')), h(s='a), k(tags={'a', 'b'})]";
+        let hits = scan_text(text);
+        let got: Vec<(&str, bool)> = hits
+            .iter()
+            .map(|h| (h.call.name.as_str(), h.call.is_valid()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("get_weather", true),
+                ("f", false),
+                ("g", false),
+                ("h", false),
+                ("k", true)
+            ]
+        );
+        assert_eq!(hits[1].call.arguments_raw.as_deref(), Some("x=b'z'"));
+        assert_eq!(
+            hits[2].call.arguments_raw.as_deref(),
+            Some("n=float('nan')")
+        );
+        assert_eq!(hits[3].call.arguments_raw.as_deref(), Some("s='a"));
+        assert_eq!(hits[4].call.arguments["tags"], json!(["a", "b"]));
+    }
+
+    #[test]
+    fn raw_newlines_and_inner_quotes_in_strings_are_repairs() {
+        let hits = scan_text("[note(text='line one\nline two', title='it's here')]");
+        assert_eq!(hits.len(), 1);
+        let call = &hits[0].call;
+        assert_eq!(call.arguments["text"], "line one\nline two");
+        assert_eq!(call.arguments["title"], "it's here");
+        assert_eq!(call.repairs, ["unescaped-newline", "unescaped-quote"]);
     }
 
     #[test]

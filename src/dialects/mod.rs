@@ -301,18 +301,20 @@ pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
     });
     // Kept spans never overlap (several calls of one value share its span), so the
     // neighbours by start are the only ones a new span can overlap.
-    let mut spans: BTreeMap<usize, (usize, u8)> = BTreeMap::new();
+    let mut spans: BTreeMap<usize, (usize, u8, &str)> = BTreeMap::new();
     let mut kept: Vec<(usize, usize)> = Vec::with_capacity(hits.len());
     for (order, &i) in rank.iter().enumerate() {
         let hit = &hits[i];
-        let same = spans.get(&hit.start) == Some(&(hit.end, hit.specificity));
+        // One construct's calls share its span and dialect; another dialect that reads
+        // the same text is a second reading of it, not more calls.
+        let same = spans.get(&hit.start) == Some(&(hit.end, hit.specificity, hit.call.dialect));
         let before = spans.range(..=hit.start).next_back();
         let after = spans.range(hit.start..).next();
         let overlaps = !same
-            && (before.is_some_and(|(_, &(end, _))| end > hit.start)
+            && (before.is_some_and(|(_, &(end, _, _))| end > hit.start)
                 || after.is_some_and(|(&start, _)| start < hit.end));
         if !overlaps {
-            spans.insert(hit.start, (hit.end, hit.specificity));
+            spans.insert(hit.start, (hit.end, hit.specificity, hit.call.dialect));
             kept.push((hit.start, order));
         }
     }

@@ -45,6 +45,13 @@ pub struct ParamRow {
     /// A parameter attribute that says whether the value is a string (`string="true"`)
     /// or JSON (`"false"`).
     pub string_attr: Option<&'static str>,
+    /// The template writes a line break after the opening tag and one before the
+    /// closing tag (`<parameter=p>\nvalue\n</parameter>`): that pair is the template's.
+    /// Elsewhere every character between the tags is the value's (code ends in `\n`).
+    pub value_newlines: bool,
+    /// The call's body may be one JSON object of arguments instead of parameters
+    /// (`<｜DSML｜invoke name="f">\n{"city": "Paris"}\n</｜DSML｜invoke>`).
+    pub json_body: bool,
 }
 
 const fn tpl(before: &'static str, after: &'static str) -> Tpl {
@@ -66,6 +73,8 @@ pub const ROWS: &[ParamRow] = &[
         value_open: "",
         param_close: "</parameter>",
         string_attr: None,
+        value_newlines: false,
+        json_body: false,
     },
     ParamRow {
         name: "qwen3-coder",
@@ -81,6 +90,8 @@ pub const ROWS: &[ParamRow] = &[
         value_open: "",
         param_close: "</parameter>",
         string_attr: None,
+        value_newlines: true,
+        json_body: false,
     },
     ParamRow {
         name: "glm",
@@ -96,6 +107,8 @@ pub const ROWS: &[ParamRow] = &[
         value_open: "<arg_value>",
         param_close: "</arg_value>",
         string_attr: None,
+        value_newlines: false,
+        json_body: false,
     },
     ParamRow {
         name: "minimax-m2",
@@ -111,16 +124,24 @@ pub const ROWS: &[ParamRow] = &[
         value_open: "",
         param_close: "</parameter>",
         string_attr: None,
+        value_newlines: false,
+        json_body: false,
     },
     ParamRow {
         name: "step3",
         models: "StepFun Step-3",
         summary: "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\"><steptml:parameter name=\"p\">raw</steptml:parameter></steptml:invoke><｜tool_call_end｜>",
         example: "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\">\n<steptml:parameter name=\"city\">Paris</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
-        wrappers: &[(
-            "<｜tool_call_begin｜>function<｜tool_sep｜>",
-            "<｜tool_call_end｜>",
-        )],
+        // Step-3's parser wants `function<｜tool_sep｜>` before the invoke; a block
+        // without it is still this dialect's (another dialect reading the invoke alone
+        // would report it a second time).
+        wrappers: &[
+            (
+                "<｜tool_call_begin｜>function<｜tool_sep｜>",
+                "<｜tool_call_end｜>",
+            ),
+            ("<｜tool_call_begin｜>", "<｜tool_call_end｜>"),
+        ],
         wrapper_required: false,
         outer: &[("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>")],
         call_open: tpl("<steptml:invoke name=\"", "\">"),
@@ -129,6 +150,8 @@ pub const ROWS: &[ParamRow] = &[
         value_open: "",
         param_close: "</steptml:parameter>",
         string_attr: None,
+        value_newlines: false,
+        json_body: false,
     },
     ParamRow {
         name: "deepseek-dsml",
@@ -147,6 +170,8 @@ pub const ROWS: &[ParamRow] = &[
         value_open: "",
         param_close: "</｜DSML｜parameter>",
         string_attr: Some("string"),
+        value_newlines: false,
+        json_body: true,
     },
 ];
 
@@ -319,6 +344,18 @@ fn one_call(
     let mut call = Call::new(declared.unwrap_or(name), row.name, 0);
     let schema = declared.and_then(|n| ctx.schema(n));
     let mut p = skip_ws(s, head_end);
+    if row.json_body
+        && s[p..].starts_with('{')
+        && let Some(end) = scan::balanced_end(s, p)
+    {
+        let read = scan::with_json(&s[p..end], ctx.strict, |root, repairs| {
+            super::shapes::set_args(&mut call, Some(root));
+            call.repairs.extend(repairs);
+        });
+        if read.is_ok() {
+            p = skip_ws(s, end);
+        }
+    }
     while s[p..].starts_with(row.param_open.before) {
         let Some((key, attrs, key_end)) = capture(&row.param_open, s, p) else {
             break;
@@ -332,14 +369,23 @@ fn one_call(
             }
             value_start = q + row.value_open.len();
         }
-        let (value_end, after, ambiguous) = value_close(row, s, value_start, next);
+        let (mut value_end, mut after, mut ambiguous) = value_close(row, s, value_start, next);
+        // An unclosed value ends where the next parameter opens on a line of its own.
+        if let Some(cut) = next_param(row, s, value_start, value_end) {
+            (value_end, after, ambiguous) = (cut, cut, false);
+        }
         if ambiguous {
             push_once(&mut call.repairs, "ambiguous-delimiter");
         }
         if after == value_end {
             push_once(&mut call.repairs, "missing-close-tag");
         }
-        let raw = trim_one_break(&s[value_start..value_end]);
+        let raw = &s[value_start..value_end];
+        let raw = if row.value_newlines {
+            trim_template_breaks(raw)
+        } else {
+            raw
+        };
         let as_string = row
             .string_attr
             .and_then(|a| scan::attribute(attrs, a))
@@ -367,6 +413,26 @@ fn push_once(repairs: &mut Vec<&'static str>, repair: &'static str) {
     if !repairs.contains(&repair) {
         repairs.push(repair);
     }
+}
+
+/// The first parameter opening in `s[from..to]` that starts a line and names a key:
+/// the value before it was never closed (`<parameter=a>\n1\n<parameter=b>`).
+fn next_param(row: &ParamRow, s: &str, from: usize, to: usize) -> Option<usize> {
+    let open = row.param_open.before;
+    let mut at = from;
+    while let Some(n) = memchr::memmem::find(&s.as_bytes()[at..to], open.as_bytes()) {
+        let p = at + n;
+        let line_start = s[..p].trim_end_matches([' ', '\t']).ends_with('\n');
+        if line_start
+            && p > from
+            && let Some((key, _, _)) = capture(&row.param_open, s, p)
+            && scan::is_tool_name(key.trim())
+        {
+            return Some(p);
+        }
+        at = p + open.len();
+    }
+    None
 }
 
 /// Where a value ends: the first closing tag after which only another parameter, the
@@ -409,13 +475,13 @@ fn value_close(
     }
 }
 
-/// The value without the one line break the template puts after the opening tag and
-/// before the closing one.
-fn trim_one_break(v: &str) -> &str {
-    let v = v
-        .strip_prefix("\r\n")
-        .or_else(|| v.strip_prefix('\n'))
-        .unwrap_or(v);
+/// The value without the line breaks a template puts around it: one after the opening
+/// tag and one before the closing tag, taken as a pair (a value written inline that
+/// ends in a line break keeps it).
+fn trim_template_breaks(v: &str) -> &str {
+    let Some(v) = v.strip_prefix("\r\n").or_else(|| v.strip_prefix('\n')) else {
+        return v;
+    };
     v.strip_suffix("\r\n")
         .or_else(|| v.strip_suffix('\n'))
         .unwrap_or(v)
@@ -494,6 +560,64 @@ mod tests {
             &[],
         );
         assert_eq!(args(&hits[0]), json!({"s": "3", "n": 3}));
+    }
+
+    /// A call of `row` with the given parameters, written in the row's own syntax.
+    fn written(row: &ParamRow, params: &[(&str, &str, bool)]) -> String {
+        let after = if row.call_open.after.is_empty() {
+            "\n"
+        } else {
+            row.call_open.after
+        };
+        let mut t = format!("{}f{after}\n", row.call_open.before);
+        for (key, value, closed) in params {
+            t += &format!(
+                "{}{key}{}{}{value}{}\n",
+                row.param_open.before,
+                row.param_open.after,
+                row.value_open,
+                if *closed { row.param_close } else { "" }
+            );
+        }
+        t += row.call_close;
+        match row.wrappers.first() {
+            Some((open, close)) => format!("{open}{t}{close}"),
+            None => t,
+        }
+    }
+
+    #[test]
+    fn every_row_keeps_a_values_line_breaks_unless_its_template_wraps_it() {
+        for row in ROWS {
+            let code = "def f():\n    return 1\n";
+            let hits = scan_text(&written(row, &[("code", code, true)]), &[]);
+            assert_eq!(hits.len(), 1, "{}", row.name);
+            assert_eq!(hits[0].call.dialect, row.name);
+            assert_eq!(hits[0].call.arguments["code"], code, "{}", row.name);
+            let hits = scan_text(&written(row, &[("city", "\nParis\n", true)]), &[]);
+            let want = if row.value_newlines {
+                "Paris"
+            } else {
+                "\nParis\n"
+            };
+            assert_eq!(hits[0].call.arguments["city"], want, "{}", row.name);
+        }
+    }
+
+    #[test]
+    fn every_row_ends_an_unclosed_value_at_the_next_parameter() {
+        for row in ROWS {
+            let text = written(row, &[("city", "Dallas", false), ("state", "TX", true)]);
+            let hits = scan_text(&text, &[]);
+            assert_eq!(hits.len(), 1, "{}: {text}", row.name);
+            assert_eq!(
+                args(&hits[0]),
+                json!({"city": "Dallas\n", "state": "TX"}),
+                "{}",
+                row.name
+            );
+            assert_eq!(hits[0].call.repairs, ["missing-close-tag"], "{}", row.name);
+        }
     }
 
     #[test]
