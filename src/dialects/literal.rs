@@ -333,13 +333,28 @@ fn unreadable_call(s: &str, p: usize) -> Option<(Call, usize)> {
     if !s[skip_ws(s, q + key.len())..].starts_with('=') {
         return None;
     }
-    let close = matching_paren(s, open).or_else(|| element_end(s, open))?;
+    // Looked for within a bounded reach: text that opens call after call and closes
+    // none must not be scanned to its end from every opening.
+    let reach = &s[..floor_char_boundary(s, open.saturating_add(UNREADABLE_REACH))];
+    let close = matching_paren(reach, open).or_else(|| element_end(reach, open))?;
     let mut call = Call::new(name, "", 0);
     call.invalid_arguments(
         s[open + 1..close].trim(),
         "the arguments are not Python literals",
     );
     Some((call, close + 1))
+}
+
+/// How far past its `(` the end of a call whose arguments cannot be read is looked for.
+const UNREADABLE_REACH: usize = 4096;
+
+/// The largest char boundary of `s` at or before `at`.
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The `)` that closes the `(` at `open`, past brackets and quoted strings.
