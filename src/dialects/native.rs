@@ -299,8 +299,10 @@ pub fn responses_item(
             }
             call
         }
-        "local_shell_call" => {
-            let mut call = Call::new("local_shell", dialect, line).with_id(id);
+        // The hosted `shell` tool's calls have the same shape as the local one's.
+        "local_shell_call" | "shell_call" => {
+            let tool = kind.strip_suffix("_call").unwrap_or("local_shell");
+            let mut call = Call::new(tool, dialect, line).with_id(id);
             if let Some(action) = obj.obj("action") {
                 call.arguments = shell_action(&action);
             }
@@ -337,7 +339,7 @@ fn shell_action(action: &Obj) -> crate::model::Arguments {
 pub fn is_responses_call_type(kind: &str) -> bool {
     matches!(
         kind,
-        "function_call" | "custom_tool_call" | "local_shell_call" | "mcp_call"
+        "function_call" | "custom_tool_call" | "local_shell_call" | "shell_call" | "mcp_call"
     )
 }
 
