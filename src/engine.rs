@@ -222,8 +222,18 @@ pub struct Engine<'o> {
     window: Option<PendingText>,
     /// The calls each channel found in the current turn (kept for their capacity).
     found: Vec<Vec<Chosen>>,
+    /// What the scanners could not read, waiting for [`Engine::take_notes`].
+    notes: dialects::Notes,
+    /// Per source: notes reported, the last one (a window scanned again repeats it),
+    /// and those over the limit.
+    noted: u64,
+    last_note: Option<(u64, String)>,
+    notes_not_shown: u64,
     pub stats: Stats,
 }
+
+/// How many scanner notes a source reports before it only counts them.
+const MAX_NOTES_PER_SOURCE: u64 = 20;
 
 impl<'o> Engine<'o> {
     pub fn new(options: Options, out: &'o mut Output) -> Self {
@@ -238,8 +248,40 @@ impl<'o> Engine<'o> {
             structured: false,
             window: None,
             found: Vec::new(),
+            notes: Default::default(),
+            noted: 0,
+            last_note: None,
+            notes_not_shown: 0,
             stats: Stats::default(),
         }
+    }
+
+    /// Hands what the scanners noted since the last call to `report` as (line, message),
+    /// each once, at most [`MAX_NOTES_PER_SOURCE`] per source.
+    pub fn take_notes(&mut self, mut report: impl FnMut(u64, &str)) {
+        self.notes_not_shown += self.notes.over.take();
+        let notes = std::mem::take(&mut *self.notes.waiting.borrow_mut());
+        for note in notes {
+            if self
+                .last_note
+                .as_ref()
+                .is_some_and(|(line, message)| note.0 < *line || note == (*line, message.clone()))
+            {
+                continue;
+            }
+            if self.noted < MAX_NOTES_PER_SOURCE {
+                self.noted += 1;
+                report(note.0, &note.1);
+            } else {
+                self.notes_not_shown += 1;
+            }
+            self.last_note = Some(note);
+        }
+    }
+
+    /// How many notes of the current source were over the limit.
+    pub fn notes_not_shown(&self) -> u64 {
+        self.notes_not_shown
     }
 
     /// Where records go (for `check`, which collects them).
@@ -254,6 +296,11 @@ impl<'o> Engine<'o> {
         self.turns = 0;
         self.calls.clear();
         self.notebook_calls.clear();
+        self.notes.waiting.borrow_mut().clear();
+        self.notes.over.set(0);
+        self.noted = 0;
+        self.last_note = None;
+        self.notes_not_shown = 0;
     }
 
     /// Whether the current source held a message, a structured call or a result, of any
@@ -741,6 +788,7 @@ impl<'o> Engine<'o> {
             strict: self.options.strict,
             selected: self.options.dialects.as_deref(),
             resume,
+            notes: Some(&self.notes),
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {

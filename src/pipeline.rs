@@ -284,11 +284,23 @@ pub(crate) fn read_sources(
             }
         };
         engine.start_source(&name);
-        let mut sink = |event| engine.event(event);
+        let mut sink = |event| {
+            let written = engine.event(event);
+            engine.take_notes(|line, message| diag.warn(&name, Some(line), message));
+            written
+        };
         let result = Reader::new(&name, diag, &mut sink)
             .with_window(window)
             .with_pipeline(pipeline && regular_file)
             .read(&mut *input, framing(scan.input));
+        if engine.notes_not_shown() > 0 {
+            let more = engine.notes_not_shown();
+            diag.warn(
+                &name,
+                None,
+                format!("{more} more notes about blocks read as no call were not shown"),
+            );
+        }
         match result {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e.into()),

@@ -128,6 +128,7 @@ fn mandrake_copy(text: &str, end: usize, high: usize, call: &Call) -> Option<usi
         strict: false,
         selected: None,
         resume: None,
+        notes: None,
     };
     let mut hits = Vec::new();
     crate::dialects::Scanner::scan(

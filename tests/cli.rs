@@ -801,6 +801,69 @@ fn adversarial_text_finishes() {
 }
 
 #[test]
+fn json_between_markers_that_names_no_tool_is_a_warning_not_silence() {
+    // Each dialect's markers around JSON that holds no call: one warning naming the line,
+    // the dialect and the marker; the calls around it are still read.
+    for (text, line, dialect, marker) in [
+        (
+            "<tool_call>\n{\"nam\": \"ping\"}\n</tool_call>",
+            1,
+            "hermes",
+            "<tool_call>",
+        ),
+        (
+            "ok\n<|START_ACTION|>[{\"tool_nam\": \"ping\"}]<|END_ACTION|>",
+            2,
+            "command-r",
+            "<|START_ACTION|>",
+        ),
+        (
+            "a\nb\n[TOOL_CALLS][{\"arguments\": {}}]",
+            3,
+            "mistral",
+            "[TOOL_CALLS]",
+        ),
+    ] {
+        let input =
+            format!("{text}\n<tool_call>{{\"name\": \"f\", \"arguments\": {{}}}}</tool_call>\n");
+        let out = toolsift()
+            .arg("extract")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(names(&records(&out.stdout)), ["f"], "{text}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr,
+            format!(
+                "toolsift: -:{line}: {dialect}: the JSON after {marker} names no tool; no call read from it\n"
+            ),
+        );
+    }
+    // A marker named in prose holds no JSON: nothing to say. Many blocks: twenty
+    // warnings, then a count.
+    toolsift()
+        .arg("extract")
+        .write_stdin("Calls go in <tool_call> tags; [TOOL_CALLS] starts them.\n")
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin("<tool_call>{\"nam\": 1}</tool_call>\n".repeat(25))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 21, "{stderr}");
+    assert!(
+        stderr.ends_with("toolsift: -: 5 more notes about blocks read as no call were not shown\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_corrupt_binary_cassette_body_is_named() {
     // gzip (told by its magic bytes, with no Content-Encoding) whose checksum is wrong.
     let cassette = "interactions:\n- request:\n    body: null\n  response:\n    body:\n      string: !!binary |\n        H4sIAAAAAAAAA6tWKkktLlGyUlAqS8wpTgUAjnKpJRAAAAA=\n";

@@ -448,6 +448,7 @@ impl Scanner for Markers {
                 strict: ctx.strict,
                 at_end: false,
                 values: None,
+                no_call: false,
             };
             let found = match row.payload {
                 Payload::Json { body, keys } => {
@@ -477,6 +478,14 @@ impl Scanner for Markers {
                 resume.unsettled_from(found.as_ref().map_or(at, |f| f.1.min(at)));
             }
             let Some((calls, start, end)) = found else {
+                if reading.no_call {
+                    ctx.note(text.line_at(at), || {
+                        format!(
+                            "{}: the JSON after {} names no tool; no call read from it",
+                            row.name, row.open
+                        )
+                    });
+                }
                 continue;
             };
             let span = absorb_wrappers(s, start, end, row.wrappers);
@@ -504,6 +513,8 @@ struct Reading {
     strict: bool,
     at_end: bool,
     values: Option<(usize, usize)>,
+    /// JSON followed the marker, whole, and no call was in it.
+    no_call: bool,
 }
 
 /// Text around JSON values that a walk of the JSON passes through outside any value: no
@@ -675,6 +686,7 @@ fn json_payload(
         }
     }
     if calls.is_empty() {
+        reading.no_call = values_end.is_some();
         return None;
     }
     for call in &mut calls {

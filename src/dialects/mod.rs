@@ -100,6 +100,34 @@ pub struct ScanContext<'t> {
     pub selected: Option<&'t [String]>,
     /// Set when the text is a window of a longer one: where the next window may start.
     pub resume: Option<&'t Resume>,
+    /// Where a scanner says what it saw and could not read (a dialect's markers around
+    /// no call), for a warning: nothing between markers is dropped without one.
+    pub notes: Option<&'t Notes>,
+}
+
+/// Warnings from the scanners: (file line, message) waiting to be reported, at most
+/// [`MAX_NOTES`] at a time, and how many more there were.
+#[derive(Default)]
+pub struct Notes {
+    pub waiting: std::cell::RefCell<Vec<(u64, String)>>,
+    pub over: std::cell::Cell<u64>,
+}
+
+/// How many notes wait for the reader to report them; more are counted only.
+pub const MAX_NOTES: usize = 64;
+
+impl ScanContext<'_> {
+    /// Records a warning about the text at `line`.
+    pub fn note(&self, line: u64, message: impl FnOnce() -> String) {
+        if let Some(notes) = self.notes {
+            let mut waiting = notes.waiting.borrow_mut();
+            if waiting.len() < MAX_NOTES {
+                waiting.push((line, message()));
+            } else {
+                notes.over.set(notes.over.get() + 1);
+            }
+        }
+    }
 }
 
 /// What the scanners of one window tell the engine about where the next window may
@@ -369,6 +397,7 @@ pub(crate) fn scan_for_test(
         strict,
         selected: None,
         resume: None,
+        notes: None,
     };
     let mut out = Vec::new();
     scanner.scan(&Text::new(text, 1, false, true), &ctx, &mut out);
@@ -391,6 +420,7 @@ pub(crate) fn resume_for_test(
         strict: false,
         selected: None,
         resume: Some(&resume),
+        notes: None,
     };
     let mut out = Vec::new();
     scanner.scan(&Text::new(text, 1, false, true), &ctx, &mut out);

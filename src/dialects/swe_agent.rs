@@ -162,6 +162,7 @@ mod tests {
             strict: false,
             selected: None,
             resume: None,
+            notes: None,
         };
         let t = Text::new(text, 10, false, true);
         let mut out = Vec::new();

@@ -578,6 +578,7 @@ mod tests {
             strict: false,
             selected: None,
             resume: None,
+            notes: None,
         };
         let t = Text::new(
             "close window w1\nBEGIN WIL\nclose window w2\nfocus window w3\nEND WIL\nclose window w4",
