@@ -151,12 +151,28 @@ pub const ROWS: &[MarkerRow] = &[
     row(
         "mistral-v11",
         "Magistral, Devstral, Mistral Small 3.x, Ministral",
-        "[TOOL_CALLS]name[ARGS]{json}, with [CALL_ID]id in Small 3.2",
+        "[TOOL_CALLS]name[ARGS]{json}, with [CALL_ID]id in Small 3.2; also without [ARGS]",
         "[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{\"city\": \"Paris\"}",
         "[TOOL_CALLS]",
         None,
         Payload::Named {
             head_end: "[ARGS]",
+            id_marker: Some("[CALL_ID]"),
+            head: Head::Name,
+        },
+    ),
+    // The same calls when `[ARGS]` is not in the text (a decoder that dropped it, or the
+    // v11 tokenizer's text form `[TOOL_CALLS]name{json}`): the name runs up to the `{`.
+    // Listed once, under the row above.
+    row(
+        "mistral-v11",
+        "",
+        "",
+        "",
+        "[TOOL_CALLS]",
+        None,
+        Payload::Named {
+            head_end: "",
             id_marker: Some("[CALL_ID]"),
             head: Head::Name,
         },
@@ -418,10 +434,12 @@ impl Scanner for Markers {
     }
 
     fn rows(&self, registry: &super::Registry) -> Vec<DialectRow> {
+        // Variants of a row (its form without some marker) are listed under it, once.
+        let mut listed = std::collections::HashSet::new();
         registry
             .markers
             .iter()
-            .filter(|r| !r.stripped)
+            .filter(|r| !r.stripped && listed.insert(r.name))
             .map(|r| DialectRow::new(r.name, Channel::Json, r.summary, r.example).models(r.models))
             .collect()
     }
