@@ -225,19 +225,26 @@ fn message(
         .filter_map(|e| window.rfind(e).map(|i| i + e.len()))
         .max()
         .unwrap_or(0);
+    // A header whose `<|start|>assistant` was in the prompt starts at its recipient or
+    // its channel, whichever comes first.
+    let word_of = |i: usize| {
+        // After the last white space, which may be wider than a byte (U+00A0).
+        window[..i]
+            .char_indices()
+            .rfind(|(_, c)| c.is_whitespace())
+            .map_or(0, |(w, c)| w + c.len_utf8())
+    };
     let header_at = window[after_prev..]
         .rfind("<|start|>")
-        .or_else(|| window[after_prev..].find("<|channel|>"))
         .map(|i| after_prev + i)
         .or_else(|| {
-            window.rfind("to=").map(|i| {
-                // After the last white space, which may be wider than a byte (U+00A0).
-                window[..i]
-                    .char_indices()
-                    .rfind(|(_, c)| c.is_whitespace())
-                    .map_or(0, |(w, c)| w + c.len_utf8())
+            let channel = after_prev + window[after_prev..].find("<|channel|>")?;
+            Some(match window[after_prev..channel].rfind("to=") {
+                Some(i) => word_of(after_prev + i).max(after_prev),
+                None => channel,
             })
-        })?;
+        })
+        .or_else(|| window.rfind("to=").map(word_of))?;
     let header = &window[header_at..];
     let to = header.find("to=")?;
     let recipient = &header[to + 3..];
