@@ -29,12 +29,15 @@ const CONVERTED: &[&str] = &[
     "openai-responses/openai-local-shell-tool.1.json",
 ];
 
-/// Streams: `convert` reads whole conversations, and says so.
+/// Streams and cassettes: `convert` reads them through extract's reader, and says so.
 const STREAMS: &[&str] = &[
     "openai-chat/mistral-tool-call.chunks.txt",
     "openai-chat/anthropic-fallback-tool-call.sse",
     "gemini/google-tool-call.chunks.txt",
     "cassettes/llm-tools-streaming-variant-d.yaml",
+    // Bedrock Converse responses in cassettes.
+    "bedrock/pydantic-ai-bedrock-converse-claude-tool-with-thinking.yaml",
+    "bedrock/pydantic-ai-bedrock-converse-moonshot-tool-call.yaml",
 ];
 
 fn fixture(name: &str) -> String {

@@ -21,6 +21,20 @@ type Calls = &'static [(&'static str, Option<&'static str>, u64)];
 const EXPECTED: &[(&str, Calls)] = &[
     ("aider/complex-change.md", &[]),
     ("aider/hello-world-flask.md", &[]),
+    // Bedrock Converse responses stored as YAML mappings: each call on the line of its
+    // `toolUse` mapping; the requests' replays of the same calls are history.
+    (
+        "bedrock/pydantic-ai-bedrock-converse-claude-tool-with-thinking.yaml",
+        &[(
+            "get_user_country",
+            Some("tooluse_W9DaUFg4Tj2cRPpndqxWSg"),
+            44,
+        )],
+    ),
+    (
+        "bedrock/pydantic-ai-bedrock-converse-moonshot-tool-call.yaml",
+        &[("get_temperature", Some("functions.get_temperature:0"), 42)],
+    ),
     (
         "anthropic-legacy-xml/function_calling.ipynb",
         &[("calculator", None, 350)],
@@ -494,6 +508,12 @@ const EXPECTED: &[(&str, Calls)] = &[
             ),
         ],
     ),
+    // An httprr trace (Go): the first response's call, on the line of its JSON body;
+    // the second request replays it as history.
+    (
+        "ollama/langchaingo-cloud-tool-call.httprr",
+        &[("getWeather", Some("call_mo1wm122"), 24)],
+    ),
     (
         "openai-chat/anthropic-fallback-tool-call.sse",
         &[("read_file", Some("toolu_sanitized"), 7)],
@@ -611,6 +631,13 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
 ];
 
+/// Files toolsift reads wrongly today, with what it reports instead of the calls in
+/// EXPECTED. A fixed reader makes the test fail here: the entry is then removed.
+/// The httprr trace is read as plain text: toolsift has no reader for the httprr
+/// framing (`httprr trace v1`, then per exchange a length line, the raw HTTP request and
+/// the raw HTTP response), and an API response inside text is not a call shape.
+const MISREAD: &[(&str, Calls)] = &[("ollama/langchaingo-cloud-tool-call.httprr", &[])];
+
 #[test]
 fn corpus_calls_are_found_exactly_once() {
     let dir = corpus();
@@ -634,11 +661,19 @@ fn corpus_calls_are_found_exactly_once() {
                 )
             })
             .collect();
-        let want: Vec<(String, Option<String>, u64)> = want
-            .iter()
-            .map(|(n, i, l)| (n.to_string(), i.map(str::to_owned), *l))
-            .collect();
-        assert_eq!(got, want, "{rel}");
+        let owned = |calls: &Calls| -> Vec<(String, Option<String>, u64)> {
+            calls
+                .iter()
+                .map(|(n, i, l)| (n.to_string(), i.map(str::to_owned), *l))
+                .collect()
+        };
+        match MISREAD.iter().find(|(f, _)| f == rel) {
+            Some((_, reported)) => {
+                assert_ne!(owned(reported), owned(want), "{rel}");
+                assert_eq!(got, owned(reported), "{rel}: misread differently");
+            }
+            None => assert_eq!(got, owned(want), "{rel}"),
+        }
         seen += 1;
     }
     // Every file of the corpus is listed above: a new file needs its expectations.

@@ -1,0 +1,206 @@
+//! VCR cassette bodies recorded as bytes (`!!binary`): a brotli body's calls are found,
+//! a corrupt gzip or brotli body is one warning naming the file and line while the rest
+//! of the cassette is still read, and a body that decodes beyond the 64 MiB cap is a
+//! warning, read no further than the cap.
+
+mod common;
+
+use base64::Engine as _;
+use common::{records, toolsift};
+use std::io::Write as _;
+
+/// An OpenAI chat completion with one call (`get_weather`, id `call_br_1`, arguments
+/// `{"city": "Zürich"}`), compressed with Python's `brotli` module at quality 11. Made
+/// for this test, not a recording.
+const BROTLI_BODY: &str = "Gw4BQBwHdqNPSx5GPhlpLcbDrw1TlZcVtJqinnxUxxicY8ja8Yt3uFh0LHfiD0a/35KKCqL/39qilhxGAabwoLrZC0MgfN24B5vPpRCj8/7V4XgmAKSd53cIigHdro2W48iN08Ydl/GKZt03k+VRIkhzlYB7rXE8UZKFCXiwkA703e/1fv0D10ELagXiXcxdseRkUKTMLXvzUCO8Xzl8pG0J";
+
+/// One interaction whose response body is `base64` as `!!binary`, sent in `encoding`.
+/// The body's text starts on the interaction's 7th line.
+fn binary_interaction(encoding: &str, base64: &str) -> String {
+    let mut lines = String::new();
+    for chunk in base64.as_bytes().chunks(76) {
+        lines.push_str("        ");
+        lines.push_str(std::str::from_utf8(chunk).unwrap());
+        lines.push('\n');
+    }
+    format!(
+        "- request:\n    body: '{{}}'\n    method: POST\n  response:\n    body:\n      string: !!binary |\n{lines}    headers:\n      Content-Encoding:\n      - {encoding}\n    status:\n      code: 200\n"
+    )
+}
+
+/// An interaction whose response is a plain JSON string body with one call, `ping`.
+fn plain_interaction() -> String {
+    concat!(
+        "- request:\n    body: '{}'\n    method: POST\n  response:\n    body:\n      string: '",
+        r#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "call_p", "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}}]}"#,
+        "'\n    status:\n      code: 200\n",
+    )
+    .to_owned()
+}
+
+fn write_cassette(interactions: &[String]) -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new().suffix(".yaml").tempfile().unwrap();
+    file.write_all(b"interactions:\n").unwrap();
+    for i in interactions {
+        file.write_all(i.as_bytes()).unwrap();
+    }
+    file.write_all(b"version: 1\n").unwrap();
+    file.flush().unwrap();
+    file
+}
+
+/// (name, id, line) of each call record.
+fn calls(stdout: &[u8]) -> Vec<(String, Option<String>, u64)> {
+    records(stdout)
+        .iter()
+        .map(|r| {
+            (
+                r.name().unwrap().to_owned(),
+                r.id().map(str::to_owned),
+                r.line(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_brotli_body_is_decoded_and_its_call_found() {
+    let file = write_cassette(&[binary_interaction("br", BROTLI_BODY)]);
+    let out = toolsift().arg("extract").arg(file.path()).output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The line of a `!!binary` body is the line of the body itself (line 8 of the file).
+    assert_eq!(
+        calls(&out.stdout),
+        [("get_weather".to_owned(), Some("call_br_1".to_owned()), 8)]
+    );
+    let record: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(record["arguments"], serde_json::json!({"city": "Zürich"}));
+    assert_eq!(record["dialect"], "openai");
+}
+
+#[test]
+fn corrupt_compressed_bodies_are_one_warning_each_and_the_rest_is_read() {
+    let engine = base64::engine::general_purpose::STANDARD;
+    // A gzip member whose deflate data is cut short, and a brotli body cut in half.
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(&[b'{'; 4096]).unwrap();
+    let gzip = gzip.finish().unwrap();
+    let gzip = engine.encode(&gzip[..gzip.len() / 2]);
+    let brotli = engine.decode(BROTLI_BODY).unwrap();
+    let brotli = engine.encode(&brotli[..brotli.len() / 2]);
+    let interactions = [
+        plain_interaction(),
+        binary_interaction("gzip", &gzip),
+        binary_interaction("br", &brotli),
+        binary_interaction("br", BROTLI_BODY),
+    ];
+    // The cassette's first interaction starts on line 2; a body's text starts on the
+    // interaction's 7th line.
+    let lines_of = |i: &String| i.lines().count();
+    let start = |k: usize| 2 + interactions[..k].iter().map(lines_of).sum::<usize>() + 6;
+    let file = write_cassette(&interactions);
+    let out = toolsift().arg("extract").arg(file.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let path = file.path().display();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let warnings: Vec<&str> = stderr.lines().collect();
+    assert_eq!(warnings.len(), 2, "{stderr}");
+    assert!(
+        warnings[0].starts_with(&format!(
+            "toolsift: {path}:{}: corrupt gzip body (",
+            start(1)
+        )),
+        "{stderr}"
+    );
+    assert!(
+        warnings[1].starts_with(&format!("toolsift: {path}:{}: corrupt br body (", start(2))),
+        "{stderr}"
+    );
+    for w in &warnings {
+        assert!(w.ends_with("); calls in it are not read"), "{w}");
+    }
+    // The calls before and after the corrupt bodies are read.
+    assert_eq!(
+        calls(&out.stdout),
+        [
+            ("ping".to_owned(), Some("call_p".to_owned()), 7),
+            (
+                "get_weather".to_owned(),
+                Some("call_br_1".to_owned()),
+                start(3) as u64
+            ),
+        ]
+    );
+}
+
+/// A gzip body of 1 GiB of zeros in 1,024 members of 1 MiB (1 MB compressed).
+fn gzip_bomb() -> Vec<u8> {
+    let mut member = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    member.write_all(&vec![0u8; 1 << 20]).unwrap();
+    let member = member.finish().unwrap();
+    member.repeat(1024)
+}
+
+#[cfg(unix)]
+#[test]
+// The child is reaped by `wait4`, which std's `wait` cannot replace: it gives the usage.
+#[allow(clippy::zombie_processes)]
+fn a_body_beyond_the_cap_is_a_warning_and_is_not_read_past_it() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let bomb = base64::engine::general_purpose::STANDARD.encode(gzip_bomb());
+    let file = write_cassette(&[binary_interaction("gzip", &bomb), plain_interaction()]);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .arg("extract")
+        .arg(file.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    // Read the outputs on threads (they are small), then reap the child with wait4 for
+    // its own peak resident size.
+    let mut stdout = child.stdout.unwrap();
+    let mut stderr = child.stderr.unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut v).unwrap();
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut v).unwrap();
+        v
+    });
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid);
+    let status = std::process::ExitStatus::from_raw(status);
+    let stdout = out.join().unwrap();
+    let stderr = String::from_utf8(err.join().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    let want = format!(
+        "toolsift: {}:8: gzip body decodes to more than 64 MiB; calls in it are not read\n",
+        file.path().display()
+    );
+    assert_eq!(stderr, want);
+    // The next interaction is still read.
+    assert_eq!(names(&stdout), ["ping"]);
+    // ru_maxrss is in KiB on Linux. Decoding stops at the cap (64 MiB and one byte), so
+    // the process stays far below the 1 GiB the body would inflate to.
+    let peak_mib = usage.ru_maxrss as u64 / 1024;
+    assert!(peak_mib < 400, "peak resident size {peak_mib} MiB");
+}
+
+fn names(stdout: &[u8]) -> Vec<String> {
+    records(stdout)
+        .iter()
+        .filter_map(|r| r.name().map(str::to_owned))
+        .collect()
+}
