@@ -113,7 +113,7 @@ _toolsift() {
             fi
             case "${prev}" in
                 --input)
-                    COMPREPLY=($(compgen -W "auto text json jsonl sse yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text json jsonl sse yaml http" -- "${cur}"))
                     return 0
                     ;;
                 --formats)
@@ -285,7 +285,7 @@ _toolsift() {
             fi
             case "${prev}" in
                 --input)
-                    COMPREPLY=($(compgen -W "auto text json jsonl sse yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text json jsonl sse yaml http" -- "${cur}"))
                     return 0
                     ;;
                 --formats)

@@ -40,7 +40,8 @@ text\t'Plain text: one assistant turn'
 json\t'One JSON document (object or array)'
 jsonl\t'One JSON value per line'
 sse\t'Server-Sent Events (data: lines)'
-yaml\t'A VCR cassette (YAML with interactions)'"
+yaml\t'A VCR cassette (YAML with interactions)'
+http\t'Saved HTTP messages (`curl -i` output, an httprr trace)'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s f -l formats -d 'Channels to try per turn, in priority order' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l roles -d 'Message roles whose text is scanned for calls' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r
@@ -69,7 +70,8 @@ text\t'Plain text: one assistant turn'
 json\t'One JSON document (object or array)'
 jsonl\t'One JSON value per line'
 sse\t'Server-Sent Events (data: lines)'
-yaml\t'A VCR cassette (YAML with interactions)'"
+yaml\t'A VCR cassette (YAML with interactions)'
+http\t'Saved HTTP messages (`curl -i` output, an httprr trace)'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s f -l formats -d 'Channels to try per turn, in priority order' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l roles -d 'Message roles whose text is scanned for calls' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialects -d 'Only these dialects (see `toolsift dialects`); `wil` also reads text outside BEGIN WIL … END WIL' -r

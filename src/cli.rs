@@ -468,4 +468,6 @@ pub enum InputFormat {
     Sse,
     /// A VCR cassette (YAML with interactions).
     Yaml,
+    /// Saved HTTP messages (`curl -i` output, an httprr trace).
+    Http,
 }

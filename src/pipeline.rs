@@ -31,6 +31,7 @@ fn framing(input: InputFormat) -> Framing {
         InputFormat::Jsonl => Framing::Jsonl,
         InputFormat::Sse => Framing::Sse,
         InputFormat::Yaml => Framing::Yaml,
+        InputFormat::Http => Framing::Http,
     }
 }
 

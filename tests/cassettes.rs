@@ -204,3 +204,65 @@ fn names(stdout: &[u8]) -> Vec<String> {
         .filter_map(|r| r.name().map(str::to_owned))
         .collect()
 }
+
+/// Saved HTTP messages (`curl -i` output, an httprr trace): each response body is read
+/// as its content is (a JSON document, SSE, JSON Lines), with the file's own lines.
+#[test]
+fn saved_http_messages_are_read_body_by_body() {
+    let sse = concat!(
+        "HTTP/1.1 200 OK\r\n",
+        "content-type: text/event-stream\r\n",
+        "\r\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_s\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"\"}}]}}]}\n",
+        "\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"q\\\": \\\"rust\\\"}\"}}]}}]}\n",
+        "\n",
+        "data: [DONE]\n",
+        "\n",
+        "HTTP/1.1 200 OK\r\n",
+        "Content-Type: application/x-ndjson\r\n",
+        "\r\n",
+        "{\"message\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"get_time\",\"arguments\":{\"tz\":\"UTC\"}}}]},\"done\":false}\n",
+        "{\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true}\n",
+    );
+    let out = toolsift().arg("extract").write_stdin(sse).output().unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<(String, String, u64)> = records(&out.stdout)
+        .iter()
+        .map(|r| {
+            (
+                r.name().unwrap().to_owned(),
+                match r {
+                    common::Record::Call { arguments, .. } => {
+                        serde_json::to_string(arguments).unwrap()
+                    }
+                    _ => String::new(),
+                },
+                r.line(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("search".into(), r#"{"q":"rust"}"#.into(), 4),
+            ("get_time".into(), r#"{"tz":"UTC"}"#.into(), 13),
+        ]
+    );
+    // A compressed body cannot be read from text: one warning naming its line.
+    let gzip = "HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: 4\n\nabcd";
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(gzip)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: -:5: gzip body of a saved HTTP message not decoded; calls in it are not read\n"
+    );
+}

@@ -631,13 +631,6 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
 ];
 
-/// Files toolsift reads wrongly today, with what it reports instead of the calls in
-/// EXPECTED. A fixed reader makes the test fail here: the entry is then removed.
-/// The httprr trace is read as plain text: toolsift has no reader for the httprr
-/// framing (`httprr trace v1`, then per exchange a length line, the raw HTTP request and
-/// the raw HTTP response), and an API response inside text is not a call shape.
-const MISREAD: &[(&str, Calls)] = &[("ollama/langchaingo-cloud-tool-call.httprr", &[])];
-
 #[test]
 fn corpus_calls_are_found_exactly_once() {
     let dir = corpus();
@@ -667,13 +660,7 @@ fn corpus_calls_are_found_exactly_once() {
                 .map(|(n, i, l)| (n.to_string(), i.map(str::to_owned), *l))
                 .collect()
         };
-        match MISREAD.iter().find(|(f, _)| f == rel) {
-            Some((_, reported)) => {
-                assert_ne!(owned(reported), owned(want), "{rel}");
-                assert_eq!(got, owned(reported), "{rel}: misread differently");
-            }
-            None => assert_eq!(got, owned(want), "{rel}"),
-        }
+        assert_eq!(got, owned(want), "{rel}");
         seen += 1;
     }
     // Every file of the corpus is listed above: a new file needs its expectations.

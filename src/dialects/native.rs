@@ -143,12 +143,13 @@ pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) 
         let args = function
             .get("arguments")
             .or_else(|| function.get("parameters"));
-        let dialect =
-            if args.is_some_and(|a| a.kind() == crate::json::Kind::Object) && !obj.has("id") {
-                OLLAMA
-            } else {
-                OPENAI
-            };
+        // OpenAI writes the arguments as a JSON string; Ollama as an object (with an
+        // `id` since 0.12).
+        let dialect = if args.is_some_and(|a| a.kind() == crate::json::Kind::Object) {
+            OLLAMA
+        } else {
+            OPENAI
+        };
         let mut call = Call::new(name, dialect, line).with_id(id);
         set_arguments(&mut call, args);
         return Some(call);
@@ -555,6 +556,9 @@ mod tests {
         );
         let c = entry(r#"{"function":{"name":"f","arguments":{"a":1}}}"#);
         assert_eq!(c.dialect, OLLAMA);
+        // Ollama 0.12 and later give each call an id.
+        let c = entry(r#"{"id":"call_x","function":{"index":0,"name":"f","arguments":{"a":1}}}"#);
+        assert_eq!((c.dialect, c.id.as_deref()), (OLLAMA, Some("call_x")));
         let c = entry(r#"{"name":"f","args":{"a":1},"id":"c2","type":"tool_call"}"#);
         assert_eq!(c.dialect, LANGCHAIN);
         let c = entry(

@@ -20,6 +20,9 @@ pub struct Body {
     pub data_lines: Vec<u64>,
     /// A `!!binary` body: its bytes still to decode (see [`Body::decode`]).
     pub binary: Option<Binary>,
+    /// The body's line breaks are the file's, from `line` on (a saved HTTP message); a
+    /// YAML scalar's are not.
+    pub raw: bool,
 }
 
 /// The bytes of a `!!binary` body and the encodings they were sent in.
@@ -310,6 +313,7 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
             anchors,
             data_lines: Vec::new(),
             binary: None,
+            raw: false,
         });
     }
     let scalar = match side.get("body") {
@@ -325,6 +329,7 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
             anchors: Vec::new(),
             data_lines: data_lines(s, *line, source),
             binary: None,
+            raw: false,
         }),
         Some(Node::Binary(base64, line)) => out.push(Body {
             text: String::new(),
@@ -335,6 +340,7 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
                 base64: base64.clone(),
                 encodings: content_encodings(side),
             }),
+            raw: false,
         }),
         _ => {}
     }

@@ -5,6 +5,7 @@
 //! `auto` decides from the first non-blank bytes.
 
 mod cassette;
+mod http;
 mod pieces;
 mod pipeline;
 mod sse;
@@ -52,6 +53,7 @@ pub enum Framing {
     Jsonl,
     Sse,
     Yaml,
+    Http,
 }
 
 /// Where records go: the channel engine and the writer behind it.
@@ -173,14 +175,14 @@ impl<'a, 's> Reader<'a, 's> {
         match framing {
             Framing::Jsonl => self.jsonl(&mut lines)?,
             Framing::Sse => self.sse(&mut lines)?,
-            Framing::Auto | Framing::Text | Framing::Json | Framing::Yaml => {
+            Framing::Auto | Framing::Text | Framing::Json | Framing::Yaml | Framing::Http => {
                 let mut bytes = Vec::new();
                 if matches!(framing, Framing::Auto | Framing::Text) && self.window > 0 {
                     let eof = lines.read_some(&mut bytes, self.window)?;
                     let binary = memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some();
-                    let cassette = cassette::looks_like_cassette(&String::from_utf8_lossy(
-                        &bytes[..bytes.len().min(4096)],
-                    ));
+                    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+                    let cassette =
+                        cassette::looks_like_cassette(&head) || http::looks_like_http(&head);
                     if !eof && !binary && !cassette {
                         self.windowed_text(bytes, &mut lines)?;
                         return self.pump();
@@ -204,9 +206,12 @@ impl<'a, 's> Reader<'a, 's> {
                 match framing {
                     Framing::Json => self.document(&text, 1)?,
                     Framing::Yaml => self.yaml(&text)?,
+                    Framing::Http => self.http(&text)?,
                     _ => {
                         if cassette::looks_like_cassette(&text) {
                             self.yaml(&text)?
+                        } else if http::looks_like_http(&text) {
+                            self.http(&text)?
                         } else {
                             self.interp.feed_owned_text(text, 1);
                         }
@@ -720,6 +725,13 @@ impl<'a, 's> Reader<'a, 's> {
             },
         };
         let trimmed = text.trim_start_matches('\u{feff}').trim();
+        // The file line of the trimmed body's first line.
+        let first_line = if body.raw {
+            let lead = text.len() - text.trim_start_matches('\u{feff}').trim_start().len();
+            body.line + memchr::memchr_iter(b'\n', &text.as_bytes()[..lead]).count() as u64
+        } else {
+            body.line
+        };
         if trimmed.starts_with("data:") || trimmed.starts_with("event:") {
             let mut data = body.data_lines.iter();
             let mut current = body.line;
@@ -734,7 +746,9 @@ impl<'a, 's> Reader<'a, 's> {
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
             match Doc::parse(trimmed) {
                 Ok(doc) => {
-                    let lines = if body.anchors.is_empty() {
+                    let lines = if body.raw {
+                        LineIndex::new(trimmed, first_line)
+                    } else if body.anchors.is_empty() {
                         LineIndex::fixed(body.line)
                     } else {
                         LineIndex::anchored(body.line, body.anchors.clone())
@@ -743,31 +757,50 @@ impl<'a, 's> Reader<'a, 's> {
                         self.interp.feed_text(trimmed, body.line);
                     }
                 }
-                Err(_) => self.blob_lines(trimmed, Framing::Jsonl, |_, _| body.line),
+                Err(_) => self.blob_lines(trimmed, Framing::Jsonl, |i, _| {
+                    if body.raw {
+                        first_line + i as u64
+                    } else {
+                        body.line
+                    }
+                }),
             }
         } else if !trimmed.is_empty() {
             self.interp.feed_text(trimmed, body.line);
         }
     }
 
+    /// Recorded exchanges: requests replay earlier calls as history (only their results
+    /// count); responses hold the calls.
+    fn interactions(&mut self, interactions: Vec<cassette::Interaction>) -> io::Result<()> {
+        for interaction in interactions {
+            self.interp.set_history(true);
+            for body in &interaction.request {
+                self.embedded(body);
+            }
+            self.interp.finish();
+            self.interp.set_history(false);
+            for body in &interaction.response {
+                self.embedded(body);
+            }
+            self.interp.finish();
+            self.pump()?;
+        }
+        Ok(())
+    }
+
+    /// Saved HTTP messages (see [`http`]), read as a cassette's interactions are.
+    fn http(&mut self, text: &str) -> io::Result<()> {
+        let (exchanges, warnings) = http::parse(text);
+        for (line, message) in warnings {
+            self.warn(Some(line), message);
+        }
+        self.interactions(exchanges)
+    }
+
     fn yaml(&mut self, text: &str) -> io::Result<()> {
         match cassette::parse(text) {
-            Ok(interactions) => {
-                for interaction in interactions {
-                    // Requests replay earlier calls as history; only their results count.
-                    self.interp.set_history(true);
-                    for body in &interaction.request {
-                        self.embedded(body);
-                    }
-                    self.interp.finish();
-                    self.interp.set_history(false);
-                    for body in &interaction.response {
-                        self.embedded(body);
-                    }
-                    self.interp.finish();
-                    self.pump()?;
-                }
-            }
+            Ok(interactions) => self.interactions(interactions)?,
             Err(e) => {
                 self.warn(
                     Some(e.line),
