@@ -17,7 +17,6 @@ thread_local! {
     static SPARE_CHOSEN: RefCell<Vec<Vec<Chosen>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// An empty vector for chosen calls, with the capacity of a recycled one if any.
 /// What a window's hits tell its [`Resume`], besides what the scanners said: the next
 /// window must not start inside a call, and one that ends at the window's end (or with
 /// only white space after it) may run on, or absorb what follows (a closing `)`, a
@@ -40,6 +39,7 @@ fn report_hits(resume: &Resume, text: &Text, hits: &[Hit]) {
     }
 }
 
+/// An empty vector for chosen calls, with the capacity of a recycled one if any.
 fn spare_chosen() -> Vec<Chosen> {
     SPARE_CHOSEN.with(|spare| spare.borrow_mut().pop().unwrap_or_default())
 }

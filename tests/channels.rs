@@ -59,6 +59,29 @@ fn all_reports_every_channel() {
     );
 }
 
+/// With --all, a span read by two channels is one call: the longer reading (a JSON call
+/// quoted in an XML call's value is part of that value), however many calls the text
+/// holds.
+#[test]
+fn all_reads_a_span_once() {
+    let nested = "<write_to_file>\n<path>a.json</path>\n<content>\n{\"name\": \"f\", \"arguments\": {}}\n</content>\n</write_to_file>\n";
+    let separate = "<tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>\n";
+    for (text, want) in [
+        (nested.to_owned(), vec![("write_to_file", "text", 0)]),
+        (
+            format!("{nested}{separate}"),
+            vec![("g", "json", 0), ("write_to_file", "text", 0)],
+        ),
+    ] {
+        let out = toolsift()
+            .args(["extract", "--all"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert_eq!(summary(&records(&out.stdout)), owned(&want));
+    }
+}
+
 #[test]
 fn formats_change_the_order_and_the_set() {
     assert_eq!(

@@ -600,3 +600,37 @@ fn a_read_error_on_the_second_thread_ends_a_text_as_on_one() {
         }
     }
 }
+
+/// With --all, a call that lies whole inside a window is read once, as in a whole read,
+/// even when the next window would otherwise start inside it: a hermes block quoted in
+/// a Cline value is part of that value in every window (each call is shorter than the
+/// windows' overlap, a quarter of these windows).
+#[test]
+fn a_window_never_starts_inside_a_call_read_whole() {
+    let lines: String = (0..60).map(|i| format!("    line {i}\n")).collect();
+    let text = prose_and_blocks("", 0x1234_5678_9ABC_DEF1, (40, 200_000), |k, _| {
+        format!(
+            "<write_to_file>\n<path>f{k}.md</path>\n<content>\n{lines}<tool_call>{{\"name\": \"quoted{k}\", \"arguments\": {{}}}}</tool_call>\n{lines}</content>\n</write_to_file>\n"
+        )
+    });
+    // Each record's name and line: the records themselves are long.
+    let brief = |records: Vec<String>| -> Vec<(String, u64)> {
+        records
+            .iter()
+            .map(|r| {
+                let v: serde_json::Value = serde_json::from_str(r).unwrap();
+                (
+                    v["name"].as_str().unwrap().to_owned(),
+                    v["source"]["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let whole = brief(calls_with(text.as_bytes(), Vec::new(), 1 << 16, 0, true));
+    assert!(whole.len() > 50, "{} calls", whole.len());
+    assert!(whole.iter().all(|(name, _)| name == "write_to_file"));
+    for window in (16_384..16_384 + 37 * 40).step_by(37) {
+        let got = brief(calls_with(text.as_bytes(), Vec::new(), 4096, window, true));
+        assert_eq!(got, whole, "window {window}");
+    }
+}
