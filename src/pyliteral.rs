@@ -232,6 +232,10 @@ impl<'a> Parser<'a> {
             .chars()
             .filter(|&c| c != '_' && c != '+')
             .collect();
+        // Python reads `1e999` as infinity, which JSON cannot hold: not a value.
+        if !text.parse::<f64>().ok()?.is_finite() {
+            return None;
+        }
         // Written as JSON writes it: kept as written.
         if let Some(n) = crate::json::json_number(&text) {
             return Some(Value::Number(n));
@@ -279,9 +283,19 @@ mod tests {
 
     #[test]
     fn rejects_non_literals() {
-        for bad in ["foo", "{'a': }", "[1, 2", "'unterminated", "{'a' 1}"] {
+        // `1e999` is Python's infinity: no JSON number holds it.
+        for bad in [
+            "foo",
+            "{'a': }",
+            "[1, 2",
+            "'unterminated",
+            "{'a' 1}",
+            "1e999",
+            "-1e999",
+        ] {
             assert!(parse(bad).is_none(), "{bad}");
         }
         assert!(parse(&"[".repeat(1000)).is_none());
+        assert_eq!(parse("[1e308, 1_000]").unwrap(), json!([1e308, 1000]));
     }
 }

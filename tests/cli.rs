@@ -489,6 +489,31 @@ fn binary_junk_is_skipped_with_a_message() {
     assert_eq!(calls(&records(&out.stdout)), CHAT_CALLS);
 }
 
+/// Told the input is text, a NUL byte in it is one more character of the model's output
+/// (a shell command that prints one); guessing, toolsift skips such a file as binary.
+#[test]
+fn text_named_as_text_is_read_with_its_nul_bytes() {
+    let output = "<tool_call>{\"name\": \"exec\", \"arguments\": {\"command\": \"printf a\u{0}b\"}}</tool_call>";
+    let out = toolsift()
+        .args(["extract", "--input", "text"])
+        .write_stdin(output)
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(names(&records(&out.stdout)), ["exec"]);
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(output)
+        .output()
+        .unwrap();
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("binary data (NUL byte at offset"));
+}
+
 #[test]
 fn deep_nesting_does_not_crash() {
     let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));

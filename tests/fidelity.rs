@@ -161,3 +161,31 @@ fn text_before_a_bare_closing_think_is_reasoning() {
         .collect();
     assert_eq!(got, [("Rome", true), ("Paris", false)]);
 }
+
+/// Command R's `Action: ```json` form: `{tool_name, parameters}` objects are command-r
+/// calls, and its `directly-answer` (answering without a tool) is no call. A Python
+/// literal that Python reads as infinity (`1e999`) is no value: that call is invalid,
+/// its neighbours stand.
+#[test]
+fn command_r_actions_and_python_infinity() {
+    let action = |name: &str| {
+        format!(
+            "Action: ```json\n[\n    {{\n        \"tool_name\": \"{name}\",\n        \"parameters\": {{\"query\": \"x\"}}\n    }}\n]\n```"
+        )
+    };
+    assert!(extract(&action("directly-answer"), &[]).is_empty());
+    let got = extract(&action("internet_search"), &[]);
+    assert_eq!(
+        (got.len(), &got[0]["name"], &got[0]["dialect"]),
+        (1, &json!("internet_search"), &json!("command-r"))
+    );
+    let got = extract("[calc(x=1e999), get_weather(city='SF')]", &[]);
+    let brief: Vec<(&Value, &Value)> = got.iter().map(|r| (&r["name"], &r["valid"])).collect();
+    assert_eq!(
+        brief,
+        [
+            (&json!("calc"), &json!(false)),
+            (&json!("get_weather"), &Value::Null)
+        ]
+    );
+}

@@ -12,6 +12,9 @@ pub const IKIGAI: &str = "ikigai";
 pub const MANDRAKE_JSON: &str = "mandrake-json";
 pub const NAME_ARGUMENTS: &str = "json-name-arguments";
 pub const LLAMA3_JSON: &str = "llama3-json";
+/// `{tool_name, parameters}` outside Command R's action markers (its `Action: ```json`
+/// form): the dialect of those markers.
+const COMMAND_R: &str = "command-r";
 pub const OPENAI_JSON: &str = "openai-json";
 pub const LLAMACPP_GENERIC: &str = "llamacpp-generic";
 pub const UICP_BATCH: &str = "uicp-batch";
@@ -176,10 +179,18 @@ fn object_calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
         }
         return vec![call];
     }
-    if let Some(name) = name_of(&o, "name").or_else(|| name_of(&o, "tool_name")) {
+    let named = name_of(&o, "name");
+    let cohere = named.is_none();
+    if let Some(name) = named.or_else(|| name_of(&o, "tool_name")) {
         // {name, arguments} (Mandrake, generic), {name, parameters} (Llama 3),
         // {tool_name, parameters} (Command R), {name, args}.
-        let own = if o.has("arguments") {
+        if cohere && matches!(name.as_ref(), "directly-answer" | "directly_answer") {
+            // Command R's way of saying it answers without a tool.
+            return Vec::new();
+        }
+        let own = if cohere && o.has("parameters") {
+            COMMAND_R
+        } else if o.has("arguments") {
             if is_server_method(&name) {
                 MANDRAKE_JSON
             } else {

@@ -179,7 +179,9 @@ impl<'a, 's> Reader<'a, 's> {
                 let mut bytes = Vec::new();
                 if matches!(framing, Framing::Auto | Framing::Text) && self.window > 0 {
                     let eof = lines.read_some(&mut bytes, self.window)?;
-                    let binary = memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some();
+                    // `--input text` reads a NUL byte as text; only a guess skips it.
+                    let binary = framing == Framing::Auto
+                        && memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some();
                     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
                     let cassette =
                         cassette::looks_like_cassette(&head) || http::looks_like_http(&head);
@@ -189,7 +191,9 @@ impl<'a, 's> Reader<'a, 's> {
                     }
                 }
                 bytes.extend(lines.read_rest()?);
-                if let Some(offset) = memchr::memchr(0, &bytes[..bytes.len().min(8192)]) {
+                if framing == Framing::Auto
+                    && let Some(offset) = memchr::memchr(0, &bytes[..bytes.len().min(8192)])
+                {
                     self.warn(
                         None,
                         format!("binary data (NUL byte at offset {offset}); skipped"),
