@@ -123,6 +123,11 @@ const PLAIN_KEYS: Keys = Keys {
     arguments: &["arguments", "parameters"],
     id: &["id"],
 };
+const INKLING_KEYS: Keys = Keys {
+    name: &["name"],
+    arguments: &["args"],
+    id: &[],
+};
 const COHERE_KEYS: Keys = Keys {
     name: &["tool_name"],
     arguments: &["parameters"],
@@ -336,6 +341,33 @@ pub const ROWS: &[MarkerRow] = &[
         Payload::Json {
             body: Body::Any,
             keys: Some(&COHERE_KEYS),
+        },
+    ),
+    row(
+        "inkling",
+        "Inkling",
+        "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\", \"args\"}<|end_message|>",
+        "<|message_model|>get_weather<|content_invoke_tool_json|>{\"name\": \"get_weather\", \"args\": {\"city\": \"Paris\"}}<|end_message|>",
+        "<|content_invoke_tool_json|>",
+        Some("<|end_message|>"),
+        Payload::Json {
+            body: Body::Any,
+            keys: Some(&INKLING_KEYS),
+        },
+    ),
+    // A name before the JSON arguments, inside Hermes' tags (the GLM-style
+    // `<arg_key>` form is the `glm` row's; `<tool_call>{json}` is Hermes').
+    row(
+        "laguna",
+        "Poolside Laguna",
+        "<tool_call>NAME\\n{arguments}</tool_call> (also GLM-style arg_key/arg_value and Hermes JSON)",
+        "<tool_call>get_weather\n{\"city\": \"Paris\"}\n</tool_call>",
+        "<tool_call>",
+        Some("</tool_call>"),
+        Payload::Named {
+            head_end: "",
+            id_marker: None,
+            head: Head::Name,
         },
     ),
     row(
@@ -814,7 +846,22 @@ fn named_payload(
     reading.at_end = head_start + MAX_HEAD >= s.len();
     let window = &s.as_bytes()[head_start..(head_start + MAX_HEAD).min(s.len())];
     let (head_stop, json_from) = if head_end.is_empty() {
-        let n = memchr::memchr(b'{', window)?;
+        let n = memchr::memchr(b'{', window);
+        // A head that holds what no name does (prose after the marker) is settled:
+        // no text after it makes it a call.
+        let head = window[..n.unwrap_or(window.len())].trim_ascii();
+        // After a tag (`<tool_call>NAME`) the name comes right after it.
+        let spaced = row.open.ends_with('>') && window.first().is_some_and(u8::is_ascii_whitespace);
+        if spaced
+            || head.iter().any(|&b| {
+                b.is_ascii_whitespace()
+                    || matches!(b, b'<' | b'>' | b'"' | b'[' | b']' | b'}' | b',')
+            })
+        {
+            reading.at_end = false;
+            return None;
+        }
+        let n = n?;
         (head_start + n, head_start + n)
     } else {
         let n = memmem::find(window, head_end.as_bytes())?;
@@ -1072,6 +1119,33 @@ mod tests {
             ("command-r", Some("0"))
         );
         assert_eq!(hits[0].call.arguments["a"], 1);
+    }
+
+    #[test]
+    fn inkling_args_and_laguna_names_before_json() {
+        let hits = scan_text(
+            "<|message_model|>f<|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": 1}}<|end_message|>",
+        );
+        assert_eq!(
+            (hits[0].call.dialect, hits[0].call.name.as_str()),
+            ("inkling", "f")
+        );
+        assert_eq!(hits[0].call.arguments["a"], 1);
+        let hits = super::super::resolve(scan_text(
+            "<tool_call>g\n{\"b\": 2}\n</tool_call><tool_call>\n{\"name\": \"h\", \"arguments\": {}}\n</tool_call>",
+        ));
+        let got: Vec<(&str, &str)> = hits
+            .iter()
+            .map(|h| (h.call.dialect, h.call.name.as_str()))
+            .collect();
+        assert_eq!(got, [("laguna", "g"), ("hermes", "h")]);
+        assert_eq!(hits[0].call.arguments["b"], 2);
+        assert!(hits[0].call.repairs.is_empty());
+        // GLM's key/value form is not a name before JSON.
+        assert!(
+            scan_text("<tool_call>g\n<arg_key>k</arg_key><arg_value>{}</arg_value></tool_call>")
+                .is_empty()
+        );
     }
 
     #[test]

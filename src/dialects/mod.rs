@@ -11,6 +11,7 @@ pub mod json_text;
 pub mod literal;
 pub mod mandrake_xml;
 pub mod markers;
+pub mod minimax_m3;
 pub mod native;
 pub mod natural;
 pub mod registry;
@@ -265,6 +266,7 @@ pub fn scanners() -> Vec<&'static dyn Scanner> {
         &natural::NATURAL,
         &mandrake_xml::MANDRAKE_XML,
         &xml_params::XML_PARAMS,
+        &minimax_m3::MINIMAX_M3,
         &cline::CLINE,
         &anthropic_xml::ANTHROPIC_XML,
         &literal::LITERAL,

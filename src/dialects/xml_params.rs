@@ -14,8 +14,9 @@ use crate::scan::skip_ws;
 use serde_json::Value;
 
 /// Literal text around one captured piece: `before` CAPTURE `after`. An empty `after`
-/// ends the capture at the end of the line or the next `<`. An `after` that ends in
-/// `>` also allows attributes before that `>` (`name="x" string="true">`).
+/// ends the capture at the end of the line or the next `<`. An `after` that starts
+/// with a quote also allows attributes between that quote and the rest of `after`
+/// (`name="x" string="true">`, `tool="f" index="1"<|sep|>`).
 #[derive(Clone, Copy, Debug)]
 pub struct Tpl {
     pub before: &'static str,
@@ -42,8 +43,10 @@ pub struct ParamRow {
     /// Between the key and the value (`<arg_value>`), or empty.
     pub value_open: &'static str,
     pub param_close: &'static str,
-    /// A parameter attribute that says whether the value is a string (`string="true"`)
-    /// or JSON (`"false"`).
+    /// A parameter attribute that says whether the value is a string or JSON: JSON
+    /// when it reads `false` (`string="false"`) or names a JSON type other than
+    /// string (`type="number"`), the raw string otherwise (`string="true"`,
+    /// `type="string"`).
     pub string_attr: Option<&'static str>,
     /// The template writes a line break after the opening tag and one before the
     /// closing tag (`<parameter=p>\nvalue\n</parameter>`): that pair is the template's.
@@ -173,6 +176,74 @@ pub const ROWS: &[ParamRow] = &[
         value_newlines: false,
         json_body: true,
     },
+    ParamRow {
+        name: "deepseek-dsml-v4.1",
+        models: "DeepSeek-V4.1",
+        summary: "DSML with a space after the token: <｜DSML｜ calls>, <｜DSML｜ invoke name=\"f\">, <｜DSML｜ parameter name=\"p\" string=\"true|false\">",
+        example: "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"get_weather\">\n<｜DSML｜ parameter name=\"city\" string=\"true\">Paris</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+        wrappers: &[("<｜DSML｜ calls>", "</｜DSML｜ calls>")],
+        wrapper_required: false,
+        outer: &[],
+        call_open: tpl("<｜DSML｜ invoke name=\"", "\">"),
+        call_close: "</｜DSML｜ invoke>",
+        param_open: tpl("<｜DSML｜ parameter name=\"", "\">"),
+        value_open: "",
+        param_close: "</｜DSML｜ parameter>",
+        string_attr: Some("string"),
+        value_newlines: false,
+        json_body: true,
+    },
+    ParamRow {
+        name: "gigachat-3.5",
+        models: "GigaChat 3.5",
+        summary: "<｜GCML｜tool_calls><｜GCML｜invoke name=\"f\"><｜GCML｜parameter name=\"p\" string=\"true|false\">v</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>",
+        example: "<｜GCML｜tool_calls>\n<｜GCML｜invoke name=\"get_weather\">\n<｜GCML｜parameter name=\"city\" string=\"true\">Paris</｜GCML｜parameter>\n</｜GCML｜invoke>\n</｜GCML｜tool_calls>",
+        wrappers: &[("<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>")],
+        wrapper_required: false,
+        outer: &[],
+        call_open: tpl("<｜GCML｜invoke name=\"", "\">"),
+        call_close: "</｜GCML｜invoke>",
+        param_open: tpl("<｜GCML｜parameter name=\"", "\">"),
+        value_open: "",
+        param_close: "</｜GCML｜parameter>",
+        string_attr: Some("string"),
+        value_newlines: false,
+        json_body: false,
+    },
+    ParamRow {
+        name: "kimi-k3",
+        models: "Kimi K3",
+        summary: "XTML: <|open|>call tool=\"f\" index=\"N\"<|sep|> with <|open|>argument key=\"k\" type=\"T\"<|sep|>v<|close|>argument<|sep|> in a tools channel",
+        example: "<|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>",
+        wrappers: &[("<|open|>tools<|sep|>", "<|close|>tools<|sep|>")],
+        wrapper_required: false,
+        outer: &[],
+        call_open: tpl("<|open|>call tool=\"", "\"<|sep|>"),
+        call_close: "<|close|>call<|sep|>",
+        param_open: tpl("<|open|>argument key=\"", "\"<|sep|>"),
+        value_open: "",
+        param_close: "<|close|>argument<|sep|>",
+        string_attr: Some("type"),
+        value_newlines: false,
+        json_body: false,
+    },
+    ParamRow {
+        name: "muse-glimmer",
+        models: "Muse Glimmer",
+        summary: "ATEM: <atem:function_calls><atem:invoke name=\"f\"><atem:parameter name=\"p\">raw</atem:parameter></atem:invoke></atem:function_calls>",
+        example: "<atem:function_calls>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Paris</atem:parameter>\n</atem:invoke>\n</atem:function_calls>",
+        wrappers: &[("<atem:function_calls>", "</atem:function_calls>")],
+        wrapper_required: true,
+        outer: &[],
+        call_open: tpl("<atem:invoke name=\"", "\">"),
+        call_close: "</atem:invoke>",
+        param_open: tpl("<atem:parameter name=\"", "\">"),
+        value_open: "",
+        param_close: "</atem:parameter>",
+        string_attr: None,
+        value_newlines: false,
+        json_body: false,
+    },
 ];
 
 /// The markers the index searches for, per row: each wrapper's open, then the call's.
@@ -301,18 +372,19 @@ fn capture<'s>(tpl: &Tpl, s: &'s str, at: usize) -> Option<(&'s str, &'s str, us
     if rest.starts_with(tpl.after) {
         return Some((name, "", from + n + tpl.after.len()));
     }
-    // Attributes before the `>`: `name="x" string="true">`.
-    let head = tpl.after.strip_suffix('>')?;
-    if head.is_empty() || !rest.starts_with(head) {
+    // Attributes between the closing quote and the end of the tag: `name="x"
+    // string="true">`, `tool="f" index="1"<|sep|>`.
+    let tail = tpl.after.strip_prefix('"')?;
+    if tail.is_empty() || !rest.starts_with('"') {
         return None;
     }
-    let rest = &rest[head.len()..];
-    let close = rest.find('>')?;
+    let rest = &rest[1..];
+    let close = rest.find(tail)?;
     let attrs = &rest[..close];
-    if attrs.contains(['<', '\n']) {
+    if attrs.contains(['<', '>', '\n']) {
         return None;
     }
-    Some((name, attrs, from + n + head.len() + close + 1))
+    Some((name, attrs, from + n + 1 + close + tail.len()))
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -344,6 +416,11 @@ fn one_call(
     let mut call = Call::new(declared.unwrap_or(name), row.name, 0);
     let schema = declared.and_then(|n| ctx.schema(n));
     let mut p = skip_ws(s, head_end);
+    // A name on its own line followed by JSON (`<tool_call>f\n{"a": 1}`) is the
+    // JSON-body form of another dialect (Laguna), not a call without parameters.
+    if row.call_open.after.is_empty() && !row.json_body && s[p..].starts_with('{') {
+        return None;
+    }
     if row.json_body
         && s[p..].starts_with('{')
         && let Some(end) = scan::balanced_end(s, p)
@@ -389,7 +466,7 @@ fn one_call(
         let as_string = row
             .string_attr
             .and_then(|a| scan::attribute(attrs, a))
-            .map(|v| v != "false");
+            .map(|v| !json_marked(v));
         let value = match as_string {
             Some(true) => Value::String(raw.to_owned()),
             Some(false) => serde_json::from_str(raw.trim()).unwrap_or_else(|_| raw.into()),
@@ -407,6 +484,14 @@ fn one_call(
         push_once(&mut call.repairs, "missing-close-tag");
         Some((call, p))
     }
+}
+
+/// Whether a parameter's string attribute says its value is JSON.
+fn json_marked(v: &str) -> bool {
+    matches!(
+        v,
+        "false" | "integer" | "number" | "boolean" | "object" | "array" | "null"
+    )
 }
 
 fn push_once(repairs: &mut Vec<&'static str>, repair: &'static str) {
@@ -560,6 +645,23 @@ mod tests {
             &[],
         );
         assert_eq!(args(&hits[0]), json!({"s": "3", "n": 3}));
+    }
+
+    #[test]
+    fn attributes_after_the_quote_and_type_names_decide_json() {
+        let hits = scan_text(
+            "<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|><|open|>argument key=\"s\" type=\"string\"<|sep|>3<|close|>argument<|sep|><|open|>argument key=\"n\" type=\"integer\"<|sep|>3<|close|>argument<|sep|><|open|>argument key=\"bad\" type=\"object\"<|sep|>{oops<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>",
+            &[],
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].call.dialect, "kimi-k3");
+        assert_eq!(args(&hits[0]), json!({"s": "3", "n": 3, "bad": "{oops"}));
+        assert!(hits[0].call.repairs.is_empty());
+    }
+
+    #[test]
+    fn a_name_line_before_json_is_not_a_glm_call() {
+        assert!(scan_text("<tool_call>f\n{\"a\": 1}\n</tool_call>", &[]).is_empty());
     }
 
     /// A call of `row` with the given parameters, written in the row's own syntax.
