@@ -127,6 +127,25 @@ pub fn json_values_skipping(
     openers: Option<&[usize]>,
     skip: &[(usize, usize)],
 ) -> (Vec<Found>, Option<usize>) {
+    walk_values(text, 0, openers, skip, MAX_RESTARTS)
+}
+
+/// How many times one walk starts again after a value whose string broke at a line end
+/// (see [`walk_values`]): each costs a pass over the rest of the text.
+const MAX_RESTARTS: usize = 4;
+
+/// [`json_values_skipping`] from `from` on. A value that never closes and holds a
+/// string with a raw line break in it (a call cut off inside a string, then prose) would
+/// pair every later quote wrongly, and hide every value after it: when a walk from that
+/// line break finds a value with call keys, the broken value ends at the line break and
+/// the values after it are that walk's.
+fn walk_values(
+    text: &str,
+    from: usize,
+    openers: Option<&[usize]>,
+    skip: &[(usize, usize)],
+    restarts: usize,
+) -> (Vec<Found>, Option<usize>) {
     let bytes = text.as_bytes();
     let mut next_skip = 0;
     // The open brackets, innermost last, each with the length `closed` had when it
@@ -139,7 +158,7 @@ pub fn json_values_skipping(
     let mut keys = Keys::default();
     // Openers are visited in order: a cursor, not a search, finds the next one.
     let mut next_opener = 0;
-    let mut i = 0;
+    let mut i = from;
     while i < bytes.len() {
         if stack.is_empty() {
             let next = match openers {
@@ -196,6 +215,9 @@ pub fn json_values_skipping(
                 }
                 stack.push((i, closed.len()));
             }
+            // A closer of the other kind (`]` inside `{…`) is prose, not JSON: it closes
+            // nothing (`]<]minimax[>[` after a broken value would close the value).
+            b'}' | b']' if stack.last().is_some_and(|&(p, _)| bytes[p] + 2 != bytes[i]) => {}
             b'}' | b']' => {
                 if let Some((start, inside)) = stack.pop() {
                     closed.truncate(inside);
@@ -211,7 +233,24 @@ pub fn json_values_skipping(
         }
         i += 1;
     }
-    let open = stack.first().map(|&(p, _)| p);
+    // A string that broke at a line end: the values from there on are a new walk's, when
+    // it finds a call (see above).
+    let mut limit = text.len();
+    let mut after = Vec::new();
+    let mut open = stack.first().map(|&(p, _)| p);
+    if let Some(&(outer, _)) = stack.first()
+        && restarts > 0
+        && let Some(broken) = line_break_in_a_string(bytes, outer)
+    {
+        let (rest, rest_open) = walk_values(text, broken + 1, openers, skip, restarts - 1);
+        if rest.iter().any(|f| f.call_keys == Some(true)) {
+            limit = broken;
+            after = rest;
+            open = rest_open;
+            closed.retain(|f| f.end <= broken);
+            stack.retain(|&(p, _)| p < broken);
+        }
+    }
     let mut out = closed;
     // An unclosed value is worth a repair only when it starts like a call, and only the
     // last few: a truncated call is at the end of the text, and trying every opener of
@@ -223,13 +262,37 @@ pub fn json_values_skipping(
         .collect();
     let skip = candidates.len().saturating_sub(MAX_UNCLOSED);
     candidates.drain(..skip);
-    out.extend(candidates.into_iter().map(|start| Found {
-        start,
-        end: text.len(),
-        unclosed: true,
-        call_keys: None,
-    }));
-    // Starts are distinct, and sorted but for the unclosed ones just added.
+    // An unclosed value ends where a call starts on a later line: the repair (or the raw
+    // text of an unreadable call) does not take in the calls after it.
+    let mut later_calls: Vec<usize> = out
+        .iter()
+        .chain(&after)
+        .filter(|f| !f.unclosed && looks_like_call_start(&text[f.start..]))
+        .map(|f| f.start)
+        .collect();
+    later_calls.sort_unstable();
+    let unclosed: Vec<Found> = candidates
+        .into_iter()
+        .map(|start| {
+            let line_end =
+                memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+            let next = later_calls[later_calls.partition_point(|&c| c <= line_end)..].first();
+            let end = next.map_or(limit, |&c| {
+                memchr::memrchr(b'\n', &bytes[..c])
+                    .map_or(c, |n| n + 1)
+                    .min(limit)
+            });
+            Found {
+                start,
+                end,
+                unclosed: true,
+                call_keys: None,
+            }
+        })
+        .collect();
+    out.extend(unclosed);
+    out.extend(after);
+    // Starts are distinct; sorted, for the values added last.
     out.sort_unstable_by_key(|f| f.start);
     (out, open)
 }
@@ -240,6 +303,24 @@ pub fn json_values_skipping(
 fn structural_in(word: u64) -> u64 {
     let folded = word | 0x2020_2020_2020_2020;
     bytes_equal(word, b'"') | bytes_equal(folded, b'{') | bytes_equal(folded, b'}')
+}
+
+/// The first raw line break inside a string of the value that opens at `start`, reading
+/// its strings as the walk does (quote to unescaped quote); `None` when no string has one.
+fn line_break_in_a_string(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    loop {
+        let quote = i + memchr::memchr(b'"', &bytes[i..])?;
+        match string_end(bytes, quote) {
+            Some(end) => {
+                if let Some(n) = memchr::memchr(b'\n', &bytes[quote..end]) {
+                    return Some(quote + n);
+                }
+                i = end;
+            }
+            None => return memchr::memchr(b'\n', &bytes[quote..]).map(|n| quote + n),
+        }
+    }
 }
 
 /// How many unclosed openers of one text are tried with a repair.
@@ -688,6 +769,59 @@ mod tests {
             .map(|f| &t[f.start..f.end])
             .collect();
         assert_eq!(spans, [r#"{"name": "f", "arguments": {}}"#]);
+    }
+
+    #[test]
+    fn a_closer_of_the_other_kind_closes_nothing() {
+        // `]` in prose inside an unclosed `{`: the values after it are still listed.
+        let t = "{\"name\": \"f\", \"arguments\": {{\n]<]x[>[ then\n{\"name\": \"g\", \"arguments\": {}}";
+        let spans: Vec<&str> = json_values(t)
+            .iter()
+            .filter(|f| !f.unclosed)
+            .map(|f| &t[f.start..f.end])
+            .collect();
+        assert_eq!(spans, [r#"{"name": "g", "arguments": {}}"#]);
+    }
+
+    #[test]
+    fn a_value_cut_off_inside_a_string_ends_at_that_line() {
+        // Without the restart, the quote after `partial` would open a string running
+        // over the prose and hide the call after it.
+        let t = "one: {\"name\": \"w\", \"arguments\": {\"content\": \"partial\n\nThen \"quoted\" words.\n{\"name\": \"g\", \"arguments\": {}}\n";
+        let found = json_values(t);
+        let got: Vec<(&str, bool)> = found
+            .iter()
+            .map(|f| (&t[f.start..f.end], f.unclosed))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (r#"{"name": "w", "arguments": {"content": "partial"#, true),
+                (r#"{"name": "g", "arguments": {}}"#, false)
+            ]
+        );
+        // With no call after it, the value runs to the end, for a repair.
+        let t = "{\"name\": \"w\", \"arguments\": {\"content\": \"line one\nline two";
+        let found = json_values(t);
+        assert_eq!(
+            (found.len(), found[0].end, found[0].unclosed),
+            (1, t.len(), true)
+        );
+    }
+
+    #[test]
+    fn an_unclosed_value_ends_where_a_call_starts_on_a_later_line() {
+        let t = "{\"name\": \"f\", \"parameters\": {{\"name\": \"f\", \"parameters\": {}}\nwords\n{\"name\": \"g\", \"arguments\": {}}\n";
+        let found = json_values(t);
+        let unclosed: Vec<&str> = found
+            .iter()
+            .filter(|f| f.unclosed)
+            .map(|f| &t[f.start..f.end])
+            .collect();
+        assert_eq!(
+            unclosed,
+            ["{\"name\": \"f\", \"parameters\": {{\"name\": \"f\", \"parameters\": {}}\nwords\n"]
+        );
     }
 
     #[test]

@@ -634,3 +634,31 @@ fn a_window_never_starts_inside_a_call_read_whole() {
         assert_eq!(got, whole, "window {window}");
     }
 }
+
+/// Every text fixture, one after another in one text, read in windows: the calls are
+/// those of a whole read wherever the cuts fall (windows at least four times the longest
+/// line, so every line is shorter than the overlap). Broken JSON in one fixture (a call
+/// cut off inside a string, an extra brace, a stray `]` in prose) must not make the
+/// calls after it depend on where a window starts.
+#[test]
+fn window_edges_in_every_text_fixture_give_the_same_calls() {
+    let mut text = Vec::new();
+    for path in fixtures() {
+        if path.extension().is_some_and(|e| e == "txt") {
+            text.extend(std::fs::read(&path).unwrap());
+            text.extend(b"\n");
+        }
+    }
+    let longest = text.split(|&b| b == b'\n').map(<[u8]>::len).max().unwrap();
+    let whole = calls_with(&text, Vec::new(), 1 << 16, 0, false);
+    assert!(whole.len() > 80, "{} calls", whole.len());
+    for window in (4 * longest + 1000..4 * longest + 1000 + 97 * 60).step_by(97) {
+        let got = calls_with(&text, Vec::new(), 4096, window, false);
+        assert!(
+            got == whole,
+            "window {window}: {} calls, {} whole",
+            got.len(),
+            whole.len()
+        );
+    }
+}
