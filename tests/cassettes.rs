@@ -266,3 +266,115 @@ fn saved_http_messages_are_read_body_by_body() {
         "toolsift: -:5: gzip body of a saved HTTP message not decoded; calls in it are not read\n"
     );
 }
+
+/// One frame of AWS's binary event stream: string headers, a payload, CRCs left zero.
+fn event_frame(event: &str, payload: &str) -> Vec<u8> {
+    let mut headers = Vec::new();
+    for (name, value) in [
+        (":event-type", event),
+        (":content-type", "application/json"),
+        (":message-type", "event"),
+    ] {
+        headers.push(name.len() as u8);
+        headers.extend(name.as_bytes());
+        headers.push(7);
+        headers.extend((value.len() as u16).to_be_bytes());
+        headers.extend(value.as_bytes());
+    }
+    let total = 16 + headers.len() + payload.len();
+    let mut out = Vec::new();
+    out.extend((total as u32).to_be_bytes());
+    out.extend((headers.len() as u32).to_be_bytes());
+    out.extend([0; 4]);
+    out.extend(headers);
+    out.extend(payload.as_bytes());
+    out.extend([0; 4]);
+    out
+}
+
+/// A Bedrock ConverseStream response recorded as `!!binary` (the event stream): its
+/// calls are assembled from their pieces; a stream cut off inside a frame keeps what
+/// came before and says where it broke.
+#[test]
+fn bedrock_event_streams_in_cassettes_are_read() {
+    let mut stream = Vec::new();
+    for (event, payload) in [
+        ("messageStart", r#"{"p":"abc","role":"assistant"}"#),
+        (
+            "contentBlockStart",
+            r#"{"contentBlockIndex":0,"p":"abcd","start":{"toolUse":{"name":"get_capital","toolUseId":"tooluse_Zx1"}}}"#,
+        ),
+        (
+            "contentBlockDelta",
+            r#"{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{\"country\": "}},"p":"ab"}"#,
+        ),
+        (
+            "contentBlockDelta",
+            r#"{"contentBlockIndex":0,"delta":{"toolUse":{"input":"\"France\"}"}},"p":"abcdef"}"#,
+        ),
+        ("contentBlockStop", r#"{"contentBlockIndex":0,"p":"a"}"#),
+        ("messageStop", r#"{"p":"abcdefg","stopReason":"tool_use"}"#),
+    ] {
+        stream.extend(event_frame(event, payload));
+    }
+    let cassette = |bytes: &[u8]| {
+        let base64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+        let mut lines = String::new();
+        for chunk in base64.as_bytes().chunks(76) {
+            lines.push_str("        ");
+            lines.push_str(std::str::from_utf8(chunk).unwrap());
+            lines.push('\n');
+        }
+        format!(
+            "interactions:\n- request:\n    body: '{{}}'\n  response:\n    body:\n      string: !!binary |\n{lines}    headers:\n      Content-Type:\n      - application/vnd.amazon.eventstream\n    status:\n      code: 200\n"
+        )
+    };
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(cassette(&stream))
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<(String, Option<String>, String)> = records(&out.stdout)
+        .iter()
+        .map(|r| match r {
+            common::Record::Call {
+                name,
+                id,
+                arguments,
+                ..
+            } => (
+                name.clone(),
+                id.clone(),
+                serde_json::to_string(arguments).unwrap(),
+            ),
+            _ => panic!("only calls"),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            "get_capital".to_owned(),
+            Some("tooluse_Zx1".to_owned()),
+            r#"{"country":"France"}"#.to_owned()
+        )]
+    );
+    // Cut inside the last frame: the call's frames stand, and one warning names the body.
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(cassette(&stream[..stream.len() - 10]))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(records(&out.stdout).len(), 1);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("toolsift: -:7: event stream broken at byte "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -18,6 +18,7 @@ pub const ANTHROPIC_STREAM: &str = "anthropic-stream";
 pub const GEMINI: &str = "gemini";
 pub const GEMINI_STREAM: &str = "gemini-stream";
 pub const BEDROCK: &str = "bedrock";
+pub const BEDROCK_STREAM: &str = "bedrock-stream";
 pub const LANGCHAIN: &str = "langchain";
 pub const CODEX: &str = "codex";
 pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
@@ -96,6 +97,11 @@ pub const DIALECTS: &[NativeDialect] = &[
         name: BEDROCK,
         summary: "Amazon Bedrock Converse toolUse blocks",
         example: r#"{"toolUse":{"toolUseId":"t1","name":"f","input":{"a":1}}}"#,
+    },
+    NativeDialect {
+        name: BEDROCK_STREAM,
+        summary: "Amazon Bedrock ConverseStream events: contentBlockStart toolUse + contentBlockDelta input pieces (JSON, or the binary event stream of a cassette)",
+        example: r#"{"contentBlockDelta":{"delta":{"toolUse":{"input":"{\"a\":1}"}},"contentBlockIndex":1}}"#,
     },
     NativeDialect {
         name: LANGCHAIN,

@@ -36,8 +36,10 @@ pub struct Binary {
 pub const MAX_DECODED: u64 = 64 << 20;
 
 impl Binary {
-    /// The body as text: base64, then each content encoding undone, last applied first.
-    pub fn decode(&self) -> Result<String, String> {
+    /// The body as text: base64, then each content encoding undone, last applied first;
+    /// an AWS event stream becomes JSON Lines. With it, a warning about a part that could
+    /// not be read.
+    pub fn decode(&self) -> Result<(String, Option<String>), String> {
         let compact: Vec<u8> = self
             .base64
             .bytes()
@@ -54,10 +56,16 @@ impl Binary {
         for encoding in encodings.iter().rev() {
             bytes = decompress(&bytes, encoding)?;
         }
-        Ok(match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        })
+        if super::eventstream::looks_like(&bytes) {
+            return Ok(super::eventstream::to_json_lines(&bytes));
+        }
+        Ok((
+            match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            },
+            None,
+        ))
     }
 }
 

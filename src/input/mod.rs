@@ -5,6 +5,7 @@
 //! `auto` decides from the first non-blank bytes.
 
 mod cassette;
+mod eventstream;
 mod http;
 mod pieces;
 mod pipeline;
@@ -718,7 +719,10 @@ impl<'a, 's> Reader<'a, 's> {
         let text = match &body.binary {
             None => body.text.as_str(),
             Some(binary) => match binary.decode() {
-                Ok(text) => {
+                Ok((text, warning)) => {
+                    if let Some(message) = warning {
+                        self.warn(Some(body.line), message);
+                    }
                     decoded = text;
                     decoded.as_str()
                 }

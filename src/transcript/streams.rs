@@ -1,5 +1,6 @@
 //! Streamed responses reassembled into whole calls: OpenAI Chat chunks, Anthropic
-//! events, Responses API events and Gemini streamed arguments. A stream cut off before
+//! events, Responses API events, Bedrock ConverseStream events and Gemini streamed
+//! arguments. A stream cut off before
 //! a call was complete still yields the call, marked truncated.
 
 use crate::dialects::native;
@@ -15,8 +16,19 @@ pub(crate) enum Kind {
     Chat,
     Anthropic,
     Responses,
+    Bedrock,
     GeminiPartial,
 }
+
+/// Bedrock ConverseStream events, each an object under its event's name (as the SDKs
+/// give them, and as the binary event stream's frames are read).
+const BEDROCK_EVENTS: &[&str] = &[
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+];
 
 const ANTHROPIC_EVENTS: &[&str] = &[
     "message_start",
@@ -42,8 +54,17 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
             return Some(Kind::Responses);
         }
     }
+    if BEDROCK_EVENTS.iter().any(|e| obj.obj(e).is_some()) || bedrock_metadata(obj) {
+        return Some(Kind::Bedrock);
+    }
     let first_choice = obj.items("choices").next()?.object()?;
     first_choice.has("delta").then_some(Kind::Chat)
+}
+
+/// Bedrock's last event, `{"metadata": {"usage": …, "metrics": …}}`.
+fn bedrock_metadata(obj: &Obj) -> bool {
+    obj.obj("metadata")
+        .is_some_and(|m| m.has("usage") && m.has("metrics"))
 }
 
 /// Whether a chat chunk starts an assistant message (`delta.role`).
@@ -209,6 +230,11 @@ impl Stream {
             },
             Kind::Anthropic => !(obj.is("type", "message_start") && self.key.is_some()),
             Kind::Responses => !(obj.is("type", "response.created") && self.key.is_some()),
+            // A `messageStart` after anything of this message starts the next one.
+            Kind::Bedrock => {
+                let started = self.done || !self.calls.is_empty() || !self.text.is_empty();
+                !started || !obj.has("messageStart")
+            }
             Kind::GeminiPartial => false,
         }
     }
@@ -242,8 +268,54 @@ impl Stream {
             Kind::Chat => self.chat(obj, line),
             Kind::Anthropic => self.anthropic(obj, line),
             Kind::Responses => self.responses(obj, line),
+            Kind::Bedrock => self.bedrock(obj, line),
             Kind::GeminiPartial => false,
         }
+    }
+
+    fn bedrock(&mut self, obj: &Obj, line: u64) -> bool {
+        let index_of = |event: &Obj| {
+            event
+                .get("contentBlockIndex")
+                .and_then(|i| i.u64())
+                .unwrap_or(0)
+        };
+        if obj.has("messageStart") {
+            self.line = line;
+        } else if let Some(event) = obj.obj("contentBlockStart") {
+            if let Some(tool_use) = event.obj("start").and_then(|s| s.obj("toolUse")) {
+                let mut p = Pending::new(line);
+                p.choice = index_of(&event);
+                p.id = tool_use.str("toolUseId").map(Into::into);
+                p.name = tool_use.str("name").unwrap_or_default().into_owned();
+                self.push_call(p);
+            }
+        } else if let Some(event) = obj.obj("contentBlockDelta") {
+            let index = index_of(&event);
+            let Some(delta) = event.obj("delta") else {
+                return false;
+            };
+            if let Some(input) = delta.obj("toolUse").and_then(|t| t.str("input")) {
+                if let Some(p) = self.last_call_of(index) {
+                    p.args.push_str(&input);
+                }
+            } else if let Some(text) = delta.str("text") {
+                self.push_text(&text, line, false);
+            } else if let Some(text) = delta.obj("reasoningContent").and_then(|r| r.str("text")) {
+                self.push_text(&text, line, true);
+            }
+        } else if let Some(event) = obj.obj("contentBlockStop") {
+            let index = index_of(&event);
+            if let Some(p) = self.last_call_of(index) {
+                p.complete = true;
+            }
+        } else if obj.has("messageStop") {
+            // The metadata event may follow, and ends the stream.
+            self.mark_done();
+        } else if bedrock_metadata(obj) {
+            return true;
+        }
+        false
     }
 
     fn chat(&mut self, obj: &Obj, line: u64) -> bool {
@@ -622,6 +694,7 @@ impl Stream {
             Kind::Chat => native::OPENAI_CHAT_STREAM,
             Kind::Anthropic => native::ANTHROPIC_STREAM,
             Kind::Responses => native::OPENAI_RESPONSES_STREAM,
+            Kind::Bedrock => native::BEDROCK_STREAM,
             Kind::GeminiPartial => native::GEMINI_STREAM,
         };
         let done = self.done;
