@@ -66,8 +66,21 @@ fn all_reports_every_channel() {
 fn all_reads_a_span_once() {
     let nested = "<write_to_file>\n<path>a.json</path>\n<content>\n{\"name\": \"f\", \"arguments\": {}}\n</content>\n</write_to_file>\n";
     let separate = "<tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>\n";
+    // Overlapping without nesting: a JSON call that starts inside the XML call's value
+    // and ends after it. The XML call is the longer span; the JSON one ends later.
+    let crossing = "<write_to_file>\n<path>notes/a-very-long-path-name-for-the-file.md</path>\n<content>\nSome text first.\n{\"name\": \"f\", \"arguments\": {\"x\": \"\n</content>\n</write_to_file>\n\"}}\n";
     for (text, want) in [
         (nested.to_owned(), vec![("write_to_file", "text", 0)]),
+        (crossing.to_owned(), vec![("write_to_file", "text", 0)]),
+        // Calls back to back share no byte: both stand, whichever is longer.
+        (
+            "{\"name\": \"f\", \"arguments\": {}}<read_file>\n<path>a-long-path/to/some/file.txt</path>\n</read_file>\n".to_owned(),
+            vec![("f", "json", 0), ("read_file", "text", 0)],
+        ),
+        (
+            "{\"name\": \"f\", \"arguments\": {\"a\": \"a long value, longer than the XML call\"}}<read_file><path>a</path></read_file>\n".to_owned(),
+            vec![("f", "json", 0), ("read_file", "text", 0)],
+        ),
         (
             format!("{nested}{separate}"),
             vec![("g", "json", 0), ("write_to_file", "text", 0)],
