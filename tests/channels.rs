@@ -422,10 +422,10 @@ fn option_outputs_match_their_snapshots() {
 
 #[test]
 fn stats_of_several_files_are_summed_on_any_number_of_threads() {
-    let want = "toolsift: stats: 7 turns, 6 with calls, 4 fallbacks to a later channel
+    let want = "toolsift: stats: 8 turns, 7 with calls, 5 fallbacks to a later channel
 toolsift: stats: channel  dialect                calls  invalid  repaired
 toolsift: stats: tool     openai                     3        0         0
-toolsift: stats: json     hermes                     4        0         1
+toolsift: stats: json     hermes                     5        1         1
 toolsift: stats: json     json-name-arguments        1        0         0
 toolsift: stats: text     cline-xml                  1        0         0
 ";
@@ -435,6 +435,7 @@ toolsift: stats: text     cline-xml                  1        0         0
             .args([
                 "fixtures/hermes/qwen-parallel.txt",
                 "fixtures/openai-chat/parallel-tool-calls.json",
+                "fixtures/hermes/invalid-arguments.txt",
             ])
             .assert()
             .success()
