@@ -1159,6 +1159,7 @@ fn jobs_keep_file_order_and_lose_nothing() {
         [
             "fixtures/mistral/v11.txt",
             "fixtures/mistral/v3.txt",
+            "fixtures/hermes/invalid-arguments.txt",
             "fixtures/hermes/no-arguments.txt",
             "fixtures/hermes/qwen-parallel.txt"
         ]

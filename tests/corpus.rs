@@ -514,6 +514,17 @@ const EXPECTED: &[(&str, Calls)] = &[
         "ollama/langchaingo-cloud-tool-call.httprr",
         &[("getWeather", Some("call_mo1wm122"), 24)],
     ),
+    // Four fine-tuning examples, each its own conversation, all numbering their call
+    // `call_id`: four calls, the identical first two included.
+    (
+        "openai-finetune/drone_training.head.jsonl",
+        &[
+            ("takeoff_drone", Some("call_id"), 1),
+            ("takeoff_drone", Some("call_id"), 2),
+            ("land_drone", Some("call_id"), 3),
+            ("land_drone", Some("call_id"), 4),
+        ],
+    ),
     (
         "openai-chat/anthropic-fallback-tool-call.sse",
         &[("read_file", Some("toolu_sanitized"), 7)],

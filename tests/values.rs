@@ -108,6 +108,34 @@ fn a_call_id_reused_by_another_conversation_is_a_new_call() {
     assert_eq!(results(&lines), [r#""A""#, r#""gone""#, r#""B""#]);
 }
 
+/// The same call (id, name and arguments) in two examples of a fine-tuning file is two
+/// calls: each line is its own conversation (its first messages differ). A request log
+/// whose history grows from line to line replays its calls: each is reported once.
+#[test]
+fn the_same_call_in_two_conversations_is_two_calls_and_a_replayed_history_one() {
+    let example = |question: &str| {
+        format!(
+            r#"{{"messages":[{{"role":"system","content":"Fly the drone."}},{{"role":"user","content":"{question}"}},{{"role":"assistant","tool_calls":[{{"id":"call_id","type":"function","function":{{"name":"takeoff","arguments":"{{\"altitude\": 100}}"}}}}]}}]}}"#
+        )
+    };
+    let input = [example("Take off."), example("Lift it to 100 m.")].join("\n");
+    assert_eq!(calls(&extract_lines(&[], &input)).len(), 2);
+    let first = r#"{"role":"user","content":"Weather?"},{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"call_1","content":"sunny"}"#;
+    let second = r#"{"role":"assistant","tool_calls":[{"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}]}"#;
+    let input = format!(
+        "{{\"model\":\"m\",\"messages\":[{first}]}}\n{{\"model\":\"m\",\"messages\":[{first},{second}]}}"
+    );
+    let lines = extract_lines(&["--with-results"], &input);
+    assert_eq!(
+        calls(&lines),
+        [
+            ("\"get_weather\"".into(), "{}".into()),
+            ("\"get_time\"".into(), "{}".into()),
+        ]
+    );
+    assert_eq!(results(&lines), [r#""sunny""#]);
+}
+
 #[test]
 fn check_forbids_a_call_whose_id_an_earlier_call_used() {
     let dir = tempfile::tempdir().unwrap();

@@ -49,12 +49,34 @@ pub struct Interpreter {
     /// (every fine-tuning line has its `call_1`).
     seen_calls: RecentSet,
     seen_results: RecentSet,
+    /// The conversation the values belong to, mixed into the hashes of calls and
+    /// results: a value that holds a whole conversation (`messages`) with other first
+    /// messages than the one before starts another conversation, where the same id,
+    /// name and arguments are a new call (fine-tuning lines, each its own example).
+    /// A history that grows from line to line keeps its first messages, and its scope.
+    conversation: u64,
     seen_texts: RecentSet,
     /// Consecutive Responses-style items form one turn; this counts the groups.
     item_group: u64,
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
     too_deep: bool,
+}
+
+/// Which conversation a list of messages is: its messages up to the first user message
+/// (the system prompt alone is shared by every example of a fine-tuning file).
+fn conversation_of(messages: &[Node]) -> u64 {
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for message in messages {
+        let Some(m) = message.object() else { continue };
+        let role = m.get("role").map_or("", |r| r.text());
+        parts.push(role.as_bytes());
+        parts.push(m.get("content").map_or("", |c| c.text()).as_bytes());
+        if role == "\"user\"" {
+            break;
+        }
+    }
+    crate::recent::hash_parts(&parts)
 }
 
 /// Top-level keys that mark a value as part of a known log, even when it holds nothing
@@ -114,6 +136,11 @@ impl Interpreter {
             depth,
         };
         if let Some(obj) = node.object() {
+            if depth == 0
+                && let Some(messages) = obj.arr("messages")
+            {
+                self.conversation = conversation_of(&messages);
+            }
             if let Some(kind) = streams::stream_kind(&obj) {
                 self.stream_event(&node, &obj, kind, &ctx);
                 return true;
@@ -227,6 +254,7 @@ impl Interpreter {
                 }
             };
             let key = crate::recent::hash_parts(&[
+                &self.conversation.to_le_bytes(),
                 id.as_bytes(),
                 call.name.as_bytes(),
                 arguments.as_bytes(),
@@ -243,6 +271,7 @@ impl Interpreter {
     fn result(&mut self, result: ToolResult) {
         if let Some(id) = &result.id
             && !self.seen_results.insert(crate::recent::hash_parts(&[
+                &self.conversation.to_le_bytes(),
                 id.as_bytes(),
                 result.content.as_str().as_bytes(),
             ]))
