@@ -167,7 +167,10 @@ impl<'a> Parser<'a> {
                 return None;
             }
             if b == quote && (!triple || self.s[self.i..].starts_with(&[quote; 3])) {
-                if !triple && !self.ends_string(self.i + 1) && self.repaired("unescaped-quote") {
+                if !triple
+                    && (!self.ends_string(self.i + 1) || self.quotes_code(&out, quote))
+                    && self.repaired("unescaped-quote")
+                {
                     out.push(b);
                     self.i += 1;
                     continue;
@@ -199,6 +202,61 @@ impl<'a> Parser<'a> {
                 self.i += 1;
             }
         }
+    }
+
+    /// Whether the quote at the cursor, which a delimiter follows, is one of `quote`s
+    /// inside code the string holds (`'python -c "f(x='\\,')"'`): the text read so far
+    /// leaves a string of the other quote open (or a bracket open, and a closing
+    /// bracket follows), and a later quote that a delimiter follows closes the string
+    /// with every bracket and inner string of it closed. Only with repairs; then the
+    /// quote is read as text.
+    fn quotes_code(&self, read: &[u8], quote: u8) -> bool {
+        if self.repairs.is_none() {
+            return false;
+        }
+        let other = if quote == b'\'' { b'"' } else { b'\'' };
+        let mut depth = 0isize;
+        let mut open_other = false;
+        for &b in read {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b if b == other => open_other = !open_other,
+                _ => {}
+            }
+        }
+        let depth_open = depth > 0;
+        let closer_next = matches!(
+            self.s
+                .get(self.i + 1..)
+                .and_then(|r| r.iter().find(|b| !matches!(b, b' ' | b'\t'))),
+            Some(b')' | b']' | b'}')
+        );
+        if !(open_other || (depth_open && closer_next)) {
+            return false;
+        }
+        let mut depth = depth.max(0);
+        let end = self.s.len().min(self.i + MAX_REPAIRED_STRING);
+        let mut i = self.i + 1;
+        while i < end {
+            match self.s[i] {
+                b'\\' => i += 1,
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return false;
+                    }
+                }
+                b if b == other => open_other = !open_other,
+                b if b == quote && depth == 0 && !open_other && self.ends_string(i + 1) => {
+                    return true;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        false
     }
 
     /// Whether a quote before `at` can end a string: a delimiter (or nothing) follows.

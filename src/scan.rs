@@ -511,10 +511,13 @@ pub fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
 }
 
 /// Regions of `text` that are the model's reasoning: `<think>…</think>`,
-/// `<thinking>…</thinking>`, `<seed:think>…</seed:think>`, `[THINK]…[/THINK]` (an
-/// unclosed opener runs to the end), the Harmony `analysis` channel, and the text before
-/// a `</think>` that no `<think>` opened (templates of Qwen3, DeepSeek-R1 and V4 put
-/// `<think>` in the prompt, so the completion starts inside the reasoning).
+/// `<thinking>…</thinking>`, `<seed:think>…</seed:think>`, `<mm:think>…</mm:think>`
+/// (MiniMax-M3), `<|open|>think<|sep|>…<|close|>think<|sep|>` (Kimi K3), `[THINK]…[/THINK]`
+/// (an unclosed opener runs to the end), the Harmony `analysis` channel, an Inkling
+/// `<|content_thinking|>` message, a Muse Glimmer message to `self`, and the text before
+/// a `</think>` (or K3's `<|close|>think<|sep|>`) that no opener opened (templates of
+/// Qwen3, DeepSeek-R1 and V4, and Kimi K3, put the opener in the prompt, so the
+/// completion starts inside the reasoning).
 pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let angle: Vec<usize> = memchr::memchr_iter(b'<', bytes).collect();
@@ -552,9 +555,14 @@ pub fn reasoning_regions_at(
             }
             (None, None) => break,
         };
-        // Every opening below has a `t`, `s`, `|` or `/` next: most brackets are passed
-        // at a look.
-        if at < from || !matches!(bytes.get(at + 1), Some(b't' | b'T' | b's' | b'|' | b'/')) {
+        // Every opening below has a `t`, `s`, `m`, `|` or `/` next: most brackets are
+        // passed at a look.
+        if at < from
+            || !matches!(
+                bytes.get(at + 1),
+                Some(b't' | b'T' | b's' | b'm' | b'|' | b'/')
+            )
+        {
             continue;
         }
         let rest = &bytes[at..];
@@ -568,10 +576,19 @@ pub fn reasoning_regions_at(
             }
             continue;
         }
+        if starts(K3_THINK_CLOSE) {
+            if completion_start && out.is_empty() && from == 0 {
+                out.push((0, at + K3_THINK_CLOSE.len()));
+                from = at + K3_THINK_CLOSE.len();
+            }
+            continue;
+        }
         let region = if let Some((open, close)) = [
             ("<think>", "</think>"),
             ("<thinking>", "</thinking>"),
             ("<seed:think>", "</seed:think>"),
+            ("<mm:think>", "</mm:think>"),
+            ("<|open|>think<|sep|>", K3_THINK_CLOSE),
             ("[THINK]", "[/THINK]"),
         ]
         .into_iter()
@@ -579,11 +596,18 @@ pub fn reasoning_regions_at(
         {
             let body = at + open.len();
             Some(find_ci(text, close, body).map_or(text.len(), |end| end + close.len()))
-        } else if starts(HARMONY_ANALYSIS) {
-            let body = at + HARMONY_ANALYSIS.len();
+        } else if let Some((open, ends)) = [
+            (HARMONY_ANALYSIS, HARMONY_ENDS),
+            (INKLING_THINKING, INKLING_ENDS),
+            (GLIMMER_SELF, GLIMMER_ENDS),
+        ]
+        .into_iter()
+        .find(|(open, _)| starts(open))
+        {
+            // A message: it ends at the first of its end markers (or the next message).
+            let body = at + open.len();
             Some(
-                ["<|end|>", "<|start|>", "<|call|>", "<|return|>"]
-                    .iter()
+                ends.iter()
                     .filter_map(|m| memmem::find(&bytes[body..], m.as_bytes()).map(|n| body + n))
                     .min()
                     .unwrap_or(text.len()),
@@ -600,6 +624,19 @@ pub fn reasoning_regions_at(
 }
 
 const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
+const HARMONY_ENDS: &[&str] = &["<|end|>", "<|start|>", "<|call|>", "<|return|>"];
+/// Kimi K3's end of reasoning.
+const K3_THINK_CLOSE: &str = "<|close|>think<|sep|>";
+/// An Inkling message whose content is thinking, up to the message's end.
+const INKLING_THINKING: &str = "<|content_thinking|>";
+const INKLING_ENDS: &[&str] = &[
+    "<|end_message|>",
+    "<|content_model_end_sampling|>",
+    "<|message_model|>",
+];
+/// A Muse Glimmer message the model addresses to itself: its reasoning.
+const GLIMMER_SELF: &str = "<|start|>assistant to=self<|message|>";
+const GLIMMER_ENDS: &[&str] = &["<|eom|>", "<|eot|>", "<|start|>"];
 
 /// Regions whose opening tag gives meaning to what follows: reasoning, and WIL's
 /// `BEGIN WIL … END WIL`. A text read in windows is never cut inside one.

@@ -189,3 +189,178 @@ fn command_r_actions_and_python_infinity() {
         ]
     );
 }
+
+/// (name, valid, arguments_raw) of each call record.
+fn brief(records: &[Value]) -> Vec<(String, bool, Option<String>)> {
+    records
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_owned(),
+                r["valid"] != json!(false),
+                r["arguments_raw"].as_str().map(str::to_owned),
+            )
+        })
+        .collect()
+}
+
+/// Class H: arguments whose JSON is broken end at their call's own close marker (or at
+/// the next call's opening, for rows without one), invalid with the text up to it;
+/// the next call is read. Every marker row that names the call outside its JSON.
+#[test]
+fn broken_arguments_end_at_their_own_marker_in_every_named_row() {
+    let cases = [
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.bad:0 <|tool_call_argument_begin|>{\"q\": \"a\"<|tool_call_end|><|tool_call_begin|>functions.good:1 <|tool_call_argument_begin|>{\"q\": \"b\"}<|tool_call_end|><|tool_calls_section_end|>",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bad<｜tool▁sep｜>{\"q\": \"a\"<｜tool▁call▁end｜><｜tool▁call▁begin｜>good<｜tool▁sep｜>{\"q\": \"b\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>bad\n```json\n{\"q\": \"a\"\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>good\n```json\n{\"q\": \"b\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "<function=bad>{\"q\": \"a\"</function>\n<function=good>{\"q\": \"b\"}</function>",
+        "<tool_call>bad\n{\"q\": \"a\"\n</tool_call>\n<tool_call>good\n{\"q\": \"b\"}\n</tool_call>",
+        "[TOOL_CALLS]bad[ARGS]{\"q\": \"a\"[TOOL_CALLS]good[ARGS]{\"q\": \"b\"}",
+        ">>>bad\n{\"q\": \"a\"\n>>>good\n{\"q\": \"b\"}",
+        "functions.bad:0{\"q\": \"a\" functions.good:1{\"q\": \"b\"}",
+        "Sure. bad[ARGS]{\"q\": \"a\" good[ARGS]{\"q\": \"b\"}",
+    ];
+    for text in cases {
+        let got = brief(&extract(text, &[]));
+        assert_eq!(
+            got,
+            [
+                ("bad".into(), false, Some("{\"q\": \"a\"".into())),
+                ("good".into(), true, None)
+            ],
+            "{text}"
+        );
+    }
+    // A close marker written inside a string of JSON that reads whole is text.
+    let got = extract(
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.echo:0 <|tool_call_argument_begin|>{\"s\": \"<|tool_call_end|>\"}<|tool_call_end|><|tool_calls_section_end|>",
+        &[],
+    );
+    assert_eq!(got[0]["arguments"]["s"], "<|tool_call_end|>");
+    // JSON rows: a block left open ends where the next block opens.
+    let got = brief(&extract(
+        "<tool_call>{\"name\": \"bad\", \"arguments\": {\"q\": \"a\"}\n<tool_call>{\"name\": \"good\", \"arguments\": {}}</tool_call>",
+        &[],
+    ));
+    let names: Vec<&str> = got.iter().map(|g| g.0.as_str()).collect();
+    assert_eq!(names, ["bad", "good"]);
+}
+
+/// Class K: two call objects in one block with a comma between them are two calls, in
+/// every row of JSON between markers.
+#[test]
+fn comma_separated_objects_in_one_block_are_all_calls() {
+    for (open, close) in [
+        ("<tool_call>", "</tool_call>"),
+        ("<|action_start|><|plugin|>", "<|action_end|>"),
+        ("<longcat_tool_call>", "</longcat_tool_call>"),
+        ("<tool_calls>\n", "\n</tool_calls>"),
+        ("<|python_tag|>", "<|eom_id|>"),
+    ] {
+        let text = format!(
+            "{open}{{\"name\": \"first\", \"arguments\": {{\"n\": 1}}}}, {{\"name\": \"second\", \"parameters\": {{\"n\": 2}}}}{close}"
+        );
+        let got = extract(&text, &[]);
+        let names: Vec<&str> = got.iter().map(|r| r["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["first", "second"], "{text}");
+        assert_eq!(got[1]["arguments"]["n"], 2, "{text}");
+    }
+}
+
+/// Class N: an Olmo 3 block reads each call on its own line: an unreadable one is
+/// invalid with its text, the others stand.
+#[test]
+fn an_olmo3_block_keeps_its_readable_calls() {
+    let got = brief(&extract(
+        "<function_calls>fetch(url=b'x')\nsleep(seconds=2)\nping(host='a')</function_calls>",
+        &[],
+    ));
+    assert_eq!(
+        got,
+        [
+            ("fetch".into(), false, Some("url=b'x'".into())),
+            ("sleep".into(), true, None),
+            ("ping".into(), true, None)
+        ]
+    );
+}
+
+/// Class O: Gemma literals with no comma between two arguments are read, repaired.
+#[test]
+fn gemma_arguments_without_commas_are_a_repair() {
+    for text in [
+        "<start_function_call>call:find{term:<escape>rust<escape>page:<escape>2<escape>}<end_function_call>",
+        "<|tool_call>call:find{term:<|\"|>rust<|\"|>page:<|\"|>2<|\"|>}<tool_call|>",
+    ] {
+        let got = extract(text, &[]);
+        assert_eq!(got.len(), 1, "{text}");
+        assert_eq!(got[0]["arguments"], json!({"term": "rust", "page": "2"}));
+        assert_eq!(got[0]["repairs"], json!(["missing-comma"]));
+        let strict = extract(text, &["--strict"]);
+        assert_eq!(strict[0]["valid"], false);
+    }
+}
+
+/// Class P: a pythonic string holding code with quotes of its own kind (and a raw line
+/// break, and `\,`) is read whole; a call whose string still cannot be read is
+/// reported invalid with its text, never dropped.
+#[test]
+fn pythonic_strings_holding_quoted_code_are_read() {
+    let got = extract(
+        "<|tool_call_start|>[sh(cmd='perl -e \"print(join('\\,', 1, 2))\n\"')]<|tool_call_end|>",
+        &[],
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0]["arguments"]["cmd"],
+        "perl -e \"print(join('\\,', 1, 2))\n\""
+    );
+    // An argument that cannot be closed: the call is still reported, invalid.
+    let got = brief(&extract(
+        "<|tool_call_start|>[sh(cmd='a\"b'c'd)]<|tool_call_end|>",
+        &[],
+    ));
+    assert_eq!(got.len(), 1);
+    assert_eq!((got[0].0.as_str(), got[0].1), ("sh", false));
+    assert!(got[0].2.is_some());
+}
+
+/// Class M: GLM-4.6 output escaped once more (literal `\n` between the tags, `\"` in
+/// the values) is read with the escapes undone, repaired.
+#[test]
+fn glm_output_escaped_once_more_is_a_repair() {
+    let got = extract(
+        r#"<tool_call>tag_items\n<arg_key>ids</arg_key>\n<arg_value>[\"a\", \"b\"]</arg_value>\n<arg_key>label</arg_key>\n<arg_value>say \"hi\"</arg_value>\n</tool_call>"#,
+        &[],
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0]["name"], "tag_items");
+    assert_eq!(
+        got[0]["arguments"],
+        json!({"ids": ["a", "b"], "label": "say \"hi\""})
+    );
+    assert_eq!(got[0]["repairs"], json!(["escaped-text"]));
+}
+
+/// Reasoning regions of MiniMax-M3, Kimi K3, Inkling and Muse Glimmer: a call quoted
+/// there is `in_reasoning`, and by default (a call outside exists) not reported.
+#[test]
+fn newer_reasoning_markers_hold_quoted_calls() {
+    for stem in [
+        "minimax-m3-think",
+        "kimi-k3-think",
+        "inkling-thinking",
+        "muse-glimmer-self",
+    ] {
+        let text =
+            std::fs::read_to_string(common::root().join(format!("fixtures/models/{stem}.txt")))
+                .unwrap();
+        let all = extract(&text, &["--reasoning", "include"]);
+        let flags: Vec<bool> = all
+            .iter()
+            .map(|r| r.get("in_reasoning") == Some(&json!(true)))
+            .collect();
+        assert_eq!(flags, [true, false], "{stem}");
+        assert_eq!(extract(&text, &[]).len(), 1, "{stem}");
+    }
+}

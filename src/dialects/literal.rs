@@ -239,7 +239,11 @@ fn call_list(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
     let mut p = skip_ws(s, at + 1);
     let mut calls = Vec::new();
     loop {
-        let (call, next) = one_call(s, p).or_else(|| unreadable_call(s, p))?;
+        // A call read whole is one that a `,` or the `]` follows; otherwise (a string
+        // ended early) its text up to such a `)` is kept, invalid.
+        let read =
+            one_call(s, p).filter(|&(_, next)| s[skip_ws(s, next)..].starts_with([',', ']']));
+        let (call, next) = read.or_else(|| unreadable_call(s, p, list_item_end))?;
         calls.push(call);
         p = skip_ws(s, next);
         match s.as_bytes().get(p)? {
@@ -250,17 +254,20 @@ fn call_list(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
     }
 }
 
-/// Calls one after another (line breaks or commas between), at least one.
+/// Calls one after another (line breaks or commas between), at least one. Each call
+/// is read on its own, as in a list: one whose arguments cannot be read is reported
+/// invalid with their text.
 fn call_lines(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
     let mut calls = Vec::new();
-    let (call, mut end) = one_call(s, at)?;
+    let line_call = |p: usize| one_call(s, p).or_else(|| unreadable_call(s, p, line_end));
+    let (call, mut end) = line_call(at)?;
     calls.push(call);
     loop {
         let mut p = skip_ws(s, end);
         if s[p..].starts_with(',') {
             p = skip_ws(s, p + 1);
         }
-        match one_call(s, p) {
+        match line_call(p) {
             Some((call, next)) => {
                 calls.push(call);
                 end = next;
@@ -317,7 +324,7 @@ fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
 /// `name(key=…)` at `p` whose arguments cannot be read (bytes, `1e999`, a quote left
 /// open): the call, invalid, with the text between its parentheses, and where it ends.
 /// A keyword argument first is what makes it a call; prose such as `see(docs)` is not.
-fn unreadable_call(s: &str, p: usize) -> Option<(Call, usize)> {
+fn unreadable_call(s: &str, p: usize, ends: fn(&str) -> bool) -> Option<(Call, usize)> {
     let name = scan::ident(&s[p..])?;
     let mut end = p + name.len();
     while s[end..].starts_with('.') {
@@ -336,7 +343,9 @@ fn unreadable_call(s: &str, p: usize) -> Option<(Call, usize)> {
     // Looked for within a bounded reach: text that opens call after call and closes
     // none must not be scanned to its end from every opening.
     let reach = &s[..floor_char_boundary(s, open.saturating_add(UNREADABLE_REACH))];
-    let close = matching_paren(reach, open).or_else(|| element_end(reach, open))?;
+    let close = matching_paren(reach, open)
+        .filter(|&c| ends(&s[c + 1..]))
+        .or_else(|| element_end(reach, open, ends))?;
     let mut call = Call::new(name, "", 0);
     call.invalid_arguments(
         s[open + 1..close].trim(),
@@ -391,12 +400,24 @@ fn matching_paren(s: &str, open: usize) -> Option<usize> {
     None
 }
 
-/// With a quote left open: the first `)` after `open` that a `,` or `]` follows.
-fn element_end(s: &str, open: usize) -> Option<usize> {
+/// What may follow a call of a list: a `,` or the `]`.
+fn list_item_end(rest: &str) -> bool {
+    rest.trim_start().starts_with([',', ']'])
+}
+
+/// What may follow a call on its own line: the line's end, a `,`, a close marker, or
+/// the end of the text.
+fn line_end(rest: &str) -> bool {
+    let rest = rest.trim_start_matches([' ', '\t']);
+    rest.is_empty() || rest.starts_with(['\n', '\r', ',', '<'])
+}
+
+/// With a quote left open: the first `)` after `open` that `ends` accepts.
+fn element_end(s: &str, open: usize, ends: fn(&str) -> bool) -> Option<usize> {
     let mut from = open;
     while let Some(n) = memchr::memchr(b')', &s.as_bytes()[from..]) {
         let at = from + n;
-        if s[skip_ws(s, at + 1)..].starts_with([',', ']']) {
+        if ends(&s[at + 1..]) {
             return Some(at);
         }
         from = at + 1;
@@ -430,12 +451,16 @@ fn braced_call(s: &str, p: usize, delim: &str, stripped: bool) -> Option<(Vec<Ca
         delims: &delims,
         bare: stripped,
         depth: 0,
+        missing_comma: false,
     };
     let Value::Object(arguments) = parser.object()? else {
         return None;
     };
     let mut call = Call::new(name, "", 0);
     call.arguments = arguments.into();
+    if parser.missing_comma {
+        call.repairs.push("missing-comma");
+    }
     Some((vec![call], parser.i))
 }
 
@@ -448,6 +473,8 @@ struct Braced<'a> {
     /// Strings may be bare text (their delimiters were stripped).
     bare: bool,
     depth: usize,
+    /// A `,` between two arguments was missing (repair `missing-comma`).
+    missing_comma: bool,
 }
 
 impl Braced<'_> {
@@ -489,14 +516,39 @@ impl Braced<'_> {
             }
             self.i += 1;
             let value = self.value(b'}')?;
+            let delimited = matches!(value, Value::String(_))
+                && self.delims.iter().any(|d| self.s[..self.i].ends_with(d));
             map.insert(key, value);
             self.ws();
             if self.s[self.i..].starts_with(',') {
                 self.i += 1;
+            } else if delimited && self.key_follows() {
+                // `city:<escape>NYC<escape>unit:…`: the next key right after a string.
+                self.missing_comma = true;
             } else if !self.s[self.i..].starts_with('}') {
                 return None;
             }
         }
+    }
+
+    /// Whether `key:` (a bare key and its colon) and a value are at the cursor: the
+    /// next argument, its comma left out. The value must be a delimited string, or,
+    /// when strings are delimited, a number, boolean, null, object or list.
+    fn key_follows(&self) -> bool {
+        let rest = &self.s[self.i..];
+        let len = rest
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')))
+            .unwrap_or(rest.len());
+        len > 0
+            && rest[len..]
+                .strip_prefix(':')
+                .map(str::trim_start)
+                .is_some_and(|v| {
+                    self.delims.iter().any(|d| v.starts_with(d))
+                        || (!self.bare
+                            && v.starts_with(|c: char| c.is_ascii_digit() || "-tfn{[".contains(c)))
+                })
     }
 
     fn list(&mut self) -> Option<Value> {

@@ -640,7 +640,8 @@ fn json_payload(
         // parallel calls), up to the close marker.
         loop {
             let mut p = skip_ws(s, end);
-            if s[p..].starts_with(';') {
+            // `;` (Llama 3) or `,` between the values (two objects in one block).
+            if s[p..].starts_with([';', ',']) {
                 p = skip_ws(s, p + 1);
             }
             let more =
@@ -683,7 +684,8 @@ fn json_payload(
                 *no_close_after = start;
             }
             reading.at_end |= found.is_none();
-            found
+            // A close marker after the next block's opening is that block's.
+            found.filter(|&(c, _)| c <= limit)
         }
         // Searched before from an earlier start, and not found.
         (None, Some(_)) => {
@@ -904,6 +906,26 @@ fn named_payload(
     if !s[json_start..].starts_with('{') {
         return None;
     }
+    let mut call = Call::new(name, row.name, 0).with_id(id);
+    // Broken arguments end at the call's own close marker, or where the next call
+    // opens: they do not take the calls after them.
+    if let Some((bound, closed)) = broken_bound(row, s, json_start) {
+        let mut raw = s[json_start..bound].trim_end();
+        if fenced {
+            raw = raw.strip_suffix("```").unwrap_or(raw).trim_end();
+        }
+        shapes::json_arguments(&mut call, raw, true, false);
+        let end = match (closed, row.close) {
+            (true, Some(close)) => bound + close.len(),
+            (_, close) => {
+                if close.is_some() {
+                    call.repairs.push("missing-close-tag");
+                }
+                json_start + raw.len()
+            }
+        };
+        return Some((vec![call], at, end));
+    }
     let json_end = scan::balanced_end(s, json_start).unwrap_or(s.len());
     reading.at_end |= json_end == s.len();
     let slice = &s[json_start..json_end];
@@ -911,7 +933,6 @@ fn named_payload(
     if fenced && s[skip_ws(s, end)..].starts_with("```") {
         end = skip_ws(s, end) + 3;
     }
-    let mut call = Call::new(name, row.name, 0).with_id(id);
     shapes::json_arguments(&mut call, slice, reading.strict, false);
     if let Some(close) = row.close {
         let after = skip_ws(s, end);
@@ -922,6 +943,60 @@ fn named_payload(
         }
     }
     Some((vec![call], at, end))
+}
+
+/// Where the arguments starting at `json_start` end when they are broken JSON that
+/// would otherwise run into the next call: the row's close marker (`true`) or the next
+/// open marker (`false`), the first met outside a JSON string before the value closes.
+/// `None` when the value closes first (markers inside its strings are text), or when
+/// the text ends first (JSON cut off at the end of the text, repaired). A string left
+/// open to the end of the text ends at the first marker in it.
+fn broken_bound(row: &MarkerRow, s: &str, json_start: usize) -> Option<(usize, bool)> {
+    let bytes = s.as_bytes();
+    let close = row.close.map(str::as_bytes);
+    let open = row.open.as_bytes();
+    let marker_at = |i: usize| {
+        let rest = &bytes[i..];
+        if close.is_some_and(|c| rest.starts_with(c)) {
+            Some((i, true))
+        } else if rest.starts_with(open) {
+            Some((i, false))
+        } else {
+            None
+        }
+    };
+    let mut depth = 0usize;
+    let mut i = json_start;
+    while i < bytes.len() {
+        if i > json_start
+            && let Some(found) = marker_at(i)
+        {
+            return Some(found);
+        }
+        match bytes[i] {
+            b'"' => {
+                let mut j = i + 1;
+                loop {
+                    match bytes.get(j) {
+                        Some(b'\\') => j += 2,
+                        Some(b'"') => break,
+                        Some(_) => j += 1,
+                        // Open to the end of the text: the first marker inside it.
+                        None => return (i + 1..bytes.len()).find_map(marker_at),
+                    }
+                }
+                i = j;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => match depth.checked_sub(1) {
+                Some(0) | None => return None,
+                Some(d) => depth = d,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `NAME[CALL_ID]ID<open>{json}`, read backwards from the open marker.
@@ -958,10 +1033,22 @@ fn name_before_payload(
     if !s[json_start..].starts_with('{') {
         return None;
     }
+    let mut call = Call::new(name, row.name, 0).with_id(id);
+    if let Some((bound, _)) = broken_bound(row, s, json_start) {
+        // Broken arguments end before the next call's name (and id).
+        let mut stop = word_before(bound).unwrap_or(bound);
+        if let Some(m) = id_marker
+            && s[..stop].ends_with(m)
+        {
+            stop = word_before(stop - m.len()).unwrap_or(stop - m.len());
+        }
+        let raw = s[json_start..stop.max(json_start)].trim_end();
+        shapes::json_arguments(&mut call, raw, true, false);
+        return Some((vec![call], start, json_start + raw.len()));
+    }
     let end = scan::balanced_end(s, json_start).unwrap_or(s.len());
     reading.at_end |= end == s.len();
     let slice = &s[json_start..end];
-    let mut call = Call::new(name, row.name, 0).with_id(id);
     shapes::json_arguments(&mut call, slice, reading.strict, false);
     Some((vec![call], start, end))
 }

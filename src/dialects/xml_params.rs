@@ -408,6 +408,10 @@ fn one_call(
     }
     let (name, _, head_end) = capture(&row.call_open, s, at)?;
     let name = name.trim();
+    if row.call_open.after.is_empty() && name.ends_with("\\n") {
+        ctx.candidate(at);
+        return escaped_call(row, s, at, ctx, next);
+    }
     if !scan::is_tool_name(name) {
         return None;
     }
@@ -484,6 +488,64 @@ fn one_call(
         push_once(&mut call.repairs, "missing-close-tag");
         Some((call, p))
     }
+}
+
+/// A call whose text was escaped once more (GLM-4.6 raw output: `<tool_call>f\\n<arg_key>`
+/// with literal `\\n` separators and `\\"` in the values): read from its text with those
+/// escapes undone, marked `escaped-text`. The call ends at its closing tag, or where the
+/// next call opens.
+fn escaped_call(
+    row: &ParamRow,
+    s: &str,
+    at: usize,
+    ctx: &ScanContext,
+    next: &mut scan::NextFind,
+) -> Option<(Call, usize)> {
+    let close = next
+        .find(s, row.call_close, at)
+        .map(|n| n + row.call_close.len());
+    let reopen = next.find(s, row.call_open.before, at + row.call_open.before.len());
+    let end = match (close, reopen) {
+        (Some(c), Some(o)) => c.min(o),
+        (c, o) => c.or(o).unwrap_or(s.len()),
+    };
+    let mut copy = String::with_capacity(end - at);
+    let mut chars = s[at..end].chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            copy.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => copy.push('\n'),
+            Some('t') => copy.push('\t'),
+            Some('r') => copy.push('\r'),
+            Some(e @ ('"' | '\\' | '/')) => copy.push(e),
+            Some(other) => {
+                copy.push('\\');
+                copy.push(other);
+            }
+            None => copy.push('\\'),
+        }
+    }
+    let (name, _, _) = capture(&row.call_open, &copy, 0)?;
+    if !scan::is_tool_name(name.trim()) {
+        return None;
+    }
+    // Offsets in the copy are not the text's: the copy's reading says nothing about
+    // where a longer text could read otherwise (the call's start already did).
+    let inner = ScanContext {
+        resume: None,
+        ..*ctx
+    };
+    let (mut call, inner_end) = one_call(row, &copy, 0, &inner, &mut scan::NextFind::default())?;
+    call.repairs.insert(0, "escaped-text");
+    let end = if inner_end == copy.len() {
+        end
+    } else {
+        (at + inner_end).min(end)
+    };
+    Some((call, end))
 }
 
 /// Whether a parameter's string attribute says its value is JSON.
