@@ -12,6 +12,8 @@ pub mod diag;
 pub mod dialects;
 pub mod docs;
 pub mod engine;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod input;
 pub mod json;
 pub mod model;

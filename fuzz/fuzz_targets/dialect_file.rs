@@ -1,0 +1,7 @@
+#![no_main]
+// Property checks: toolsift::fuzzing::dialect_file (see fuzz/README.md).
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    toolsift::fuzzing::dialect_file(data);
+});
