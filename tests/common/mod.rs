@@ -150,3 +150,54 @@ pub fn lost(stderr: &str) -> bool {
         .lines()
         .any(|l| l.contains("verify: ") && !l.contains("verify: not carried over: "))
 }
+
+/// What a child run of the binary gave, with its own peak resident size.
+pub struct Measured {
+    pub code: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub peak_mib: u64,
+}
+
+/// Runs the binary with `args` (stdin from `stdin`, or empty) and reaps it with `wait4`
+/// for its peak resident size, so memory bounds are asserted on the process itself.
+pub fn run_measured(args: &[&std::ffi::OsStr], stdin: Option<&Path>) -> Measured {
+    use std::os::unix::process::ExitStatusExt as _;
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolsift"));
+    cmd.args(args)
+        .current_dir(root())
+        .env_remove("TOOLSIFT_JOBS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match stdin {
+        Some(path) => cmd.stdin(std::fs::File::open(path).unwrap()),
+        None => cmd.stdin(Stdio::null()),
+    };
+    let child = cmd.spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut out = child.stdout.unwrap();
+    let mut err = child.stderr.unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).unwrap();
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut v).unwrap();
+        v
+    });
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid);
+    let status = std::process::ExitStatus::from_raw(status);
+    Measured {
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+        // ru_maxrss is in KiB on Linux.
+        peak_mib: usage.ru_maxrss as u64 / 1024,
+    }
+}
