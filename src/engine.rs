@@ -232,6 +232,10 @@ pub struct Engine<'o> {
     pub stats: Stats,
 }
 
+/// How many calls a text read in windows holds, waiting for its turn to be settled,
+/// before it is settled anyway (see [`Engine::settle_held`]).
+pub const MAX_HELD_CALLS: usize = 4096;
+
 /// How many scanner notes a source reports before it only counts them.
 const MAX_NOTES_PER_SOURCE: u64 = 20;
 
@@ -539,6 +543,10 @@ impl<'o> Engine<'o> {
             recycle_chosen(calls);
         }
         pending.done = w.keep_before;
+        if !w.last && pending.committed.is_none() {
+            self.settle_held(w.text.line)?;
+        }
+        let pending = self.window.as_mut().expect("created above");
         // With --all every channel is reported, in channel order: nothing to commit.
         let first_text = self
             .options
@@ -593,12 +601,75 @@ impl<'o> Engine<'o> {
         if !w.last {
             return Ok(());
         }
-        let mut found = self.window.take().expect("created above").found;
+        let pending = self.window.take().expect("created above");
+        let mut found = pending.found;
         let index = self.turns;
         self.turns += 1;
         let chosen = self.decide(&mut found, Origin::Plain, index);
+        if chosen.is_empty() && pending.written > 0 {
+            self.stats.turns_with_calls += 1;
+        }
         for c in &chosen {
             self.write_call(c, index)?;
+        }
+        Ok(())
+    }
+
+    /// Text with call after call and no call of an earlier channel would hold them all
+    /// to its end (an earlier channel's call further on would still win the turn). Past
+    /// [`MAX_HELD_CALLS`] the turn is settled now, with a warning: on the first channel
+    /// that has a valid call (or, with none, any call), whose calls are then written as
+    /// they are found; with `--all`, what is held is written and dropped.
+    fn settle_held(&mut self, line: u64) -> io::Result<()> {
+        let Some(pending) = self.window.as_mut() else {
+            return Ok(());
+        };
+        if pending.found.iter().map(Vec::len).sum::<usize>() <= MAX_HELD_CALLS {
+            return Ok(());
+        }
+        if self.options.all {
+            let mut held: Vec<Vec<Chosen>> = pending.found.iter_mut().map(std::mem::take).collect();
+            // One turn, counted once when it ends.
+            let counted = (
+                self.stats.turns,
+                self.stats.turns_with_calls,
+                self.stats.fallbacks,
+            );
+            let chosen = self.decide(&mut held, Origin::Plain, self.turns);
+            (
+                self.stats.turns,
+                self.stats.turns_with_calls,
+                self.stats.fallbacks,
+            ) = counted;
+            let pending = self.window.as_mut().expect("checked above");
+            pending.written += chosen.len() as u64;
+            for c in &chosen {
+                self.write_call(c, self.turns)?;
+            }
+            return Ok(());
+        }
+        let include = self.options.reasoning == Reasoning::Include;
+        let valid = |calls: &Vec<Chosen>| {
+            calls
+                .iter()
+                .any(|c| c.call.is_valid() && (include || !c.call.in_reasoning))
+        };
+        let won = pending
+            .found
+            .iter()
+            .position(valid)
+            .or_else(|| pending.found.iter().position(|calls| !calls.is_empty()));
+        if let Some(f) = won {
+            pending.committed = Some(f);
+            let channel = self.options.formats[f].name();
+            self.notes.waiting.borrow_mut().push((
+                line,
+                format!(
+                    "more than {MAX_HELD_CALLS} calls in one text and the turn still open; \
+                     it is settled on the {channel} channel here (calls of other channels \
+                     further on in this text are not read)"
+                ),
+            ));
         }
         Ok(())
     }

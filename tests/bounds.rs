@@ -112,3 +112,95 @@ fn one_thread_and_two_agree_on_long_text_full_of_bad_bytes() {
         assert_eq!(calls, (0..n).filter(|i| i % 3 != 0).count(), "{window:?}");
     }
 }
+
+/// `n` text-channel calls (Qwen3-Coder), each on its own lines, named by their number.
+fn text_calls(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("<function=f>\n<parameter=i>\n{i}\n</parameter>\n</function>\n"))
+        .collect()
+}
+
+#[test]
+fn windowed_text_settles_its_turn_once_it_holds_too_many_calls() {
+    // Until a JSON call is seen, a later one could still win the turn, so text calls
+    // were held to the end of the text: memory grew with it. Past 4,096 held calls the
+    // turn is settled on the text channel, said once, and calls are written as found.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    let mut text = text_calls(6_000);
+    text.push_str("<tool_call>{\"name\": \"late_json\", \"arguments\": {}}</tool_call>\n");
+    std::fs::write(&file, &text).unwrap();
+    let out = toolsift()
+        .env("TOOLSIFT_TEXT_WINDOW", "65536")
+        .arg("extract")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("more than 4096 calls in one text and the turn still open; it is settled on the text channel"),
+        "{stderr}"
+    );
+    let records = common::records(&out.stdout);
+    let numbers: Vec<String> = records
+        .iter()
+        .map(|r| {
+            assert_eq!(r.name(), Some("f"));
+            arg_i(r).to_owned()
+        })
+        .collect();
+    let want: Vec<String> = (0..6_000).map(|i| i.to_string()).collect();
+    assert_eq!(numbers, want);
+
+    // Read whole, the JSON call wins the turn as before.
+    let out = toolsift()
+        .env("TOOLSIFT_TEXT_WINDOW", "0")
+        .arg("extract")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let records = common::records(&out.stdout);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].name(), Some("late_json"));
+}
+
+#[test]
+fn windowed_text_with_all_writes_what_it_holds_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    let mut text = text_calls(5_000);
+    text.push_str("<tool_call>{\"name\": \"late_json\", \"arguments\": {}}</tool_call>\n");
+    std::fs::write(&file, &text).unwrap();
+    let out = toolsift()
+        .env("TOOLSIFT_TEXT_WINDOW", "65536")
+        .args(["extract", "--all", "--stats"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let records = common::records(&out.stdout);
+    let mut numbers: Vec<usize> = records
+        .iter()
+        .filter(|r| r.name() == Some("f"))
+        .map(|r| arg_i(r).parse().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (0..5_000).collect::<Vec<_>>());
+    let json: Vec<_> = records
+        .iter()
+        .filter(|r| r.name() == Some("late_json"))
+        .collect();
+    assert_eq!(json.len(), 1);
+    // One turn, counted once although its calls were written in two parts.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stats: 1 turns, 1 with calls"), "{stderr}");
+}
+
+fn arg_i(record: &common::Record) -> &str {
+    match record {
+        common::Record::Call { arguments, .. } => arguments["i"].as_str().unwrap(),
+        _ => panic!("not a call: {record:?}"),
+    }
+}
