@@ -234,21 +234,21 @@ fn walk_values(
         i += 1;
     }
     // A string that broke at a line end: the values from there on are a new walk's, when
-    // it finds a call (see above).
-    let mut limit = text.len();
-    let mut after = Vec::new();
-    let mut open = stack.first().map(|&(p, _)| p);
+    // it finds a call (see above), and the values before it are those of a walk that
+    // stops there (this walk paired the broken string's quote with a later one, and may
+    // have closed the values it was in with later brackets).
+    let limit = text.len();
+    let open = stack.first().map(|&(p, _)| p);
     if let Some(&(outer, _)) = stack.first()
         && restarts > 0
         && let Some(broken) = line_break_in_a_string(bytes, outer)
     {
         let (rest, rest_open) = walk_values(text, broken + 1, openers, skip, restarts - 1);
         if rest.iter().any(|f| f.call_keys == Some(true)) {
-            limit = broken;
-            after = rest;
-            open = rest_open;
-            closed.retain(|f| f.end <= broken);
-            stack.retain(|&(p, _)| p < broken);
+            let before = openers.map(|at| &at[..at.partition_point(|&p| p < broken)]);
+            let (mut out, _) = walk_values(&text[..broken], from, before, skip, 0);
+            out.extend(rest);
+            return (out, rest_open);
         }
     }
     let mut out = closed;
@@ -266,7 +266,6 @@ fn walk_values(
     // text of an unreadable call) does not take in the calls after it.
     let mut later_calls: Vec<usize> = out
         .iter()
-        .chain(&after)
         .filter(|f| !f.unclosed && looks_like_call_start(&text[f.start..]))
         .map(|f| f.start)
         .collect();
@@ -291,7 +290,6 @@ fn walk_values(
         })
         .collect();
     out.extend(unclosed);
-    out.extend(after);
     // Starts are distinct; sorted, for the values added last.
     out.sort_unstable_by_key(|f| f.start);
     (out, open)
@@ -844,6 +842,32 @@ mod tests {
             (found.len(), found[0].end, found[0].unclosed),
             (1, t.len(), true)
         );
+    }
+
+    #[test]
+    fn values_before_a_broken_string_are_those_of_a_walk_that_stops_there() {
+        // The first value never closes; the quote after `partial` pairs with one in
+        // Granite's array after the line break, and the array's brackets closed the cut
+        // call's value: it was neither closed nor open at the end, and was lost.
+        let t = [
+            include_str!("../fixtures/json/restarted-call.txt"),
+            include_str!("../fixtures/mandrake/json-calls.txt"),
+            "\n",
+            include_str!("../fixtures/models/granite.txt"),
+        ]
+        .concat();
+        let cut = t.find("{\"name\": \"ripper.write_file\"").unwrap();
+        let broken = t.find("\"partial").unwrap() + "\"partial".len();
+        let found = json_values(&t);
+        assert!(
+            found
+                .iter()
+                .any(|f| (f.start, f.end, f.unclosed) == (cut, broken, true)),
+            "no unclosed value from {cut} to {broken}"
+        );
+        // The array after it is still read.
+        let array = t.find("[{\"arguments\"").unwrap();
+        assert!(found.iter().any(|f| f.start == array && !f.unclosed));
     }
 
     #[test]
