@@ -378,3 +378,32 @@ fn bedrock_event_streams_in_cassettes_are_read() {
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn a_recorded_bedrock_converse_stream_gives_its_call_with_the_streamed_input() {
+    // Real recording (fixtures/corpus/SOURCES.md): the input arrives in a
+    // contentBlockDelta frame after the toolUse start; without assembling the frames
+    // the call had `{}` arguments.
+    let out = toolsift()
+        .args([
+            "extract",
+            "fixtures/corpus/bedrock/pydantic-ai-bedrock-converse-stream-iter.first.yaml",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let records: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["name"], "get_capital");
+    assert_eq!(
+        records[0]["arguments"],
+        serde_json::json!({"country": "France"})
+    );
+    assert_eq!(records[0]["dialect"], "bedrock-stream");
+}

@@ -35,6 +35,13 @@ const EXPECTED: &[(&str, Calls)] = &[
         "bedrock/pydantic-ai-bedrock-converse-moonshot-tool-call.yaml",
         &[("get_temperature", Some("functions.get_temperature:0"), 42)],
     ),
+    // A ConverseStream recording: AWS's binary event stream, base64 in the cassette; the
+    // call is assembled from its contentBlockStart and contentBlockDelta frames, on the
+    // line where the body starts.
+    (
+        "bedrock/pydantic-ai-bedrock-converse-stream-iter.first.yaml",
+        &[("get_capital", Some("tooluse_QjQX34XORLu0wJVplWWHGQ"), 27)],
+    ),
     (
         "anthropic-legacy-xml/function_calling.ipynb",
         &[("calculator", None, 350)],
