@@ -204,3 +204,45 @@ fn arg_i(record: &common::Record) -> &str {
         _ => panic!("not a call: {record:?}"),
     }
 }
+
+#[test]
+fn stats_of_windowed_text_are_those_of_a_whole_read() {
+    // 3,000 Hermes calls: every 7th from the 4th needs a repair (a trailing comma),
+    // every 11th from the 6th has string arguments (invalid) unless it is one of those.
+    let text: String = (0..3_000)
+        .map(|i| {
+            if i % 7 == 3 {
+                format!("<tool_call>{{\"name\": \"r{i}\", \"arguments\": {{\"a\": 1,}}}}</tool_call>\n")
+            } else if i % 11 == 5 {
+                format!("<tool_call>{{\"name\": \"s{i}\", \"arguments\": \"text\"}}</tool_call>\n")
+            } else {
+                format!("Prose {i}.\n<tool_call>{{\"name\": \"f{i}\", \"arguments\": {{\"i\": {i}}}}}</tool_call>\n")
+            }
+        })
+        .collect();
+    let repaired = (0..3_000).filter(|i| i % 7 == 3).count();
+    let invalid = (0..3_000).filter(|i| i % 11 == 5 && i % 7 != 3).count();
+    let want = format!(
+        "toolsift: stats: 1 turns, 1 with calls, 1 fallbacks to a later channel\n\
+         toolsift: stats: channel  dialect    calls  invalid  repaired\n\
+         toolsift: stats: json     hermes      3000      {invalid:>3}       {repaired:>3}\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    std::fs::write(&file, &text).unwrap();
+    for (window, jobs) in [("0", "1"), ("16384", "1"), ("16384", "2"), ("65536", "2")] {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "--stats", "-j", jobs])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            want,
+            "window {window}, -j {jobs}"
+        );
+        assert_eq!(common::records(&out.stdout).len(), 3_000);
+    }
+}
