@@ -79,3 +79,44 @@ fn a_logged_copy_of_a_mandrake_call_is_not_text() {
     assert_eq!(texts(&recs), ["Reading.", "Read."]);
     assert_eq!(recs.iter().filter(|r| r.is_call()).count(), 1);
 }
+
+#[test]
+fn each_text_of_a_message_is_tiled_with_its_own_calls() {
+    // Two text blocks in one message, a call in each: each call sits in its own block.
+    let input = r#"{"role":"assistant","content":[{"type":"text","text":"First <tool_call>{\"name\": \"one\", \"arguments\": {}}</tool_call> after one."},{"type":"text","text":"Second <tool_call>{\"name\": \"two\", \"arguments\": {}}</tool_call> after two."}]}"#;
+    let out = toolsift()
+        .args(["extract", "--with-text", "--input", "json"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let got: Vec<String> = records(&out.stdout)
+        .iter()
+        .map(|r| match r {
+            Record::Text { text, .. } => format!("text {text}"),
+            Record::Call { name, .. } => format!("call {name}"),
+            Record::Result { .. } => "result".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "text First ",
+            "call one",
+            "text  after one.",
+            "text Second ",
+            "call two",
+            "text  after two."
+        ]
+    );
+}
+
+#[test]
+fn a_message_that_is_only_a_call_gives_no_empty_text() {
+    let records = with_text(
+        &[],
+        r#"<tool_call>{"name": "only", "arguments": {}}</tool_call>"#,
+    );
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].name(), Some("only"));
+}
