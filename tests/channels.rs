@@ -442,3 +442,40 @@ toolsift: stats: text     cline-xml                  1        0         0
             .stderr(want);
     }
 }
+
+#[test]
+fn with_all_a_call_its_text_repeats_is_one_call() {
+    // The message's content restates its native call as JSON: the same call at the same
+    // place, found by two channels, is reported once (by the first), while a call with
+    // other arguments in the text is a call of its own.
+    let input = concat!(
+        r#"{"role":"assistant","content":"{\"name\": \"f\", \"arguments\": {\"a\": 1}}","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\": 1}"}}]}"#,
+        "\n",
+        r#"{"role":"assistant","content":"{\"name\": \"f\", \"arguments\": {\"a\": 2}}","tool_calls":[{"id":"c2","type":"function","function":{"name":"f","arguments":"{\"a\": 1}"}}]}"#,
+        "\n"
+    );
+    let out = toolsift()
+        .args(["extract", "--all", "--input", "jsonl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let got: Vec<(String, Option<String>, u64)> = common::records(&out.stdout)
+        .iter()
+        .map(|r| {
+            (
+                r.name().unwrap().to_owned(),
+                r.id().map(str::to_owned),
+                r.line(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("f".to_owned(), Some("c1".to_owned()), 1),
+            ("f".to_owned(), Some("c2".to_owned()), 2),
+            ("f".to_owned(), None, 2),
+        ]
+    );
+}
