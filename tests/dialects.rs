@@ -253,3 +253,37 @@ fn pythonic_cline_and_anthropic_values_are_typed_too() {
         assert_eq!(v["valid"], true);
     }
 }
+
+#[test]
+fn a_user_dialect_whose_markers_hold_no_bracket_is_read() {
+    // Plain text with no `<`, `[` or `{` is passed over by the built-in dialects; a
+    // user row may need no bracket at all.
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.json");
+    std::fs::write(
+        &rows,
+        r#"{"dialects": [{"family": "pythonic", "name": "percent-py", "open": "%%call ", "close": " %%", "syntax": "lines"}]}"#,
+    )
+    .unwrap();
+    let out = toolsift()
+        .args(["extract", "--input", "text", "--dialect-file"])
+        .arg(&rows)
+        .write_stdin("Pinging now. %%call ping(host='a', count=2) %%\n")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(
+        brief(&got),
+        [json!(["percent-py", "ping", {"host": "a", "count": 2}, null])]
+    );
+}
