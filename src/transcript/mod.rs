@@ -61,6 +61,23 @@ pub struct Interpreter {
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
     too_deep: bool,
+    /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
+    warnings: Vec<String>,
+    warned_open_calls: bool,
+}
+
+/// How many calls and texts a turn gathers from values with the same key (lines of one
+/// message, a long stream) before it is handed on and the next such value starts
+/// another turn: memory stays flat however many lines share a message id.
+pub const MAX_TURN_PARTS: usize = 4096;
+
+/// The warning given once per source when a stream held more than
+/// [`streams::MAX_OPEN_CALLS`] calls under way.
+pub fn open_calls_warning() -> String {
+    format!(
+        "a stream held more than {} calls under way; the oldest were settled as they stood (those not complete are marked truncated)",
+        streams::MAX_OPEN_CALLS
+    )
 }
 
 /// Which conversation a list of messages is: its messages up to the first user message
@@ -122,6 +139,12 @@ impl Interpreter {
     /// Whether some value was too deeply nested to be walked (reported once by the caller).
     pub fn take_too_deep(&mut self) -> bool {
         std::mem::take(&mut self.too_deep)
+    }
+
+    /// Problems in the data found since the last call, for the caller to report: each
+    /// kind once per source.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     fn feed_at(&mut self, node: Node, lines: &LineIndex, depth: usize) -> bool {
@@ -231,6 +254,10 @@ impl Interpreter {
         {
             open.turn.calls.append(&mut turn.calls);
             open.turn.texts.append(&mut turn.texts);
+            // A turn gathered from very many values is handed on in parts.
+            if open.turn.calls.len() + open.turn.texts.len() >= MAX_TURN_PARTS {
+                self.flush();
+            }
             return;
         }
         self.flush();
@@ -299,7 +326,28 @@ impl Interpreter {
         let finished = stream.event(obj, line);
         if finished {
             self.end_stream();
+        } else if stream.open_calls() > streams::MAX_OPEN_CALLS {
+            self.flush_stream_calls();
         }
+    }
+
+    /// Hands on the oldest calls of a stream that holds too many under way, as a turn
+    /// with the stream's key (the rest of the stream continues it).
+    fn flush_stream_calls(&mut self) {
+        let Some(stream) = &mut self.stream else {
+            return;
+        };
+        let (calls, cut) = stream.flush_oldest();
+        let (key, line) = (stream.turn_key(), stream.line());
+        if cut && !self.warned_open_calls {
+            self.warned_open_calls = true;
+            self.warnings.push(open_calls_warning());
+        }
+        let mut kept = Turn::new(Role::Assistant, line);
+        for call in calls {
+            self.add_call(&mut kept, call);
+        }
+        self.submit(kept, key);
     }
 
     fn end_stream(&mut self) {
