@@ -1053,3 +1053,75 @@ type TurnKey = u64;
 fn hash(text: &str) -> u64 {
     crate::recent::hash_bytes(text.as_bytes())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed_all(interp: &mut Interpreter, lines: &[String]) -> Vec<Call> {
+        let mut calls = Vec::new();
+        for (n, text) in lines.iter().enumerate() {
+            let doc = crate::json::Doc::parse(text).unwrap();
+            let index = LineIndex::new(text, n as u64 + 1);
+            interp.feed(doc.root(), &index);
+            calls.extend(interp.drain().filter_map(|e| match e {
+                Event::Turn(t) => Some(t.calls),
+                _ => None,
+            }));
+        }
+        interp.finish();
+        calls.extend(interp.drain().filter_map(|e| match e {
+            Event::Turn(t) => Some(t.calls),
+            _ => None,
+        }));
+        calls.into_iter().flatten().collect()
+    }
+
+    fn chunk(i: usize) -> String {
+        format!(
+            r#"{{"id":"c","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{i},"id":"call_{i}","function":{{"name":"f","arguments":"{{\"a\""}}}}]}}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_stream_over_the_bound_flushes_its_oldest_calls_with_one_warning() {
+        let n = streams::MAX_OPEN_CALLS * 2 + 10;
+        let lines: Vec<String> = (0..n).map(chunk).collect();
+        let mut interp = Interpreter::new();
+        let calls = feed_all(&mut interp, &lines);
+        assert_eq!(calls.len(), n);
+        for (i, c) in calls.iter().enumerate() {
+            assert_eq!(c.id.as_deref(), Some(format!("call_{i}").as_str()));
+            assert_eq!(c.name, "f");
+            assert_eq!(c.arguments_raw.as_deref(), Some("{\"a\""));
+            assert_eq!(c.errors, [streams::TRUNCATED]);
+        }
+        assert_eq!(
+            interp.take_warnings(),
+            [
+                "a stream held more than 4096 calls under way; the oldest were settled as they stood (those not complete are marked truncated)"
+            ]
+        );
+        assert!(interp.take_warnings().is_empty());
+    }
+
+    #[test]
+    fn a_stream_under_the_bound_gives_no_warning() {
+        let lines: Vec<String> = (0..streams::MAX_OPEN_CALLS).map(chunk).collect();
+        let mut interp = Interpreter::new();
+        assert_eq!(feed_all(&mut interp, &lines).len(), streams::MAX_OPEN_CALLS);
+        assert!(interp.take_warnings().is_empty());
+    }
+
+    #[test]
+    fn a_late_fragment_of_a_flushed_call_is_dropped() {
+        let n = streams::MAX_OPEN_CALLS + 1;
+        let mut lines: Vec<String> = (0..n).map(chunk).collect();
+        // Call 0 was flushed when call 4096 started.
+        lines.push(r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]}}]}"#.into());
+        let mut interp = Interpreter::new();
+        let calls = feed_all(&mut interp, &lines);
+        assert_eq!(calls.len(), n);
+        assert_eq!(calls[0].errors, [streams::TRUNCATED]);
+    }
+}

@@ -41,7 +41,7 @@ const ANTHROPIC_EVENTS: &[&str] = &[
     "ping",
 ];
 
-const TRUNCATED: &str = "truncated: the stream ended before this call was complete";
+pub(crate) const TRUNCATED: &str = "truncated: the stream ended before this call was complete";
 
 /// How many calls a stream holds while it is under way. A stream that starts more is
 /// flushed, oldest first, down to half of it: each call as it stands, marked truncated
