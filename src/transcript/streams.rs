@@ -691,7 +691,8 @@ impl Stream {
                     match self.item_text_slots.get(&id) {
                         Some(&at) => self.item_texts[at].1 = text,
                         None => {
-                            self.item_text_slots.insert(id.clone(), self.item_texts.len());
+                            self.item_text_slots
+                                .insert(id.clone(), self.item_texts.len());
                             self.item_texts.push((id, text));
                         }
                     }
@@ -706,7 +707,8 @@ impl Stream {
                 match self.item_text_slots.get(&id) {
                     Some(&at) => self.item_texts[at].1.push_str(&delta),
                     None => {
-                        self.item_text_slots.insert(id.clone(), self.item_texts.len());
+                        self.item_text_slots
+                            .insert(id.clone(), self.item_texts.len());
                         self.item_texts.push((id, delta.into_owned()));
                     }
                 }
@@ -867,7 +869,11 @@ impl Stream {
     /// The turn this stream amounts to, with its key.
     pub fn finish(mut self) -> (Turn, Option<u64>) {
         let mut turn = Turn::new(Role::Assistant, self.line);
-        turn.push_text(std::mem::take(&mut self.reasoning), self.reasoning_line, true);
+        turn.push_text(
+            std::mem::take(&mut self.reasoning),
+            self.reasoning_line,
+            true,
+        );
         turn.push_text(std::mem::take(&mut self.text), self.text_line, false);
         for (_, text) in std::mem::take(&mut self.item_texts) {
             turn.push_text(text, self.text_line, false);
