@@ -66,10 +66,13 @@ pub struct Interpreter {
     warned_open_calls: bool,
 }
 
-/// How many calls and texts a turn gathers from values with the same key (lines of one
+/// How many calls, or texts, a turn gathers from values with the same key (lines of one
 /// message, a long stream) before it is handed on and the next such value starts
-/// another turn: memory stays flat however many lines share a message id.
-pub const MAX_TURN_PARTS: usize = 4096;
+/// another turn: memory stays flat however many lines share a message id. Texts are
+/// scanned one by one, so a turn cut between two loses no call in text; the bound on
+/// texts is higher, for streams that give a chunk per token.
+pub const MAX_TURN_CALLS: usize = 4096;
+pub const MAX_TURN_TEXTS: usize = 1 << 16;
 
 /// The warning given once per source when a stream held more than
 /// [`streams::MAX_OPEN_CALLS`] calls under way.
@@ -255,7 +258,7 @@ impl Interpreter {
             open.turn.calls.append(&mut turn.calls);
             open.turn.texts.append(&mut turn.texts);
             // A turn gathered from very many values is handed on in parts.
-            if open.turn.calls.len() + open.turn.texts.len() >= MAX_TURN_PARTS {
+            if open.turn.calls.len() >= MAX_TURN_CALLS || open.turn.texts.len() >= MAX_TURN_TEXTS {
                 self.flush();
             }
             return;
