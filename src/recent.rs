@@ -101,7 +101,7 @@ pub struct RecentMap<K, V> {
 }
 
 /// How many calls wait for their results at least (`--with-results`).
-pub const RECENT_CALLS: usize = 1 << 16;
+pub const RECENT_CALLS: usize = 1 << 14;
 
 impl<K: Hash + Eq, V> Default for RecentMap<K, V> {
     fn default() -> Self {
