@@ -543,3 +543,61 @@ fn with_results_keeps_a_bounded_number_of_calls_waiting() {
     assert_eq!(each_record(&r.stdout).filter_map(|r| seen(&r)).count(), n);
     assert!(r.peak_mib < 32, "peak {} MiB", r.peak_mib);
 }
+
+/// The bound holds for every kind of stream: an Anthropic message of many tool_use
+/// blocks, none stopped, is flushed oldest first too; complete arguments are kept
+/// unmarked, the last call (cut) is marked.
+#[test]
+fn an_anthropic_stream_of_many_blocks_is_flushed_too() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let n = 50_000;
+    let path = write_file(dir.path(), "anthropic.sse", |w| {
+        writeln!(
+            w,
+            "data: {{\"type\":\"message_start\",\"message\":{{\"id\":\"m\"}}}}\n"
+        )
+        .unwrap();
+        for i in 0..n {
+            write!(
+                w,
+                "data: {{\"type\":\"content_block_start\",\"index\":{i},\"content_block\":{{\"type\":\"tool_use\",\"id\":\"t{i}\",\"name\":\"f\",\"input\":{{}}}}}}\n\n\
+                 data: {{\"type\":\"content_block_delta\",\"index\":{i},\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{{\\\"i\\\":{i}}}\"}}}}\n\n"
+            )
+            .unwrap();
+        }
+        // The last call is cut.
+        write!(
+            w,
+            "data: {{\"type\":\"content_block_start\",\"index\":{n},\"content_block\":{{\"type\":\"tool_use\",\"id\":\"t{n}\",\"name\":\"f\",\"input\":{{}}}}}}\n\n\
+             data: {{\"type\":\"content_block_delta\",\"index\":{n},\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{{\\\"i\\\"\"}}}}\n\n"
+        )
+        .unwrap();
+    });
+    let r = run_args(
+        &os(&["extract", "--input", "sse", path.to_str().unwrap()]),
+        dir.path(),
+        240,
+    );
+    assert!(r.completed && r.code == Some(0), "{}", r.stderr);
+    assert_calls(&r.stdout, n + 1, |i| {
+        if i < n {
+            (
+                "f".into(),
+                Some(format!("t{i}")),
+                json!({ "i": i }),
+                None,
+                None,
+            )
+        } else {
+            (
+                "f".into(),
+                Some(format!("t{i}")),
+                json!({}),
+                Some("{\"i\"".into()),
+                Some(vec![TRUNCATED.into()]),
+            )
+        }
+    });
+    assert!(r.peak_mib < 40, "peak {} MiB", r.peak_mib);
+}
