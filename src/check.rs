@@ -6,7 +6,8 @@ use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::diag::{Diag, escape, needs_escape};
 use crate::engine::Engine;
-use crate::output::{Collected, Output};
+use crate::model::Call;
+use crate::output::{CallSink, Output};
 use crate::pipeline::{
     OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
 };
@@ -85,6 +86,10 @@ struct FileReport {
     assertions: Vec<(String, Vec<usize>)>,
     /// The findings that say the file could not be read (JUnit errors, not failures).
     errors: Vec<usize>,
+    /// Findings over [`MAX_LISTED_FINDINGS`]: counted, not listed; of them, failed
+    /// `--forbid` assertions.
+    unlisted: u64,
+    unlisted_forbid: u64,
 }
 
 impl FileReport {
@@ -96,6 +101,8 @@ impl FileReport {
             findings: Vec::new(),
             assertions: Vec::new(),
             errors: Vec::new(),
+            unlisted: 0,
+            unlisted_forbid: 0,
         };
         report.add_errors(reasons);
         report
@@ -172,9 +179,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         Some(f) => Box::new(f.clone()),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };
-    let mut out = Output::collecting();
-    let mut engine = Engine::new(options, &mut out);
     let require_valid = !args.allow_invalid;
+    let mut out = Output::checking(Box::new(FileCheck::new(
+        &args,
+        require_valid,
+        args.format == CheckFormat::Junit,
+    )));
+    let mut engine = Engine::new(options, &mut out);
     let mut totals = Totals::default();
     let mut findings = 0usize;
     // Only JUnit needs every file before it can write; the other formats write each
@@ -186,9 +197,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 .findings
                 .iter()
                 .filter(|f| matches!(f.kind, "expect" | "forbid" | "max-calls"))
-                .count() as u64;
+                .count() as u64
+                + report.unlisted_forbid;
             totals.unreadable += report.errors.len() as u64;
-            findings += report.findings.len();
+            findings += report.findings.len() + report.unlisted as usize;
             // In line order; findings about the whole file last.
             let mut ordered: Vec<&Finding> = report.findings.iter().collect();
             ordered.sort_by_key(|f| f.line.unwrap_or(u64::MAX));
@@ -220,18 +232,30 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             &diag,
             |file, engine: &mut Engine| {
                 let errors: Vec<String> = diag.take_errors().into_iter().map(|(_, e)| e).collect();
-                let calls = engine.output().take_collected();
-                let mut report = evaluate(file, &calls, &args, require_valid);
+                let check = engine
+                    .output()
+                    .checker::<FileCheck>()
+                    .expect("check's output is a FileCheck")
+                    .take();
                 totals.files += 1;
-                totals.calls += calls.len() as u64;
-                totals.unknown += calls.iter().filter(|c| c.call.unknown_tool).count() as u64;
-                totals.invalid += calls
-                    .iter()
-                    .filter(|c| !c.call.unknown_tool && !c.call.is_valid())
-                    .count() as u64;
+                totals.calls += check.calls;
+                totals.unknown += check.unknown;
+                totals.invalid += check.invalid;
+                let no_calls = check.calls == 0;
+                let mut report = check.report(file, &args);
+                if report.unlisted > 0 {
+                    diag.warn(
+                        file,
+                        None,
+                        format!(
+                            "{} more findings in this file were counted but not listed (the first {MAX_LISTED_FINDINGS} are)",
+                            report.unlisted
+                        ),
+                    );
+                }
                 if !errors.is_empty() {
                     report.add_errors(errors);
-                } else if calls.is_empty() && !engine.read_structure() && !args.allow_empty {
+                } else if no_calls && !engine.read_structure() && !args.allow_empty {
                     // A glob that matched the wrong files: nothing in it was a transcript.
                     totals.empty += 1;
                     report.add_failure(
@@ -303,110 +327,206 @@ fn summary(t: &Totals) -> String {
     s
 }
 
-/// The findings of one file: invalid calls, unknown tools, and the assertions.
-fn evaluate(file: &str, calls: &[Collected], args: &CheckArgs, require_valid: bool) -> FileReport {
-    let mut findings = Vec::new();
-    let at = |c: &Collected| (file.to_owned(), Some(c.line), Some(c.call.name.clone()));
-    for c in calls {
-        let call = &c.call;
-        if call.is_valid() {
-            continue;
+/// How many findings about calls (invalid, unknown tool, forbidden) one file lists; more
+/// are counted (in the summary and the exit code) and said in one warning. A file of a
+/// million bad calls would otherwise hold a million findings until its end.
+pub const MAX_LISTED_FINDINGS: usize = 10_000;
+
+/// What `check` keeps of one file's calls as they are found: counts, the findings, and
+/// for JUnit the line and name of each call (a test case each). Not the calls.
+struct FileCheck {
+    expect: Vec<String>,
+    forbid: Vec<String>,
+    report_invalid: bool,
+    report_unknown: bool,
+    junit: bool,
+    calls: u64,
+    invalid: u64,
+    unknown: u64,
+    /// Findings about calls (invalid, unknown tool), in the order found; the file name is
+    /// filled in at the end.
+    call_findings: Vec<Finding>,
+    /// Per `--forbid` name, its findings.
+    forbidden: Vec<Vec<Finding>>,
+    /// Per `--expect` name, whether a call to it was found.
+    expected: Vec<bool>,
+    unlisted: u64,
+    unlisted_forbid: u64,
+    cases: Vec<CallCase>,
+}
+
+impl FileCheck {
+    fn new(args: &CheckArgs, require_valid: bool, junit: bool) -> FileCheck {
+        FileCheck {
+            expect: args.expect.clone(),
+            forbid: args.forbid.clone(),
+            report_invalid: require_valid,
+            report_unknown: !args.allow_unknown,
+            junit,
+            calls: 0,
+            invalid: 0,
+            unknown: 0,
+            call_findings: Vec::new(),
+            forbidden: vec![Vec::new(); args.forbid.len()],
+            expected: vec![false; args.expect.len()],
+            unlisted: 0,
+            unlisted_forbid: 0,
+            cases: Vec::new(),
         }
-        let report_invalid = require_valid;
-        let report_unknown = !args.allow_unknown;
-        let schema: BTreeSet<String> = call
-            .schema_errors
-            .iter()
-            .map(|e| format!("{}: {}", e.path, e.message))
-            .collect();
-        for e in &call.schema_errors {
-            if report_invalid {
-                let (file, line, tool) = at(c);
+    }
+
+    /// This file's state, leaving a fresh one for the next.
+    fn take(&mut self) -> FileCheck {
+        let fresh = FileCheck {
+            expect: self.expect.clone(),
+            forbid: self.forbid.clone(),
+            calls: 0,
+            invalid: 0,
+            unknown: 0,
+            call_findings: Vec::new(),
+            forbidden: vec![Vec::new(); self.forbid.len()],
+            expected: vec![false; self.expect.len()],
+            unlisted: 0,
+            unlisted_forbid: 0,
+            cases: Vec::new(),
+            ..*self
+        };
+        std::mem::replace(self, fresh)
+    }
+
+    fn listed(&self) -> usize {
+        self.call_findings.len() + self.forbidden.iter().map(Vec::len).sum::<usize>()
+    }
+
+    /// The report of the file: the call findings, then the assertions.
+    fn report(self, file: &str, args: &CheckArgs) -> FileReport {
+        let with_file = |mut f: Finding| {
+            f.file = file.to_owned();
+            f
+        };
+        let mut findings: Vec<Finding> = self.call_findings.into_iter().map(with_file).collect();
+        let mut assertions = Vec::new();
+        for (name, found) in self.expect.iter().zip(&self.expected) {
+            let mut failed = Vec::new();
+            if !found {
+                failed.push(findings.len());
                 findings.push(Finding {
-                    file,
-                    line,
-                    tool,
-                    path: Some(e.path.clone()),
-                    kind: "invalid",
-                    message: e.message.clone(),
+                    file: file.to_owned(),
+                    line: None,
+                    tool: None,
+                    path: None,
+                    kind: "expect",
+                    message: format!("expected a call to {name}, found none"),
                 });
             }
+            assertions.push((format!("expect {name}"), failed));
         }
-        for e in call.errors.iter().filter(|e| !schema.contains(*e)) {
-            let unknown = call.unknown_tool && e.starts_with("unknown tool");
-            if (unknown && !report_unknown) || (!unknown && !report_invalid) {
+        for (name, found) in self.forbid.iter().zip(self.forbidden) {
+            let mut failed = Vec::new();
+            for f in found {
+                failed.push(findings.len());
+                findings.push(with_file(f));
+            }
+            assertions.push((format!("forbid {name}"), failed));
+        }
+        if let Some(max) = args.max_calls {
+            let mut failed = Vec::new();
+            if self.calls > max {
+                failed.push(findings.len());
+                findings.push(Finding {
+                    file: file.to_owned(),
+                    line: None,
+                    tool: None,
+                    path: None,
+                    kind: "max-calls",
+                    message: format!("{} calls, more than --max-calls {max}", self.calls),
+                });
+            }
+            assertions.push((format!("max-calls {max}"), failed));
+        }
+        FileReport {
+            file: file.to_owned(),
+            calls: self.cases,
+            findings,
+            assertions,
+            errors: Vec::new(),
+            unlisted: self.unlisted,
+            unlisted_forbid: self.unlisted_forbid,
+        }
+    }
+}
+
+impl CallSink for FileCheck {
+    /// Counts a call and notes its findings: invalid calls, unknown tools, and the
+    /// assertions about it.
+    fn call(&mut self, call: &Call, _channel: &str, line: u64, _turn: u64) {
+        self.calls += 1;
+        if call.unknown_tool {
+            self.unknown += 1;
+        } else if !call.is_valid() {
+            self.invalid += 1;
+        }
+        if self.junit {
+            self.cases.push(CallCase {
+                line,
+                name: call.name.clone(),
+            });
+        }
+        let at = |kind: &'static str, path: Option<String>, message: String| Finding {
+            file: String::new(),
+            line: Some(line),
+            tool: Some(call.name.clone()),
+            path,
+            kind,
+            message,
+        };
+        if !call.is_valid() {
+            let schema: BTreeSet<String> = call
+                .schema_errors
+                .iter()
+                .map(|e| format!("{}: {}", e.path, e.message))
+                .collect();
+            let mut found = Vec::new();
+            if self.report_invalid {
+                for e in &call.schema_errors {
+                    found.push(at("invalid", Some(e.path.clone()), e.message.clone()));
+                }
+            }
+            for e in call.errors.iter().filter(|e| !schema.contains(*e)) {
+                let unknown = call.unknown_tool && e.starts_with("unknown tool");
+                if (unknown && !self.report_unknown) || (!unknown && !self.report_invalid) {
+                    continue;
+                }
+                let kind = if unknown { "unknown-tool" } else { "invalid" };
+                found.push(at(kind, None, e.clone()));
+            }
+            for f in found {
+                if self.listed() < MAX_LISTED_FINDINGS {
+                    self.call_findings.push(f);
+                } else {
+                    self.unlisted += 1;
+                }
+            }
+        }
+        for (name, found) in self.expect.iter().zip(&mut self.expected) {
+            *found |= &call.name == name;
+        }
+        for i in 0..self.forbid.len() {
+            if call.name != self.forbid[i] {
                 continue;
             }
-            let (file, line, tool) = at(c);
-            findings.push(Finding {
-                file,
-                line,
-                tool,
-                path: None,
-                kind: if unknown { "unknown-tool" } else { "invalid" },
-                message: e.clone(),
-            });
+            if self.listed() < MAX_LISTED_FINDINGS {
+                let message = format!("{} is forbidden (--forbid)", self.forbid[i]);
+                self.forbidden[i].push(at("forbid", None, message));
+            } else {
+                self.unlisted += 1;
+                self.unlisted_forbid += 1;
+            }
         }
     }
-    let mut assertions = Vec::new();
-    for name in &args.expect {
-        let mut failed = Vec::new();
-        if !calls.iter().any(|c| &c.call.name == name) {
-            failed.push(findings.len());
-            findings.push(Finding {
-                file: file.to_owned(),
-                line: None,
-                tool: None,
-                path: None,
-                kind: "expect",
-                message: format!("expected a call to {name}, found none"),
-            });
-        }
-        assertions.push((format!("expect {name}"), failed));
-    }
-    for name in &args.forbid {
-        let mut failed = Vec::new();
-        for c in calls.iter().filter(|c| &c.call.name == name) {
-            failed.push(findings.len());
-            let (file, line, tool) = at(c);
-            findings.push(Finding {
-                file,
-                line,
-                tool,
-                path: None,
-                kind: "forbid",
-                message: format!("{name} is forbidden (--forbid)"),
-            });
-        }
-        assertions.push((format!("forbid {name}"), failed));
-    }
-    if let Some(max) = args.max_calls {
-        let mut failed = Vec::new();
-        if calls.len() as u64 > max {
-            failed.push(findings.len());
-            findings.push(Finding {
-                file: file.to_owned(),
-                line: None,
-                tool: None,
-                path: None,
-                kind: "max-calls",
-                message: format!("{} calls, more than --max-calls {max}", calls.len()),
-            });
-        }
-        assertions.push((format!("max-calls {max}"), failed));
-    }
-    FileReport {
-        file: file.to_owned(),
-        calls: calls
-            .iter()
-            .map(|c| CallCase {
-                line: c.line,
-                name: c.call.name.clone(),
-            })
-            .collect(),
-        findings,
-        assertions,
-        errors: Vec::new(),
+
+    fn as_any(&mut self) -> &mut dyn std::any::Any {
+        self
     }
 }
 

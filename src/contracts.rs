@@ -275,9 +275,17 @@ fn file_uri(path: &Path) -> String {
     uri
 }
 
+/// Names longer than this (in bytes) get no suggestion: no tool is named so, and the
+/// comparison would cost time and memory in proportion to the name (a 4 MB name took
+/// 2.2 GB).
+pub const MAX_SUGGESTED_NAME: usize = 256;
+
 /// The declared name nearest to `name`: the same once case, `-`, `_`, `.` and spaces
-/// are ignored, or within a few edits.
+/// are ignored, or within a few edits. None for a name over [`MAX_SUGGESTED_NAME`].
 pub fn suggest<'a>(name: &str, tools: &'a [Tool]) -> Option<&'a str> {
+    if name.len() > MAX_SUGGESTED_NAME {
+        return None;
+    }
     let norm = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())
@@ -288,10 +296,19 @@ pub fn suggest<'a>(name: &str, tools: &'a [Tool]) -> Option<&'a str> {
     if let Some(t) = tools.iter().find(|t| norm(&t.name) == wanted) {
         return Some(&t.name);
     }
+    let wanted_chars = wanted.chars().count();
     let near = tools
         .iter()
-        .map(|t| (edit_distance(&wanted, &norm(&t.name)), &t.name))
-        .filter(|(d, t)| *d <= 2.max(t.chars().count() / 3))
+        .filter_map(|t| {
+            let limit = 2.max(t.name.chars().count() / 3);
+            let n = norm(&t.name);
+            // The distance is at least the difference in length: a name that far off
+            // is not compared.
+            (n.chars().count().abs_diff(wanted_chars) <= limit)
+                .then(|| (edit_distance(&wanted, &n), &t.name, limit))
+        })
+        .filter(|(d, _, limit)| d <= limit)
+        .map(|(d, t, _)| (d, t))
         .min_by_key(|(d, _)| *d)
         .map(|(_, t)| t.as_str());
     // Else a declared name inside the wanted one or around it (`get_current_weather`
@@ -322,36 +339,52 @@ fn same_parts(a: &str, b: &str) -> bool {
     short.len() >= 2 && short.iter().all(|p| long.contains(p))
 }
 
-/// Optimal string alignment distance (Levenshtein with transpositions).
+/// Optimal string alignment distance (Levenshtein with transpositions), in three rows
+/// of the shorter string's length.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
+    // Rows i-2, i-1 and i of the full matrix.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
     for i in 1..=a.len() {
+        row[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + cost);
+            let mut d = (prev[j] + 1).min(row[j - 1] + 1).min(prev[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[i - 2][j - 2] + 1);
+                d = d.min(before[j - 2] + 1);
             }
-            rows[i][j] = d;
+            row[j] = d;
         }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut row);
     }
-    rows[a.len()][b.len()]
+    prev[b.len()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn edit_distances_in_rows() {
+        for (a, b, d) in [
+            ("", "", 0),
+            ("abc", "", 3),
+            ("", "ab", 2),
+            ("get_weather", "get_waether", 1),
+            ("kitten", "sitting", 3),
+            ("ca", "abc", 3),
+            ("abcdef", "badcfe", 3),
+        ] {
+            assert_eq!(edit_distance(a, b), d, "{a} {b}");
+            assert_eq!(edit_distance(b, a), d, "{b} {a}");
+        }
+    }
 
     fn contracts(schema: Value) -> Contracts {
         let tool = Tool {

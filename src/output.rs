@@ -51,6 +51,8 @@ pub struct Output {
     /// Calls were validated against contracts: every call says whether it is valid.
     validated: bool,
     collected: Option<Vec<Collected>>,
+    /// For `check`: each call handed over as it is found, nothing kept here.
+    checker: Option<Box<dyn CallSink>>,
     /// The last source file name and its JSON string: every record of a file names it.
     file: (String, String),
     /// The call record being written, handed to `out` whole: many small writes to a
@@ -67,6 +69,13 @@ pub struct Collected {
     pub call: Call,
 }
 
+/// Receives each call as it is found (`check`, which keeps counts and findings, not
+/// the calls).
+pub trait CallSink: std::any::Any {
+    fn call(&mut self, call: &Call, channel: &str, line: u64, turn: u64);
+    fn as_any(&mut self) -> &mut dyn std::any::Any;
+}
+
 impl Output {
     pub fn new(out: Box<dyn Write>, line_buffered: bool) -> Output {
         Output {
@@ -74,6 +83,7 @@ impl Output {
             line_buffered,
             validated: false,
             collected: None,
+            checker: None,
             file: Default::default(),
             record: Vec::new(),
         }
@@ -85,6 +95,19 @@ impl Output {
             collected: Some(Vec::new()),
             ..Output::new(Box::new(io::sink()), false)
         }
+    }
+
+    /// An output that hands each call to `sink` (and drops results and text).
+    pub fn checking(sink: Box<dyn CallSink>) -> Output {
+        Output {
+            checker: Some(sink),
+            ..Output::new(Box::new(io::sink()), false)
+        }
+    }
+
+    /// The sink of [`Output::checking`], if it is a `T`.
+    pub fn checker<T: CallSink>(&mut self) -> Option<&mut T> {
+        self.checker.as_mut()?.as_any().downcast_mut::<T>()
     }
 
     /// Every call record carries `valid` (calls were checked against contracts).
@@ -102,6 +125,10 @@ impl Output {
     }
 
     pub fn call(&mut self, call: &Call, channel: &str, source: Source) -> io::Result<()> {
+        if let Some(checker) = &mut self.checker {
+            checker.call(call, channel, source.line, source.turn);
+            return Ok(());
+        }
         if let Some(collected) = &mut self.collected {
             collected.push(Collected {
                 line: source.line,

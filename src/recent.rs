@@ -1,8 +1,9 @@
 //! Bounded memory for "seen before" checks: a fast 64-bit hash of bytes, and a set of
 //! recent hashes in two generations, so that memory stays flat however long the input.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::borrow::Borrow;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A 64-bit hash of bytes: XXH3, whose output changes in about half its bits for any
 /// change of the input. A hash of ids and texts stands for them in the "seen before"
@@ -89,9 +90,96 @@ impl RecentSet {
     }
 }
 
+/// A map of the entries among the last `cap` to `2 * cap` inserted, in two
+/// generations as [`RecentSet`]: what waits for a later match (a call for its result)
+/// without growing with the input. An entry older than that is forgotten, oldest
+/// first, a generation at a time.
+pub struct RecentMap<K, V> {
+    current: HashMap<K, V>,
+    old: HashMap<K, V>,
+    cap: usize,
+}
+
+/// How many calls wait for their results at least (`--with-results`).
+pub const RECENT_CALLS: usize = 1 << 14;
+
+impl<K: Hash + Eq, V> Default for RecentMap<K, V> {
+    fn default() -> Self {
+        RecentMap::with_cap(RECENT_CALLS)
+    }
+}
+
+impl<K: Hash + Eq, V> RecentMap<K, V> {
+    pub fn with_cap(cap: usize) -> RecentMap<K, V> {
+        RecentMap {
+            current: HashMap::new(),
+            old: HashMap::new(),
+            cap: cap.max(1),
+        }
+    }
+
+    /// Adds or replaces an entry (a replaced one counts as new).
+    pub fn insert(&mut self, key: K, value: V) {
+        self.old.remove(&key);
+        self.current.insert(key, value);
+        if self.current.len() >= self.cap {
+            let full = std::mem::take(&mut self.current);
+            self.current = std::mem::replace(&mut self.old, full);
+            self.current.clear();
+        }
+    }
+
+    pub fn get<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.current.get(key).or_else(|| self.old.get(key))
+    }
+
+    pub fn len(&self) -> usize {
+        self.current.len() + self.old.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.current.clear();
+        self.old.clear();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recent_map_keeps_the_last_entries_and_forgets_the_oldest() {
+        let mut m: RecentMap<String, u64> = RecentMap::with_cap(3);
+        for n in 0..3u64 {
+            m.insert(format!("call_{n}"), n);
+        }
+        assert_eq!(m.get("call_0"), Some(&0));
+        for n in 3..6u64 {
+            m.insert(format!("call_{n}"), n);
+        }
+        // At most 2 * cap entries; the first generation is gone.
+        assert!(m.len() <= 6);
+        assert_eq!(m.get("call_0"), None);
+        assert_eq!(m.get("call_5"), Some(&5));
+        // A replaced entry holds its new value, once.
+        m.insert("call_5".into(), 50);
+        assert_eq!(m.get("call_5"), Some(&50));
+        for n in 0..100_000u64 {
+            m.insert(format!("c{n}"), n);
+            assert!(m.len() <= 6);
+        }
+        assert_eq!(m.get("c99999"), Some(&99_999));
+        m.clear();
+        assert!(m.is_empty());
+    }
 
     #[test]
     fn recent_entries_are_remembered_old_ones_forgotten() {

@@ -61,6 +61,26 @@ pub struct Interpreter {
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
     too_deep: bool,
+    /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
+    warnings: Vec<String>,
+    warned_open_calls: bool,
+}
+
+/// How many calls, or texts, a turn gathers from values with the same key (lines of one
+/// message, a long stream) before it is handed on and the next such value starts
+/// another turn: memory stays flat however many lines share a message id. Texts are
+/// scanned one by one, so a turn cut between two loses no call in text; the bound on
+/// texts is higher, for streams that give a chunk per token.
+pub const MAX_TURN_CALLS: usize = 4096;
+pub const MAX_TURN_TEXTS: usize = 1 << 16;
+
+/// The warning given once per source when a stream held more than
+/// [`streams::MAX_OPEN_CALLS`] calls under way.
+pub fn open_calls_warning() -> String {
+    format!(
+        "a stream held more than {} calls under way; the oldest were settled as they stood (those not complete are marked truncated)",
+        streams::MAX_OPEN_CALLS
+    )
 }
 
 /// Which conversation a list of messages is: its messages up to the first user message
@@ -122,6 +142,12 @@ impl Interpreter {
     /// Whether some value was too deeply nested to be walked (reported once by the caller).
     pub fn take_too_deep(&mut self) -> bool {
         std::mem::take(&mut self.too_deep)
+    }
+
+    /// Problems in the data found since the last call, for the caller to report: each
+    /// kind once per source.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     fn feed_at(&mut self, node: Node, lines: &LineIndex, depth: usize) -> bool {
@@ -231,6 +257,10 @@ impl Interpreter {
         {
             open.turn.calls.append(&mut turn.calls);
             open.turn.texts.append(&mut turn.texts);
+            // A turn gathered from very many values is handed on in parts.
+            if open.turn.calls.len() >= MAX_TURN_CALLS || open.turn.texts.len() >= MAX_TURN_TEXTS {
+                self.flush();
+            }
             return;
         }
         self.flush();
@@ -299,7 +329,28 @@ impl Interpreter {
         let finished = stream.event(obj, line);
         if finished {
             self.end_stream();
+        } else if stream.open_calls() > streams::MAX_OPEN_CALLS {
+            self.flush_stream_calls();
         }
+    }
+
+    /// Hands on the oldest calls of a stream that holds too many under way, as a turn
+    /// with the stream's key (the rest of the stream continues it).
+    fn flush_stream_calls(&mut self) {
+        let Some(stream) = &mut self.stream else {
+            return;
+        };
+        let (calls, cut) = stream.flush_oldest();
+        let (key, line) = (stream.turn_key(), stream.line());
+        if cut && !self.warned_open_calls {
+            self.warned_open_calls = true;
+            self.warnings.push(open_calls_warning());
+        }
+        let mut kept = Turn::new(Role::Assistant, line);
+        for call in calls {
+            self.add_call(&mut kept, call);
+        }
+        self.submit(kept, key);
     }
 
     fn end_stream(&mut self) {
@@ -1004,4 +1055,76 @@ type TurnKey = u64;
 
 fn hash(text: &str) -> u64 {
     crate::recent::hash_bytes(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed_all(interp: &mut Interpreter, lines: &[String]) -> Vec<Call> {
+        let mut calls = Vec::new();
+        for (n, text) in lines.iter().enumerate() {
+            let doc = crate::json::Doc::parse(text).unwrap();
+            let index = LineIndex::new(text, n as u64 + 1);
+            interp.feed(doc.root(), &index);
+            calls.extend(interp.drain().filter_map(|e| match e {
+                Event::Turn(t) => Some(t.calls),
+                _ => None,
+            }));
+        }
+        interp.finish();
+        calls.extend(interp.drain().filter_map(|e| match e {
+            Event::Turn(t) => Some(t.calls),
+            _ => None,
+        }));
+        calls.into_iter().flatten().collect()
+    }
+
+    fn chunk(i: usize) -> String {
+        format!(
+            r#"{{"id":"c","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{i},"id":"call_{i}","function":{{"name":"f","arguments":"{{\"a\""}}}}]}}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_stream_over_the_bound_flushes_its_oldest_calls_with_one_warning() {
+        let n = streams::MAX_OPEN_CALLS * 2 + 10;
+        let lines: Vec<String> = (0..n).map(chunk).collect();
+        let mut interp = Interpreter::new();
+        let calls = feed_all(&mut interp, &lines);
+        assert_eq!(calls.len(), n);
+        for (i, c) in calls.iter().enumerate() {
+            assert_eq!(c.id.as_deref(), Some(format!("call_{i}").as_str()));
+            assert_eq!(c.name, "f");
+            assert_eq!(c.arguments_raw.as_deref(), Some("{\"a\""));
+            assert_eq!(c.errors, [streams::TRUNCATED]);
+        }
+        assert_eq!(
+            interp.take_warnings(),
+            [
+                "a stream held more than 4096 calls under way; the oldest were settled as they stood (those not complete are marked truncated)"
+            ]
+        );
+        assert!(interp.take_warnings().is_empty());
+    }
+
+    #[test]
+    fn a_stream_under_the_bound_gives_no_warning() {
+        let lines: Vec<String> = (0..streams::MAX_OPEN_CALLS).map(chunk).collect();
+        let mut interp = Interpreter::new();
+        assert_eq!(feed_all(&mut interp, &lines).len(), streams::MAX_OPEN_CALLS);
+        assert!(interp.take_warnings().is_empty());
+    }
+
+    #[test]
+    fn a_late_fragment_of_a_flushed_call_is_dropped() {
+        let n = streams::MAX_OPEN_CALLS + 1;
+        let mut lines: Vec<String> = (0..n).map(chunk).collect();
+        // Call 0 was flushed when call 4096 started.
+        lines.push(r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]}}]}"#.into());
+        let mut interp = Interpreter::new();
+        let calls = feed_all(&mut interp, &lines);
+        assert_eq!(calls.len(), n);
+        assert_eq!(calls[0].errors, [streams::TRUNCATED]);
+    }
 }

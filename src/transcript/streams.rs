@@ -8,8 +8,9 @@ use crate::dialects::native;
 use crate::json::Node;
 use crate::json::{LineIndex, Obj};
 use crate::model::{Call, JsonText, Role, ToolResult, Turn};
+use crate::recent::RecentSet;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -40,7 +41,18 @@ const ANTHROPIC_EVENTS: &[&str] = &[
     "ping",
 ];
 
-const TRUNCATED: &str = "truncated: the stream ended before this call was complete";
+pub(crate) const TRUNCATED: &str = "truncated: the stream ended before this call was complete";
+
+/// How many calls a stream holds while it is under way. A stream that starts more is
+/// flushed, oldest first, down to half of it: each call as it stands, marked truncated
+/// when it is not complete, as if the stream had ended there (see
+/// [`Stream::flush_oldest`]). Real streams hold a few parallel calls, the largest
+/// recorded a few hundred.
+pub(crate) const MAX_OPEN_CALLS: usize = 4096;
+
+/// How many flushed calls a stream remembers, so that a late fragment of one is
+/// dropped rather than taken for a new call.
+const FLUSHED_MEMORY: usize = 1 << 14;
 
 fn kind_of(obj: &Obj) -> Option<Kind> {
     if obj.is("object", "chat.completion.chunk") {
@@ -135,32 +147,121 @@ pub struct Stream {
     text_line: u64,
     reasoning: String,
     reasoning_line: u64,
-    calls: Vec<Pending>,
+    /// The calls under way, oldest first. A call's slot is its place among all the
+    /// calls the stream started: `calls[slot - base]`, where `base` calls were flushed
+    /// before (see [`Stream::flush_oldest`]).
+    calls: VecDeque<Pending>,
+    base: usize,
     /// Where the call of each (choice, tool-call index) of a Chat stream sits in
     /// `calls`, and each Responses item: a stream with thousands of parallel calls finds
     /// a fragment's call at once, not by a search of all of them.
     chat_slots: HashMap<(u64, u64), usize>,
+    /// The last call of each (choice, id) of a Chat stream, for fragments without index.
+    chat_ids: HashMap<(u64, String), usize>,
     item_slots: HashMap<String, usize>,
     /// The last call of each choice (Chat) or content block (Anthropic) in `calls`.
     last_of_choice: HashMap<u64, usize>,
-    finished_choices: Vec<u64>,
+    /// Hashes of the keys (index, id, item) of recently flushed calls: a late fragment
+    /// of one is dropped.
+    flushed: RecentSet,
+    finished_choices: HashSet<u64>,
     done: bool,
     results: Vec<ToolResult>,
-    /// Text of Responses message items by item id, in order.
+    /// Text of Responses message items by item id, in order, and where each id sits.
     item_texts: Vec<(String, String)>,
+    item_text_slots: HashMap<String, usize>,
+}
+
+/// The key of a flushed call in [`Stream::flushed`].
+fn flushed_key(what: &str, choice: u64, key: &[u8]) -> u64 {
+    crate::recent::hash_parts(&[what.as_bytes(), &choice.to_le_bytes(), key])
 }
 
 impl Stream {
-    /// Adds a call under way, and notes where it sits.
-    fn push_call(&mut self, p: Pending) {
-        self.last_of_choice.insert(p.choice, self.calls.len());
-        self.calls.push(p);
+    /// Adds a call under way, notes where it sits, and returns its slot.
+    fn push_call(&mut self, p: Pending) -> usize {
+        let slot = self.base + self.calls.len();
+        self.last_of_choice.insert(p.choice, slot);
+        self.calls.push_back(p);
+        slot
+    }
+
+    /// The call at a slot, unless it was flushed.
+    fn slot_mut(&mut self, slot: usize) -> Option<&mut Pending> {
+        self.calls.get_mut(slot.checked_sub(self.base)?)
     }
 
     /// The last call of a choice or content block.
     fn last_call_of(&mut self, choice: u64) -> Option<&mut Pending> {
         let slot = *self.last_of_choice.get(&choice)?;
-        self.calls.get_mut(slot)
+        self.slot_mut(slot)
+    }
+
+    /// The call of a Responses item, by its id.
+    fn item_call(&mut self, item: Option<&str>) -> Option<&mut Pending> {
+        let slot = *self.item_slots.get(item?)?;
+        self.slot_mut(slot)
+    }
+
+    /// Whether a Responses item's call was flushed.
+    fn item_flushed(&self, item: &str) -> bool {
+        self.flushed
+            .contains(flushed_key("item", 0, item.as_bytes()))
+    }
+
+    /// How many calls the stream holds.
+    pub(crate) fn open_calls(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// The line the stream started on.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// Settles the oldest calls, down to half of [`MAX_OPEN_CALLS`], each as it stands:
+    /// as [`Stream::finish`] would if the stream ended now. Returns them in order, and
+    /// whether one of them was not complete (and is marked truncated). Later fragments
+    /// of a flushed call are dropped.
+    pub(crate) fn flush_oldest(&mut self) -> (Vec<Call>, bool) {
+        let keep = MAX_OPEN_CALLS / 2;
+        let mut out = Vec::with_capacity(self.calls.len().saturating_sub(keep));
+        let mut cut = false;
+        while self.calls.len() > keep {
+            let Some(p) = self.calls.pop_front() else {
+                break;
+            };
+            let slot = self.base;
+            self.base += 1;
+            if self.last_of_choice.get(&p.choice) == Some(&slot) {
+                self.last_of_choice.remove(&p.choice);
+            }
+            if let Some(i) = p.index
+                && self.chat_slots.get(&(p.choice, i)) == Some(&slot)
+            {
+                self.chat_slots.remove(&(p.choice, i));
+                self.flushed
+                    .insert(flushed_key("index", p.choice, &i.to_le_bytes()));
+            }
+            if let Some(id) = &p.id {
+                let key = (p.choice, id.clone());
+                if self.chat_ids.get(&key) == Some(&slot) {
+                    self.chat_ids.remove(&key);
+                    self.flushed
+                        .insert(flushed_key("id", p.choice, id.as_bytes()));
+                }
+            }
+            if let Some(item) = &p.item
+                && self.item_slots.get(item) == Some(&slot)
+            {
+                self.item_slots.remove(item);
+                self.flushed.insert(flushed_key("item", 0, item.as_bytes()));
+            }
+            let (call, complete) = self.settle(p);
+            cut |= !complete;
+            out.push(call);
+        }
+        (out, cut)
     }
 
     fn new(kind: Kind, line: u64) -> Stream {
@@ -173,14 +274,18 @@ impl Stream {
             text_line: line,
             reasoning: String::new(),
             reasoning_line: line,
-            calls: Vec::new(),
+            calls: VecDeque::new(),
+            base: 0,
             chat_slots: HashMap::new(),
+            chat_ids: HashMap::new(),
             item_slots: HashMap::new(),
             last_of_choice: HashMap::new(),
-            finished_choices: Vec::new(),
+            flushed: RecentSet::with_cap(FLUSHED_MEMORY),
+            finished_choices: HashSet::new(),
             done: false,
             results: Vec::new(),
             item_texts: Vec::new(),
+            item_text_slots: HashMap::new(),
         }
     }
 
@@ -198,7 +303,7 @@ impl Stream {
         let mut s = Stream::new(Kind::GeminiPartial, line);
         let mut p = Pending::new(line);
         p.name = name;
-        s.calls.push(p);
+        s.calls.push_back(p);
         s.response_key = key;
         s
     }
@@ -232,7 +337,8 @@ impl Stream {
             Kind::Responses => !(obj.is("type", "response.created") && self.key.is_some()),
             // A `messageStart` after anything of this message starts the next one.
             Kind::Bedrock => {
-                let started = self.done || !self.calls.is_empty() || !self.text.is_empty();
+                let started =
+                    self.done || self.base > 0 || !self.calls.is_empty() || !self.text.is_empty();
                 !started || !obj.has("messageStart")
             }
             Kind::GeminiPartial => false,
@@ -345,11 +451,10 @@ impl Stream {
                     self.chat_fragment(cidx, Some(u64::MAX), None, &fc, line);
                 }
             }
+            // The calls of a finished choice are complete, those started later too
+            // (see `settle`): not marked here, which would visit every call per chunk.
             if choice.str("finish_reason").is_some() {
-                self.finished_choices.push(cidx);
-                for c in self.calls.iter_mut().filter(|c| c.choice == cidx) {
-                    c.complete = true;
-                }
+                self.finished_choices.insert(cidx);
             }
         }
         false
@@ -380,35 +485,43 @@ impl Stream {
         f: &Obj,
         line: u64,
     ) {
-        let slot = match index {
+        let slot = match (index, &id) {
             // Only fragments with an index make calls with one.
-            Some(i) => self.chat_slots.get(&(cidx, i)).copied(),
-            None => self.calls.iter().rposition(|c| {
-                c.choice == cidx
-                    && match &id {
-                        Some(id) => c.id.as_ref() == Some(id),
-                        None => true,
-                    }
-            }),
+            (Some(i), _) => self.chat_slots.get(&(cidx, i)).copied(),
+            // The last call of the choice with this id, or the last of the choice.
+            (None, Some(id)) => self.chat_ids.get(&(cidx, id.clone())).copied(),
+            (None, None) => self.last_of_choice.get(&cidx).copied(),
         };
         let slot = match slot {
             Some(s) => s,
             None => {
+                // A late fragment of a call flushed by the bound is dropped.
+                let flushed = match (index, &id) {
+                    (Some(i), _) => flushed_key("index", cidx, &i.to_le_bytes()),
+                    (None, Some(id)) => flushed_key("id", cidx, id.as_bytes()),
+                    (None, None) => 0,
+                };
+                if (index.is_some() || id.is_some()) && self.flushed.contains(flushed) {
+                    return;
+                }
                 let mut p = Pending::new(line);
                 p.choice = cidx;
                 p.index = index;
-                self.push_call(p);
-                let slot = self.calls.len() - 1;
+                let slot = self.push_call(p);
                 if let Some(i) = index {
                     self.chat_slots.insert((cidx, i), slot);
                 }
                 slot
             }
         };
-        let p = &mut self.calls[slot];
+        let Some(p) = self.slot_mut(slot) else {
+            return;
+        };
         // id and name come once; some servers repeat them, which must not double them.
+        let mut named = None;
         if p.id.is_none() {
             p.id = id;
+            named = p.id.clone();
         }
         if p.name.is_empty()
             && let Some(name) = f.str("name")
@@ -426,6 +539,12 @@ impl Stream {
         }
         if f.has("input") && !f.has("arguments") {
             p.free_form = true;
+        }
+        // The last call of the choice with an id is the one a fragment with only that id
+        // continues.
+        if let Some(id) = named {
+            let last = self.chat_ids.entry((cidx, id)).or_insert(slot);
+            *last = (*last).max(slot);
         }
     }
 
@@ -525,6 +644,9 @@ impl Stream {
                 let id = item.str("id").map(|s| s.into_owned());
                 let done = kind == "response.output_item.done";
                 if native::is_responses_call_type(&item_kind) {
+                    if id.as_deref().is_some_and(|id| self.item_flushed(id)) {
+                        return false;
+                    }
                     let existing = id.as_ref().and_then(|id| self.item_slots.get(id)).copied();
                     let slot = match existing {
                         Some(s) => s,
@@ -532,15 +654,16 @@ impl Stream {
                             let mut p = Pending::new(line);
                             p.item = id.clone();
                             p.free_form = item_kind == "custom_tool_call";
-                            self.push_call(p);
-                            let slot = self.calls.len() - 1;
+                            let slot = self.push_call(p);
                             if let Some(id) = id {
                                 self.item_slots.entry(id).or_insert(slot);
                             }
                             slot
                         }
                     };
-                    let p = &mut self.calls[slot];
+                    let Some(p) = self.slot_mut(slot) else {
+                        return false;
+                    };
                     if p.name.is_empty() {
                         p.name = item.str("name").unwrap_or_default().into_owned();
                     }
@@ -565,9 +688,13 @@ impl Stream {
                         .filter_map(|c| c.object()?.str("text").map(|t| t.into_owned()))
                         .collect();
                     let id = id.unwrap_or_default();
-                    match self.item_texts.iter_mut().find(|(i, _)| *i == id) {
-                        Some((_, t)) => *t = text,
-                        None => self.item_texts.push((id, text)),
+                    match self.item_text_slots.get(&id) {
+                        Some(&at) => self.item_texts[at].1 = text,
+                        None => {
+                            self.item_text_slots
+                                .insert(id.clone(), self.item_texts.len());
+                            self.item_texts.push((id, text));
+                        }
                     }
                 }
             }
@@ -577,26 +704,24 @@ impl Stream {
                 if self.item_texts.is_empty() {
                     self.text_line = line;
                 }
-                match self.item_texts.iter_mut().find(|(i, _)| *i == id) {
-                    Some((_, t)) => t.push_str(&delta),
-                    None => self.item_texts.push((id, delta.into_owned())),
+                match self.item_text_slots.get(&id) {
+                    Some(&at) => self.item_texts[at].1.push_str(&delta),
+                    None => {
+                        self.item_text_slots
+                            .insert(id.clone(), self.item_texts.len());
+                        self.item_texts.push((id, delta.into_owned()));
+                    }
                 }
             }
+            // The item's call by its id, at once: a search of all calls per delta made
+            // a stream of many items quadratic.
             k if k.ends_with("arguments.delta") || k.ends_with("input.delta") => {
-                if let Some(p) = self
-                    .calls
-                    .iter_mut()
-                    .find(|c| c.item.is_some() && c.item == item_id)
-                {
+                if let Some(p) = self.item_call(item_id.as_deref()) {
                     p.args.push_str(&obj.str("delta").unwrap_or_default());
                 }
             }
             k if k.ends_with("arguments.done") || k.ends_with("input.done") => {
-                if let Some(p) = self
-                    .calls
-                    .iter_mut()
-                    .find(|c| c.item.is_some() && c.item == item_id)
-                {
+                if let Some(p) = self.item_call(item_id.as_deref()) {
                     if let Some(full) = obj.str("arguments").or_else(|| obj.str("input")) {
                         p.args = full.into_owned();
                     }
@@ -615,15 +740,16 @@ impl Stream {
                     let id = item.str("id").map(|s| s.into_owned());
                     let kind = item.str("type").unwrap_or_default();
                     if !native::is_responses_call_type(&kind)
-                        || id
-                            .as_ref()
-                            .is_some_and(|id| self.item_slots.contains_key(id))
+                        || id.as_ref().is_some_and(|id| {
+                            self.item_slots.contains_key(id) || self.item_flushed(id)
+                        })
                     {
                         continue;
                     }
                     let mut p = Pending::new(line);
                     if let Some(id) = &id {
-                        self.item_slots.insert(id.clone(), self.calls.len());
+                        self.item_slots
+                            .insert(id.clone(), self.base + self.calls.len());
                     }
                     p.item = id;
                     p.built = native::responses_item(
@@ -645,7 +771,7 @@ impl Stream {
 
     /// Adds Gemini `partialArgs` fragments of one `functionCall` chunk.
     pub fn gemini_fragments(&mut self, fc: &Obj) {
-        let Some(p) = self.calls.last_mut() else {
+        let Some(p) = self.calls.back_mut() else {
             return;
         };
         for frag in fc.items("partialArgs") {
@@ -682,14 +808,9 @@ impl Stream {
         }
     }
 
-    /// The turn this stream amounts to, with its key.
-    pub fn finish(self) -> (Turn, Option<u64>) {
-        let mut turn = Turn::new(Role::Assistant, self.line);
-        turn.push_text(self.reasoning, self.reasoning_line, true);
-        turn.push_text(self.text, self.text_line, false);
-        for (_, text) in self.item_texts {
-            turn.push_text(text, self.text_line, false);
-        }
+    /// A call as it stands, and whether it was complete: marked truncated if not (when
+    /// its arguments do not say it was).
+    fn settle(&self, p: Pending) -> (Call, bool) {
         let dialect = match self.kind {
             Kind::Chat => native::OPENAI_CHAT_STREAM,
             Kind::Anthropic => native::ANTHROPIC_STREAM,
@@ -697,54 +818,71 @@ impl Stream {
             Kind::Bedrock => native::BEDROCK_STREAM,
             Kind::GeminiPartial => native::GEMINI_STREAM,
         };
-        let done = self.done;
-        let finished = self.finished_choices;
-        for p in self.calls {
-            if let Some(call) = p.built {
-                turn.push_call(call);
-                continue;
+        if let Some(call) = p.built {
+            return (call, true);
+        }
+        let complete = self.done
+            || p.complete
+            || (self.kind == Kind::Chat && self.finished_choices.contains(&p.choice));
+        let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
+        if self.kind == Kind::GeminiPartial {
+            let (arguments, errors) = native::object_from_paths(&p.fragments);
+            call.arguments = arguments.into();
+            call.errors.extend(p.errors);
+            call.errors.extend(errors);
+            if !complete {
+                call.errors.push(TRUNCATED.into());
             }
-            let complete =
-                done || p.complete || (self.kind == Kind::Chat && finished.contains(&p.choice));
-            let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
-            if self.kind == Kind::GeminiPartial {
-                let (arguments, errors) = native::object_from_paths(&p.fragments);
-                call.arguments = arguments.into();
-                call.errors.extend(p.errors);
-                call.errors.extend(errors);
-                if !complete {
-                    call.errors.push(TRUNCATED.into());
-                }
-            } else if p.free_form {
-                call.arguments.insert("input".into(), Value::String(p.args));
-            } else if !p.args.trim().is_empty() {
-                call.set_arguments_text(&p.args);
-                if !complete && !call.is_valid() {
-                    call.errors = vec![TRUNCATED.into()];
-                }
-            } else {
-                if let Some(text) = p.value {
-                    match crate::json::Doc::parse(&text) {
-                        Ok(doc) => call.set_arguments_json(doc.root()),
-                        Err(e) => call.invalid_arguments(
-                            &text,
-                            &format!("arguments are not valid JSON: {e}"),
-                        ),
+        } else if p.free_form {
+            call.arguments.insert("input".into(), Value::String(p.args));
+        } else if !p.args.trim().is_empty() {
+            call.set_arguments_text(&p.args);
+            if !complete && !call.is_valid() {
+                call.errors = vec![TRUNCATED.into()];
+            }
+        } else {
+            if let Some(text) = p.value {
+                match crate::json::Doc::parse(&text) {
+                    Ok(doc) => call.set_arguments_json(doc.root()),
+                    Err(e) => {
+                        call.invalid_arguments(&text, &format!("arguments are not valid JSON: {e}"))
                     }
                 }
-                if !complete {
-                    call.errors.push(TRUNCATED.into());
-                    call.arguments_raw = Some(String::new());
-                }
             }
-            turn.push_call(call);
+            if !complete {
+                call.errors.push(TRUNCATED.into());
+                call.arguments_raw = Some(String::new());
+            }
         }
-        let key = self.response_key.or_else(|| {
+        (call, complete)
+    }
+
+    /// The key of the turn this stream amounts to, hashed.
+    pub(crate) fn turn_key(&self) -> Option<u64> {
+        self.response_key.or_else(|| {
             self.key
                 .as_deref()
                 .map(|k| crate::recent::hash_bytes(k.as_bytes()))
-        });
-        (turn, key)
+        })
+    }
+
+    /// The turn this stream amounts to, with its key.
+    pub fn finish(mut self) -> (Turn, Option<u64>) {
+        let mut turn = Turn::new(Role::Assistant, self.line);
+        turn.push_text(
+            std::mem::take(&mut self.reasoning),
+            self.reasoning_line,
+            true,
+        );
+        turn.push_text(std::mem::take(&mut self.text), self.text_line, false);
+        for (_, text) in std::mem::take(&mut self.item_texts) {
+            turn.push_text(text, self.text_line, false);
+        }
+        let calls = std::mem::take(&mut self.calls);
+        for p in calls {
+            turn.push_call(self.settle(p).0);
+        }
+        (turn, self.turn_key())
     }
 }
 
