@@ -2,8 +2,8 @@
 //!
 //! A directory is walked recursively in path order, entries whose name starts with `.`
 //! skipped. Only regular files come out of a walk: a FIFO, socket or device inside a
-//! directory is skipped with a warning, never opened (opening a FIFO would block the
-//! run); named as an argument, it is read. Symbolic links inside a
+//! directory is skipped, never opened (opening a FIFO would block the run); named as
+//! an argument, it is read. Symbolic links inside a
 //! directory, to files or directories, are skipped unless `follow` is set; with it,
 //! a link that loops back to a directory being walked is reported once as a warning,
 //! every directory is walked once however many links lead to it, and every file comes
@@ -148,17 +148,9 @@ fn walk_dir(
             }
             continue;
         }
-        // Links (when not followed), FIFOs, sockets and devices: never opened (a FIFO
-        // would block the walk); all but links are named, so a skipped input is known.
+        // Links (when not followed), FIFOs, sockets and devices: never opened, not
+        // even looked into (opening a FIFO would block the walk).
         if !kind.is_file() {
-            if let Some(what) = special_kind(&kind) {
-                let path = entry.path().to_string_lossy();
-                diag.warn(
-                    &path,
-                    None,
-                    format!("{what}, not a regular file; skipped (name it to read it)"),
-                );
-            }
             continue;
         }
         if let Some(id) = id_of(&entry) {
@@ -171,27 +163,6 @@ fn walk_dir(
             root: Some(root.to_path_buf()),
         });
     }
-}
-
-/// What a special file is, for the message that skips it; `None` for a link.
-fn special_kind(kind: &std::fs::FileType) -> Option<&'static str> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return Some("a FIFO");
-        }
-        if kind.is_socket() {
-            return Some("a socket");
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return Some("a device");
-        }
-    }
-    if kind.is_symlink() {
-        return None;
-    }
-    Some("a special file")
 }
 
 /// The entry's identity; `None` when it vanished since it was listed (opening it will

@@ -143,6 +143,15 @@ impl Splitter {
                             return Some(Found::Element);
                         }
                         b'\n' => self.line += 1,
+                        _ if !json_byte(b) => {
+                            // No JSON value holds this byte outside a string: text.
+                            self.element.extend_from_slice(&chunk[mark..i]);
+                            *pos = i;
+                            return Some(Found::Bad {
+                                line: self.line,
+                                what: format!("unexpected character {:?}", b as char),
+                            });
+                        }
                         _ => {}
                     }
                     i += 1;
@@ -207,6 +216,39 @@ impl Splitter {
     }
 }
 
+/// Whether `b` can stand outside a string in JSON (a number, `true`, `false`, `null`,
+/// punctuation or white space).
+fn json_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b'0'..=b'9'
+            | b'-'
+            | b'+'
+            | b'.'
+            | b'e'
+            | b'E'
+            | b'a'
+            | b'f'
+            | b'l'
+            | b'n'
+            | b'r'
+            | b's'
+            | b't'
+            | b'u'
+            | b'{'
+            | b'}'
+            | b'['
+            | b']'
+            | b','
+            | b':'
+            | b'"'
+            | b' '
+            | b'\t'
+            | b'\r'
+            | b'\n'
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +306,9 @@ mod tests {
         assert!(matches!(end, Some(Found::Bad { line: 2, .. })));
         let (_, end) = split("[\n[\n[\n", 1);
         assert!(matches!(end, Some(Found::Bad { line: 4, .. })));
+        // Text is told at its first byte that no JSON value holds.
+        let (_, end) = split("[\n[\n<b>", 2);
+        assert!(matches!(end, Some(Found::Bad { line: 3, .. })));
         let long = format!("[1, \"{}\"]", "x".repeat(100));
         let (elements, end) = split(&long, 5);
         assert_eq!(elements.len(), 1);
