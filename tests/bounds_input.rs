@@ -26,6 +26,12 @@ fn run(args: &[&OsStr]) -> Measured {
     run_with(args, &[])
 }
 
+/// The binary under test; `BOUNDS_INPUT_BIN` names another build (to check that these
+/// bounds fail on one without them).
+fn binary() -> std::ffi::OsString {
+    std::env::var_os("BOUNDS_INPUT_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_toolsift").into())
+}
+
 /// [`run`] with environment variables set.
 fn run_with(args: &[&OsStr], env: &[(&str, &str)]) -> Measured {
     let time = Path::new("/usr/bin/time");
@@ -35,7 +41,7 @@ fn run_with(args: &[&OsStr], env: &[(&str, &str)]) -> Measured {
         cmd.arg("-o")
             .arg(report.path())
             .args(["-f", "%M"])
-            .arg(env!("CARGO_BIN_EXE_toolsift"))
+            .arg(binary())
             .args(args)
             .current_dir(common::root())
             .stdin(std::process::Stdio::null());
@@ -116,6 +122,7 @@ fn binary_data_is_skipped_from_its_first_block() {
         bin.as_os_str(),
         good.as_os_str(),
     ]);
+    assert!(m.peak_mib < 30, "peak {} MiB", m.peak_mib);
     assert_eq!(
         m.stderr,
         format!(
@@ -124,7 +131,6 @@ fn binary_data_is_skipped_from_its_first_block() {
         )
     );
     assert_eq!(calls(&m), [c("after", "c1", 1)]);
-    assert!(m.peak_mib < 30, "peak {} MiB", m.peak_mib);
 }
 
 #[test]
@@ -139,12 +145,12 @@ fn an_endless_device_ends_the_read_guessed_or_forced() {
         "/dev/zero".as_ref(),
         good.as_os_str(),
     ]);
+    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     assert_eq!(
         m.stderr,
         "toolsift: /dev/zero: binary data (NUL byte at offset 0); skipped\n"
     );
     assert_eq!(calls(&m), [c("after", "c1", 1)]);
-    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     // Forced JSON Lines: one endless line of NULs is neither held nor read to its end.
     for jobs in ["1", "2"] {
         let m = run(&[
@@ -156,13 +162,13 @@ fn an_endless_device_ends_the_read_guessed_or_forced() {
             "/dev/zero".as_ref(),
             good.as_os_str(),
         ]);
+        assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
         assert_eq!(
             m.stderr,
             "toolsift: /dev/zero:1: binary data (NUL byte) in a line longer than 1 MiB; \
              the rest of the input was skipped\n"
         );
         assert_eq!(calls(&m), [c("after", "c1", 1)]);
-        assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     }
 }
 
@@ -194,10 +200,10 @@ fn a_line_past_the_limit_is_reported_and_read_past() {
             jobs.as_ref(),
             file.as_os_str(),
         ]);
+        assert!(m.peak_mib < 96, "peak {} MiB", m.peak_mib);
         assert_eq!(m.stderr, want, "--input {input} -j {jobs}");
         assert_eq!(calls(&m), [c("before", "c0", 1), c("after", "c1", 3)]);
         // Up to the limit is gathered before the line is known to be too long.
-        assert!(m.peak_mib < 96, "peak {} MiB", m.peak_mib);
     }
 }
 
@@ -215,6 +221,7 @@ fn an_sse_event_past_the_limit_is_reported_and_read_past() {
         writeln!(w, "\ndata: {}\n", call("c1", "after")).unwrap();
     });
     let m = run(&["extract".as_ref(), file.as_os_str()]);
+    assert!(m.peak_mib < 96, "peak {} MiB", m.peak_mib);
     assert_eq!(
         m.stderr,
         format!(
@@ -223,7 +230,6 @@ fn an_sse_event_past_the_limit_is_reported_and_read_past() {
         )
     );
     assert_eq!(calls(&m), [c("before", "c0", 1), c("after", "c1", 104)]);
-    assert!(m.peak_mib < 96, "peak {} MiB", m.peak_mib);
 }
 
 #[test]
@@ -280,6 +286,7 @@ fn what_starts_like_a_document_and_is_none_goes_back_to_streamed_text() {
         &["extract".as_ref(), file.as_os_str()],
         &[("TOOLSIFT_TEXT_WINDOW", "524288")],
     );
+    assert!(m.peak_mib < 64, "peak {} MiB", m.peak_mib);
     assert_eq!(
         m.stderr,
         format!(
@@ -290,7 +297,6 @@ fn what_starts_like_a_document_and_is_none_goes_back_to_streamed_text() {
         )
     );
     assert_eq!(calls(&m), [c("g", "", lines as u64 + 1)]);
-    assert!(m.peak_mib < 64, "peak {} MiB", m.peak_mib);
 }
 
 #[test]
@@ -349,9 +355,9 @@ fn blank_lines_are_counted_not_held() {
         writeln!(w, "{}", call("c0", "late")).unwrap();
     });
     let m = run(&["extract".as_ref(), file.as_os_str()]);
+    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     assert_eq!(m.stderr, "");
     assert_eq!(calls(&m), [c("late", "c0", blank as u64 + 1)]);
-    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     // Nothing but blank lines: nothing to say.
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, "\n".repeat(1 << 20)).unwrap();
@@ -374,6 +380,7 @@ fn a_large_array_document_is_read_element_by_element() {
         writeln!(w, "]").unwrap();
     });
     let m = run(&["extract".as_ref(), file.as_os_str()]);
+    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     assert_eq!(m.stderr, "");
     let found = calls(&m);
     assert_eq!(found.len(), n);
@@ -382,7 +389,6 @@ fn a_large_array_document_is_read_element_by_element() {
         found[n - 1],
         c("get_weather", &format!("c{}", n - 1), n as u64 + 1)
     );
-    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
 }
 
 #[test]
@@ -390,7 +396,7 @@ fn the_first_file_streams_while_the_next_waits_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let big = dir.path().join("big.jsonl");
     let small = dir.path().join("small.jsonl");
-    // 150,000 records: about 30 MB of output, all of it buffered before.
+    // 150,000 records: 25 MB of output, all of it buffered before.
     let n = 150_000;
     write_with(&big, |w| {
         for i in 0..n {
@@ -405,13 +411,14 @@ fn the_first_file_streams_while_the_next_waits_bounded() {
         big.as_os_str(),
         small.as_os_str(),
     ]);
+    // Buffered whole, the first file's 25 MB of records took 34 MiB at the peak.
+    assert!(m.peak_mib < 28, "peak {} MiB", m.peak_mib);
     assert_eq!(m.stderr, "");
     let found = calls(&m);
     assert_eq!(found.len(), n + 1);
     assert_eq!(found[0], c("f", "c0", 1));
     assert_eq!(found[n - 1], c("f", &format!("c{}", n - 1), n as u64));
     assert_eq!(found[n], c("g", "s0", 1));
-    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
     // The small file first: its output waits for nothing; the big one streams after.
     let m = run(&[
         "extract".as_ref(),
