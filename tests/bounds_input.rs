@@ -368,27 +368,33 @@ fn blank_lines_are_counted_not_held() {
 #[test]
 fn a_large_array_document_is_read_element_by_element() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("messages.json");
     // 100,000 messages (14 MB): read whole, every record was held to the end.
     let n = 100_000;
-    write_with(&file, |w| {
-        writeln!(w, "[").unwrap();
-        for i in 0..n {
-            let sep = if i + 1 < n { "," } else { "" };
-            writeln!(w, "  {}{sep}", call(&format!("c{i}"), "get_weather")).unwrap();
-        }
-        writeln!(w, "]").unwrap();
-    });
-    let m = run(&["extract".as_ref(), file.as_os_str()]);
-    assert!(m.peak_mib < 40, "peak {} MiB", m.peak_mib);
-    assert_eq!(m.stderr, "");
-    let found = calls(&m);
-    assert_eq!(found.len(), n);
-    assert_eq!(found[0], c("get_weather", "c0", 2));
-    assert_eq!(
-        found[n - 1],
-        c("get_weather", &format!("c{}", n - 1), n as u64 + 1)
-    );
+    // Pretty-printed, one element a line; and all on one line (as `json.dump` writes).
+    for one_line in [false, true] {
+        let file = dir.path().join(format!("messages-{one_line}.json"));
+        write_with(&file, |w| {
+            let end = if one_line { " " } else { "\n" };
+            write!(w, "[{end}").unwrap();
+            for i in 0..n {
+                let sep = if i + 1 < n { "," } else { "" };
+                write!(w, "{}{sep}{end}", call(&format!("c{i}"), "get_weather")).unwrap();
+            }
+            writeln!(w, "]").unwrap();
+        });
+        let m = run(&["extract".as_ref(), file.as_os_str()]);
+        assert!(
+            m.peak_mib < 40,
+            "one line: {one_line}; peak {} MiB",
+            m.peak_mib
+        );
+        assert_eq!(m.stderr, "");
+        let found = calls(&m);
+        assert_eq!(found.len(), n);
+        let (first, last) = if one_line { (1, 1) } else { (2, n as u64 + 1) };
+        assert_eq!(found[0], c("get_weather", "c0", first));
+        assert_eq!(found[n - 1], c("get_weather", &format!("c{}", n - 1), last));
+    }
 }
 
 #[test]

@@ -134,6 +134,10 @@ pub const STREAM_DOCUMENT: usize = 1 << 20;
 /// with a warning: read whole, its values and records would take many times its size.
 pub const MAX_DOCUMENT: usize = 16 << 20;
 
+/// Detection reads the first non-blank line up to this length; a longer one is a large
+/// JSON Lines record, or a document on one line (see [`Reader::detect`]).
+const DETECT_LINE: usize = STREAM_DOCUMENT;
+
 /// What `MAX_LINE` is called in messages.
 fn limit_text() -> String {
     format!("{} MiB", MAX_LINE >> 20)
@@ -661,10 +665,25 @@ impl<'a, 's> Reader<'a, 's> {
     /// Auto-detection: reads up to the first non-blank line and leaves it in `lines`;
     /// `None` when the input holds nothing but white space.
     fn detect(&mut self, lines: &mut Lines) -> io::Result<Option<Framing>> {
-        let Some(first) = lines.peek_nonblank()? else {
+        if lines.peek_nonblank()?.is_none() {
             return Ok(None);
+        }
+        let cut = lines.ahead_cut;
+        let first = match lines.ahead.last() {
+            Some((_, Ahead::Bytes(b))) => b.as_slice(),
+            _ => &[],
         };
-        let first = strip_bom(first).trim_ascii();
+        let first = strip_bom(first).trim_ascii_start();
+        if cut && starts_like_json(first) {
+            // A first line past the detection's look: an array on one line is a
+            // document, read element by element; an object, a large record.
+            return Ok(Some(if first[0] == b'[' {
+                Framing::Json
+            } else {
+                Framing::Jsonl
+            }));
+        }
+        let first = first.trim_ascii_end();
         if starts_like_json(first) {
             // A value that ends on its first line starts JSON Lines; one that goes on is
             // a document (pretty-printed).
@@ -1208,13 +1227,17 @@ impl<'r> Lines<'r> {
             self.ahead_pos += 1;
             let number = self.ahead[pos].0;
             if pos + 1 == self.ahead.len() && self.ahead_cut {
-                // The first line, cut at the limit by detection: too long.
-                let binary = match &self.ahead[pos].1 {
-                    Ahead::Bytes(b) => memchr::memchr(0, &b[..b.len().min(BINARY_PROBE)]).is_some(),
-                    Ahead::Newlines(_) => false,
+                // The first line, cut by detection: the rest of it follows.
+                self.ahead_cut = false;
+                self.settle();
+                self.buf = match std::mem::replace(&mut self.ahead[pos].1, Ahead::Newlines(0)) {
+                    Ahead::Bytes(b) => b,
+                    Ahead::Newlines(_) => Vec::new(),
                 };
-                self.ahead[pos].1 = Ahead::Bytes(Vec::new());
-                self.skip_overlong(number, binary)?;
+                self.number -= 1;
+                if let Some(line) = self.gather()? {
+                    return Ok(Some(line));
+                }
                 return self.next_raw();
             }
             return Ok(Some((number, At::Ahead(pos))));
@@ -1233,6 +1256,19 @@ impl<'r> Lines<'r> {
                 // Grown by a long line: not kept for every line after it.
                 self.buf = Vec::new();
             }
+            if let Some(line) = self.gather()? {
+                return Ok(Some(line));
+            }
+            if self.stopped || self.input.fill_buf()?.is_empty() {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Gathers the line begun in `buf` from the input, up to the limit: the line, or
+    /// `None` at the end of the input or when it was too long (then passed over).
+    fn gather(&mut self) -> io::Result<Option<(u64, At)>> {
+        {
             let mut whole = false;
             let mut binary = false;
             loop {
@@ -1274,9 +1310,7 @@ impl<'r> Lines<'r> {
                 || memchr::memchr(0, &self.buf[..self.buf.len().min(BINARY_PROBE)]).is_some();
             self.buf = Vec::new();
             self.skip_overlong(self.number, binary)?;
-            if self.stopped {
-                return Ok(None);
-            }
+            Ok(None)
         }
     }
 
@@ -1306,7 +1340,7 @@ impl<'r> Lines<'r> {
         }
     }
 
-    /// Reads ahead to the first non-blank line and returns it (cut at [`MAX_LINE`]);
+    /// Reads ahead to the first non-blank line and returns it (cut at [`DETECT_LINE`]);
     /// the lines stay queued. A run of blank lines is kept as one entry: given back as
     /// one "line" of white space, which every framing skips or keeps as text, it costs
     /// its bytes (or, when long, only its count of line breaks), not an allocation per
@@ -1385,14 +1419,14 @@ impl<'r> Lines<'r> {
                         Some(n) => (n + 1, true),
                         None => (avail.len(), false),
                     };
-                    let take = take.min(self.max.saturating_sub(line.len()));
+                    let take = take.min(DETECT_LINE.saturating_sub(line.len()));
                     line.extend_from_slice(&avail[..take]);
                     self.input.consume(take);
                     if ends && line.ends_with(b"\n") {
                         cut = false;
                         break;
                     }
-                    if line.len() >= self.max {
+                    if line.len() >= DETECT_LINE {
                         break;
                     }
                 }

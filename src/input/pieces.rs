@@ -63,7 +63,8 @@ impl Pieces {
     ) -> io::Result<bool> {
         // What waited, up to a piece (the first bytes can be longer: the rest of a
         // document given up, which waits for the pieces after).
-        let held = self.rest.len().min(self.size);
+        // (Never fewer than 8 bytes: a piece always holds a whole character.)
+        let held = self.rest.len().min(self.size.max(8));
         // Room for a few bytes more than waited: a character cut short always ends.
         buf.resize(start + self.size.max(held + 4), 0);
         buf[start..start + held].copy_from_slice(&self.rest[..held]);
