@@ -1,8 +1,11 @@
 //! Input framing: from bytes to the values the transcript layer reads.
 //!
 //! JSON Lines, SSE and text are read line by line with one reused buffer, so memory is
-//! bounded by the largest record; a JSON document or a YAML cassette is read whole.
-//! `auto` decides from the first non-blank bytes.
+//! bounded by the largest record, and no line or event longer than [`MAX_LINE`] is held
+//! (it is reported and read past). A JSON document is read whole up to 1 MiB; a longer
+//! array element by element ([`document`]); a YAML cassette or saved HTTP is read whole.
+//! `auto` decides from the first non-blank bytes, and skips binary input from its first
+//! block.
 
 mod cassette;
 mod document;

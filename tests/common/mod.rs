@@ -161,6 +161,8 @@ pub struct Measured {
 
 /// Runs the binary with `args` (stdin from `stdin`, or empty) and reaps it with `wait4`
 /// for its peak resident size, so memory bounds are asserted on the process itself.
+// The child is reaped by `wait4` below, which clippy does not see.
+#[allow(clippy::zombie_processes)]
 pub fn run_measured(args: &[&std::ffi::OsStr], stdin: Option<&Path>) -> Measured {
     use std::os::unix::process::ExitStatusExt as _;
     use std::process::{Command, Stdio};
