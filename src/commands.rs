@@ -1,18 +1,17 @@
 //! The subcommands: glue from parsed arguments to the pipeline.
 
 use crate::ExitCode;
-use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, ScanArgs, ToolsCommand};
+use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, ToolsCommand};
 use crate::diag::{Diag, escape};
 use crate::dialects;
-use crate::engine::{Engine, Options, Stats};
+use crate::engine::{Engine, Stats};
 use crate::output::Output;
 use crate::pipeline::{
-    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_parallel, read_sources, text_window,
 };
 use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
 
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
@@ -91,7 +90,7 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     let jobs = cores.clamp(1, files.len().max(1));
     let run = || -> Result<Stats> {
         let stats = if jobs > 1 && !files.iter().any(|f| f.as_os_str() == "-") {
-            parallel(&files, jobs, &args.scan, window, &options, &mut out, &diag)?
+            read_parallel(&files, jobs, &args.scan, window, &options, &mut out, &diag)?
         } else {
             let mut engine = Engine::new(options, &mut out);
             read_sources(
@@ -127,96 +126,6 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     } else {
         ExitCode::Success
     })
-}
-
-/// `-j N`: files are read by N workers, each into a buffer of records, and written in
-/// the order of the files as soon as every earlier file is written.
-fn parallel(
-    files: &[PathBuf],
-    jobs: usize,
-    scan: &ScanArgs,
-    window: usize,
-    options: &Options,
-    out: &mut Output,
-    diag: &Diag,
-) -> Result<Stats> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::mpsc;
-    let next = AtomicUsize::new(0);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
-    let mut stats = Stats::default();
-    std::thread::scope(|scope| -> Result<()> {
-        let mut workers = Vec::new();
-        for _ in 0..jobs {
-            let done_tx = done_tx.clone();
-            let next = &next;
-            let options = options.clone();
-            workers.push(scope.spawn(move || {
-                let buffer = SharedBuffer::default();
-                let mut out = Output::new(Box::new(buffer.clone()), false)
-                    .validated(!options.contracts.is_empty());
-                let mut engine = Engine::new(options, &mut out);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
-                    // Every core has a file of its own: one thread per file.
-                    let result = read_sources(
-                        std::slice::from_ref(file),
-                        scan,
-                        window,
-                        false,
-                        &mut engine,
-                        diag,
-                        |_, _| Ok(()),
-                    )
-                    .map_err(io::Error::other)
-                    .and_then(|()| engine.output().flush())
-                    .map(|()| buffer.take());
-                    let failed = result.is_err();
-                    if done_tx.send((i, result)).is_err() || failed {
-                        break;
-                    }
-                }
-                std::mem::take(&mut engine.stats)
-            }));
-        }
-        drop(done_tx);
-        // Records go out in file order: finished files wait for the earlier ones.
-        let mut pending = std::collections::BTreeMap::new();
-        let mut written = 0;
-        for (i, result) in done_rx {
-            pending.insert(i, result);
-            while let Some(result) = pending.remove(&written) {
-                out.write_raw(&result?)?;
-                written += 1;
-            }
-        }
-        for worker in workers {
-            stats.merge(worker.join().expect("a worker panicked"));
-        }
-        Ok(())
-    })?;
-    Ok(stats)
-}
-
-/// A buffer a worker's records go into, taken whole after each file.
-#[derive(Clone, Default)]
-struct SharedBuffer(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
-
-impl SharedBuffer {
-    fn take(&self) -> Vec<u8> {
-        std::mem::take(&mut self.0.borrow_mut())
-    }
-}
-
-impl Write for SharedBuffer {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {

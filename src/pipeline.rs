@@ -8,9 +8,10 @@ use crate::cli::{InputFormat, ReasoningMode, ScanArgs};
 use crate::contracts::Contracts;
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
-use crate::engine::{Engine, Options, Reasoning};
+use crate::engine::{Engine, Options, Reasoning, Stats};
 use crate::input::{Framing, Reader};
 use crate::model::Role;
+use crate::output::Output;
 use crate::walk::{self, FileId, WalkOptions};
 use anyhow::{Context, Result, bail};
 use std::cell::RefCell;
@@ -311,6 +312,180 @@ pub(crate) fn read_sources(
         done(&name, engine)?;
     }
     Ok(())
+}
+
+/// Output of a file read ahead is sent to the writer in chunks of this size.
+const CHUNK: usize = 64 << 10;
+
+/// Chunks of one file's output waiting for the writer at most: a worker on a file
+/// ahead of the one being written waits once it has this much (4 MiB) waiting.
+const CHUNKS_AHEAD: usize = 64;
+
+/// What a worker sends about one file.
+enum Piece {
+    Records(Vec<u8>),
+    /// The file is read (or failed); nothing follows.
+    Done(io::Result<()>),
+}
+
+/// `-j N`: files are read by N workers and written in the order of the files. The file
+/// being written streams as it is read; the output of files ahead of it waits in
+/// bounded channels (a worker whose channel is full waits for the writer).
+pub(crate) fn read_parallel(
+    files: &[PathBuf],
+    jobs: usize,
+    scan: &ScanArgs,
+    window: usize,
+    options: &Options,
+    out: &mut Output,
+    diag: &Diag,
+) -> Result<Stats> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+    let next = AtomicUsize::new(0);
+    let (opened_tx, opened_rx) = mpsc::channel::<(usize, mpsc::Receiver<Piece>)>();
+    let mut stats = Stats::default();
+    std::thread::scope(|scope| -> Result<()> {
+        let mut workers = Vec::new();
+        for _ in 0..jobs {
+            let opened_tx = opened_tx.clone();
+            let next = &next;
+            let options = options.clone();
+            workers.push(scope.spawn(move || {
+                let buffer = ChunkSender::default();
+                let mut out = Output::new(Box::new(buffer.clone()), false)
+                    .validated(!options.contracts.is_empty());
+                let mut engine = Engine::new(options, &mut out);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    let (tx, rx) = mpsc::sync_channel(CHUNKS_AHEAD);
+                    if opened_tx.send((i, rx)).is_err() {
+                        break;
+                    }
+                    buffer.start(tx);
+                    // Every core has a file of its own: one thread per file.
+                    let result = read_sources(
+                        std::slice::from_ref(file),
+                        scan,
+                        window,
+                        false,
+                        &mut engine,
+                        diag,
+                        |_, _| Ok(()),
+                    )
+                    .map_err(io::Error::other)
+                    .and_then(|()| engine.output().flush())
+                    .and_then(|()| buffer.send_rest());
+                    let failed = result.is_err();
+                    if !buffer.finish(result) || failed {
+                        break;
+                    }
+                }
+                std::mem::take(&mut engine.stats)
+            }));
+        }
+        drop(opened_tx);
+        // Records go out in file order: the file being written is drained as its
+        // records come; later files wait in their channels.
+        let mut opened = std::collections::BTreeMap::new();
+        let mut written = 0;
+        let mut run = || -> Result<()> {
+            while written < files.len() {
+                let rx = loop {
+                    if let Some(rx) = opened.remove(&written) {
+                        break rx;
+                    }
+                    match opened_rx.recv() {
+                        Ok((i, rx)) => {
+                            opened.insert(i, rx);
+                        }
+                        // Every worker stopped (after a failure, reported below).
+                        Err(_) => return Ok(()),
+                    }
+                };
+                for piece in rx.iter() {
+                    match piece {
+                        Piece::Records(bytes) => out.write_raw(&bytes)?,
+                        Piece::Done(result) => result?,
+                    }
+                }
+                written += 1;
+            }
+            Ok(())
+        };
+        let result = run();
+        // On an error the channels are dropped: a waiting worker wakes and stops.
+        drop(opened);
+        drop(opened_rx);
+        for worker in workers {
+            stats.merge(worker.join().expect("a worker panicked"));
+        }
+        result
+    })?;
+    Ok(stats)
+}
+
+/// Where a worker's records go: gathered into chunks, each sent to the writer as it
+/// fills.
+#[derive(Clone, Default)]
+struct ChunkSender(Rc<RefCell<ChunkState>>);
+
+#[derive(Default)]
+struct ChunkState {
+    buf: Vec<u8>,
+    tx: Option<std::sync::mpsc::SyncSender<Piece>>,
+}
+
+impl ChunkSender {
+    fn start(&self, tx: std::sync::mpsc::SyncSender<Piece>) {
+        let mut state = self.0.borrow_mut();
+        state.buf.clear();
+        state.tx = Some(tx);
+    }
+
+    /// Sends what is gathered.
+    fn send_rest(&self) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        let bytes = std::mem::take(&mut state.buf);
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let gone = || io::Error::new(io::ErrorKind::BrokenPipe, "the writer stopped");
+        state
+            .tx
+            .as_ref()
+            .ok_or_else(gone)?
+            .send(Piece::Records(bytes))
+            .map_err(|_| gone())
+    }
+
+    /// Ends the file; false when the writer stopped.
+    fn finish(&self, result: io::Result<()>) -> bool {
+        let mut state = self.0.borrow_mut();
+        state.buf.clear();
+        state
+            .tx
+            .take()
+            .is_some_and(|tx| tx.send(Piece::Done(result)).is_ok())
+    }
+}
+
+impl Write for ChunkSender {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let full = {
+            let mut state = self.0.borrow_mut();
+            state.buf.extend_from_slice(buf);
+            state.buf.len() >= CHUNK
+        };
+        if full {
+            self.send_rest()?;
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Read errors are reported per file; write errors end the run.

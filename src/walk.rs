@@ -2,7 +2,8 @@
 //!
 //! A directory is walked recursively in path order, entries whose name starts with `.`
 //! skipped. Only regular files come out of a walk: a FIFO, socket or device inside a
-//! directory is skipped (opening a FIFO would block the run). Symbolic links inside a
+//! directory is skipped, never opened (opening a FIFO would block the run); named as
+//! an argument, it is read. Symbolic links inside a
 //! directory, to files or directories, are skipped unless `follow` is set; with it,
 //! a link that loops back to a directory being walked is reported once as a warning,
 //! every directory is walked once however many links lead to it, and every file comes
@@ -147,7 +148,8 @@ fn walk_dir(
             }
             continue;
         }
-        // Links (when not followed), FIFOs, sockets and devices.
+        // Links (when not followed), FIFOs, sockets and devices: never opened, not
+        // even looked into (opening a FIFO would block the walk).
         if !kind.is_file() {
             continue;
         }

@@ -1,10 +1,14 @@
 //! Input framing: from bytes to the values the transcript layer reads.
 //!
 //! JSON Lines, SSE and text are read line by line with one reused buffer, so memory is
-//! bounded by the largest record; a JSON document or a YAML cassette is read whole.
-//! `auto` decides from the first non-blank bytes.
+//! bounded by the largest record, and no line or event longer than [`MAX_LINE`] is held
+//! (it is reported and read past). A JSON document is read whole up to 1 MiB; a longer
+//! array element by element ([`document`]); a YAML cassette or saved HTTP is read whole.
+//! `auto` decides from the first non-blank bytes, and skips binary input from its first
+//! block.
 
 mod cassette;
+mod document;
 mod eventstream;
 mod http;
 mod pieces;
@@ -109,6 +113,39 @@ const MIN_SHORT_OVERLAP: usize = 1024;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// The longest line a framing holds whole (a JSON Lines record, an SSE line) and the
+/// longest SSE event or element of a streamed JSON array: a longer one is reported and
+/// skipped, read past without being held. Records of tens of megabytes are real (a
+/// coding agent's `Write` of a large file; see `a_50_mb_line_is_read`), so the limit is
+/// above them: peak memory is bounded by a few times this, not by the input.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// Auto-detection looks for a NUL byte in this many first bytes: binary input is
+/// skipped from its first block, without reading further.
+const BINARY_PROBE: usize = 8192;
+
+/// A line that runs past this length with a NUL byte in its first [`BINARY_PROBE`]
+/// bytes is binary: the input is not read further (`--input jsonl /dev/zero`).
+const BINARY_LINE: usize = 1 << 20;
+
+/// A JSON document up to this size is read whole; a longer one that is an array is
+/// read element by element (each element at most [`MAX_LINE`]), as JSON Lines are, and
+/// its records are written as they are found.
+pub const STREAM_DOCUMENT: usize = 1 << 20;
+
+/// A longer JSON document that is no array (an object) is scanned as text, streamed,
+/// with a warning: read whole, its values and records would take many times its size.
+pub const MAX_DOCUMENT: usize = 16 << 20;
+
+/// Detection reads the first non-blank line up to this length; a longer one is a large
+/// JSON Lines record, or a document on one line (see [`Reader::detect`]).
+const DETECT_LINE: usize = STREAM_DOCUMENT;
+
+/// What `MAX_LINE` is called in messages.
+fn limit_text() -> String {
+    format!("{} MiB", MAX_LINE >> 20)
+}
+
 impl<'a, 's> Reader<'a, 's> {
     pub fn new(name: &'a str, diag: &'a Diag, sink: &'a mut Sink<'s>) -> Self {
         Reader {
@@ -169,63 +206,185 @@ impl<'a, 's> Reader<'a, 's> {
         framing: Framing,
     ) -> io::Result<()> {
         let mut lines = Lines::new(input);
+        if framing == Framing::Auto {
+            // Binary input is told from its first block and not read further (a device
+            // such as /dev/zero never ends).
+            let head = lines.input.fill_buf()?;
+            if let Some(offset) = memchr::memchr(0, &head[..head.len().min(BINARY_PROBE)]) {
+                self.warn(
+                    None,
+                    format!("binary data (NUL byte at offset {offset}); skipped"),
+                );
+                return Ok(());
+            }
+        }
         let framing = match framing {
-            Framing::Auto => self.detect(&mut lines)?,
+            Framing::Auto => match self.detect(&mut lines)? {
+                // Nothing but blank lines.
+                None => return Ok(()),
+                Some(f) => f,
+            },
             f => f,
         };
         match framing {
             Framing::Jsonl => self.jsonl(&mut lines)?,
             Framing::Sse => self.sse(&mut lines)?,
+            Framing::Json if self.window > 0 => {
+                if self.json_streamed(&mut lines)? {
+                    return self.pump();
+                }
+            }
             Framing::Auto | Framing::Text | Framing::Json | Framing::Yaml | Framing::Http => {
                 let mut bytes = Vec::new();
                 if matches!(framing, Framing::Auto | Framing::Text) && self.window > 0 {
                     let eof = lines.read_some(&mut bytes, self.window)?;
-                    // `--input text` reads a NUL byte as text; only a guess skips it.
-                    let binary = framing == Framing::Auto
-                        && memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some();
                     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
                     let cassette =
                         cassette::looks_like_cassette(&head) || http::looks_like_http(&head);
-                    if !eof && !binary && !cassette {
-                        self.windowed_text(bytes, &mut lines)?;
+                    if !eof && !cassette {
+                        self.windowed_text(bytes, &mut lines, 1)?;
                         return self.pump();
                     }
                 }
                 bytes.extend(lines.read_rest()?);
-                if framing == Framing::Auto
-                    && let Some(offset) = memchr::memchr(0, &bytes[..bytes.len().min(8192)])
-                {
-                    self.warn(
-                        None,
-                        format!("binary data (NUL byte at offset {offset}); skipped"),
-                    );
-                    return Ok(());
-                }
-                let mut text = match string_from_utf8(bytes) {
-                    Ok(text) => text,
-                    Err(e) => self.utf8(e.as_bytes(), 1).into_owned(),
-                };
-                if text.starts_with('\u{feff}') {
-                    text.drain(..'\u{feff}'.len_utf8());
-                }
-                match framing {
-                    Framing::Json => self.document(&text, 1)?,
-                    Framing::Yaml => self.yaml(&text)?,
-                    Framing::Http => self.http(&text)?,
-                    _ => {
-                        if cassette::looks_like_cassette(&text) {
-                            self.yaml(&text)?
-                        } else if http::looks_like_http(&text) {
-                            self.http(&text)?
-                        } else {
-                            self.interp.feed_owned_text(text, 1);
-                        }
-                    }
-                }
+                self.whole(bytes, framing)?;
             }
         }
         self.interp.finish();
         self.pump()
+    }
+
+    /// A source read whole, framed as `framing`.
+    fn whole(&mut self, bytes: Vec<u8>, framing: Framing) -> io::Result<()> {
+        let mut text = match string_from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => self.utf8(e.as_bytes(), 1).into_owned(),
+        };
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        match framing {
+            Framing::Json => self.document(&text, 1)?,
+            Framing::Yaml => self.yaml(&text)?,
+            Framing::Http => self.http(&text)?,
+            _ => {
+                if cassette::looks_like_cassette(&text) {
+                    self.yaml(&text)?
+                } else if http::looks_like_http(&text) {
+                    self.http(&text)?
+                } else {
+                    self.interp.feed_owned_text(text, 1);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A JSON document: read whole up to [`STREAM_DOCUMENT`]; longer, an array is read
+    /// element by element and anything else, up to [`MAX_DOCUMENT`], whole. A document
+    /// that turns out not to be JSON, or an element or document past its limit, is
+    /// reported and the rest is scanned as text, in windows: never held whole. True when
+    /// the source was read as text in windows (finished already).
+    fn json_streamed(&mut self, lines: &mut Lines) -> io::Result<bool> {
+        let mut held = Vec::new();
+        if lines.read_some(&mut held, STREAM_DOCUMENT)? {
+            self.whole(held, Framing::Json)?;
+            return Ok(false);
+        }
+        let body = strip_bom(&held).trim_ascii_start();
+        if body.starts_with(b"[") {
+            return self.array_elements(held, lines);
+        }
+        let more = MAX_DOCUMENT - held.len();
+        if !lines.read_some(&mut held, more)? {
+            self.warn(
+                Some(1),
+                format!(
+                    "JSON document larger than {} MiB that is no array; scanning it as text",
+                    MAX_DOCUMENT >> 20
+                ),
+            );
+            self.windowed_text(held, lines, 1)?;
+            return Ok(true);
+        }
+        self.whole(held, Framing::Json)?;
+        Ok(false)
+    }
+
+    /// A top-level JSON array read element by element: each element is walked as the
+    /// document's own items are, and its records are written before the next is read.
+    /// True when the rest was read as text in windows.
+    fn array_elements(&mut self, held: Vec<u8>, lines: &mut Lines) -> io::Result<bool> {
+        let mut split = document::Splitter::new(MAX_LINE);
+        let mut chunk = held;
+        let mut pos = 0;
+        loop {
+            let found = split.next(&chunk, &mut pos);
+            let problem = match found {
+                Some(document::Found::Element) => {
+                    let (bytes, line) = split.element();
+                    let text = self.utf8(bytes, line);
+                    let problem = match Doc::parse(&text) {
+                        Ok(doc) => {
+                            let index = LineIndex::new(&text, line);
+                            if !self.interp.feed_item(doc.root(), &index) {
+                                self.interp.feed_text(&text, line);
+                            }
+                            None
+                        }
+                        Err(e) => Some((
+                            line + e.line().saturating_sub(1) as u64,
+                            format!("invalid JSON document ({})", json_error(&e)),
+                        )),
+                    };
+                    if problem.is_none() {
+                        self.note_lossy(Some(line));
+                        self.pump()?;
+                        split.clear_element();
+                        continue;
+                    }
+                    problem
+                }
+                Some(document::Found::End) => None,
+                Some(document::Found::Bad { line, what }) => {
+                    Some((line, format!("invalid JSON document ({what})")))
+                }
+                Some(document::Found::TooLong { line }) => Some((
+                    line,
+                    format!("JSON document with an element longer than {}", limit_text()),
+                )),
+                None => {
+                    // The chunk is read: the next one.
+                    chunk.clear();
+                    chunk.resize(256 << 10, 0);
+                    let n = lines.fill(&mut chunk)?;
+                    chunk.truncate(n);
+                    pos = 0;
+                    if n == 0 {
+                        match split.at_end() {
+                            Ok(()) => return Ok(false),
+                            Err((line, what)) => {
+                                Some((line, format!("invalid JSON document ({what})")))
+                            }
+                        }
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let Some((line, message)) = problem else {
+                continue;
+            };
+            // Not one JSON value after all: what is held of it, then the rest, as text.
+            self.warn(Some(line), format!("{message}; scanning the rest as text"));
+            self.interp.finish();
+            self.pump()?;
+            let (mut first, first_line) = split.take_pending();
+            first.extend_from_slice(&chunk[pos.min(chunk.len())..]);
+            drop(chunk);
+            self.windowed_text(first, lines, first_line)?;
+            return Ok(true);
+        }
     }
 
     /// Plain text too large to hold whole, in overlapping windows cut at line ends: a
@@ -234,17 +393,25 @@ impl<'a, 's> Reader<'a, 's> {
     /// overlap is scanned twice, so it is a small part of a large window. A window is
     /// what the one before left and one or more [`pieces::Piece`]s of new bytes; with
     /// the pipeline on, they are read and swept on a second thread.
-    fn windowed_text(&mut self, mut first: Vec<u8>, lines: &mut Lines) -> io::Result<()> {
+    fn windowed_text(
+        &mut self,
+        mut first: Vec<u8>,
+        lines: &mut Lines,
+        first_line: u64,
+    ) -> io::Result<()> {
         if first.starts_with(BOM) {
             first.drain(..BOM.len());
         }
         let size = LEAST_WINDOW.min(self.window.max(2));
         let mut pieces = pieces::Pieces::new(first, size);
         if !self.pipeline {
-            return self.windows(Feed::Here {
-                pieces: &mut pieces,
-                lines,
-            });
+            return self.windows(
+                Feed::Here {
+                    pieces: &mut pieces,
+                    lines,
+                },
+                first_line,
+            );
         }
         let (pieces_tx, pieces_rx) = std::sync::mpsc::sync_channel(pieces::IN_FLIGHT);
         let (spares_tx, spares) = std::sync::mpsc::channel();
@@ -252,20 +419,23 @@ impl<'a, 's> Reader<'a, 's> {
             scope.spawn(move || pieces::produce(pieces, lines, &pieces_tx, &spares));
             // Moved in, so that it is dropped when this closure returns, before the
             // reading thread is joined: a thread blocked on a full channel then wakes.
-            self.windows(Feed::Thread {
-                pieces: pieces_rx,
-                spares: spares_tx,
-            })
+            self.windows(
+                Feed::Thread {
+                    pieces: pieces_rx,
+                    spares: spares_tx,
+                },
+                first_line,
+            )
         })
     }
 
     /// The windows of [`Reader::windowed_text`], from the pieces `feed` hands out.
-    fn windows(&mut self, mut feed: Feed) -> io::Result<()> {
+    fn windows(&mut self, mut feed: Feed, first_line: u64) -> io::Result<()> {
         let most = self.window.max(2);
         let least = LEAST_WINDOW.min(most);
         let overlap = (most / 4).min(MAX_OVERLAP);
         let mut base = 0usize;
-        let mut line = 1u64;
+        let mut line = first_line;
         // The end of the window before, from its cut on; the window holds at least this
         // many times as much (up to the full window).
         let mut carried: Vec<u8> = Vec::new();
@@ -495,47 +665,87 @@ impl<'a, 's> Reader<'a, 's> {
         }
     }
 
-    /// Auto-detection: reads up to the first non-blank line and leaves it in `lines`.
-    fn detect(&mut self, lines: &mut Lines) -> io::Result<Framing> {
-        let Some(first) = lines.peek_nonblank()? else {
-            return Ok(Framing::Text);
+    /// Auto-detection: reads up to the first non-blank line and leaves it in `lines`;
+    /// `None` when the input holds nothing but white space.
+    fn detect(&mut self, lines: &mut Lines) -> io::Result<Option<Framing>> {
+        if lines.peek_nonblank()?.is_none() {
+            return Ok(None);
+        }
+        let cut = lines.ahead_cut;
+        let first = match lines.ahead.last() {
+            Some((_, Ahead::Bytes(b))) => b.as_slice(),
+            _ => &[],
         };
-        let first = strip_bom(first).trim_ascii();
+        let first = strip_bom(first).trim_ascii_start();
+        if cut && starts_like_json(first) {
+            // A first line past the detection's look: an array on one line is a
+            // document, read element by element; an object, a large record.
+            return Ok(Some(if first[0] == b'[' {
+                Framing::Json
+            } else {
+                Framing::Jsonl
+            }));
+        }
+        let first = first.trim_ascii_end();
         if starts_like_json(first) {
             // A value that ends on its first line starts JSON Lines; one that goes on is
-            // a document (pretty-printed) and is read whole.
+            // a document (pretty-printed).
             match serde_json::from_slice::<serde::de::IgnoredAny>(first) {
-                Ok(_) => return Ok(Framing::Jsonl),
+                Ok(_) => return Ok(Some(Framing::Jsonl)),
                 // `[2026-11-25 12:00:00] INFO …`: a log line, not an array that goes on;
                 // read as text, streamed, rather than whole as a document.
-                Err(e) if first[0] == b'[' && !e.is_eof() => return Ok(Framing::Auto),
-                Err(_) => return Ok(Framing::Json),
+                Err(e) if first[0] == b'[' && !e.is_eof() => return Ok(Some(Framing::Auto)),
+                Err(_) => return Ok(Some(Framing::Json)),
             }
         }
         for field in [&b"data:"[..], b"event:", b"id:", b"retry:"] {
             if first.starts_with(field) {
-                return Ok(Framing::Sse);
+                return Ok(Some(Framing::Sse));
             }
         }
-        Ok(Framing::Auto)
+        Ok(Some(Framing::Auto))
+    }
+
+    /// Reports the lines `lines` passed over as too long, in order.
+    fn report_overlong(&mut self, lines: &mut Lines) {
+        for o in std::mem::take(&mut lines.overlong) {
+            self.warn(Some(o.line), overlong_message(o));
+        }
     }
 
     fn jsonl(&mut self, lines: &mut Lines) -> io::Result<()> {
         if self.pipeline {
             return self.jsonl_pipelined(lines);
         }
-        while let Some((number, raw)) = lines.next_line()? {
-            let raw = strip_bom(raw).trim_ascii();
-            if raw.is_empty() {
-                continue;
-            }
+        while let Some(Line {
+            number,
+            raw,
+            skipped,
+        }) = lines.next_line()?
+        {
+            self.report_skipped(skipped);
             // Borrowed from the line buffer: no copy unless bytes need replacing.
-            let text = self.utf8(raw, number);
-            self.json_line(&text, number);
-            self.note_lossy(Some(number));
-            self.pump()?;
+            self.jsonl_line(number, raw)?;
         }
+        self.report_overlong(lines);
         Ok(())
+    }
+
+    fn report_skipped(&mut self, skipped: Vec<Overlong>) {
+        for o in skipped {
+            self.warn(Some(o.line), overlong_message(o));
+        }
+    }
+
+    fn jsonl_line(&mut self, number: u64, raw: &[u8]) -> io::Result<()> {
+        let raw = strip_bom(raw).trim_ascii();
+        if raw.is_empty() {
+            return Ok(());
+        }
+        let text = self.utf8(raw, number);
+        self.json_line(&text, number);
+        self.note_lossy(Some(number));
+        self.pump()
     }
 
     /// One JSON Lines record; a record that is not JSON is scanned as text.
@@ -575,6 +785,10 @@ impl<'a, 's> Reader<'a, 's> {
             let batches = batches;
             for batch in &batches {
                 for record in &batch.records {
+                    if let Some(message) = &record.skipped {
+                        self.warn(Some(record.number), message);
+                        continue;
+                    }
                     let text = batch.text(record);
                     if let Some(line) = record.bad_utf8 {
                         self.warn_utf8(line);
@@ -599,8 +813,14 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     fn sse(&mut self, lines: &mut Lines) -> io::Result<()> {
-        let mut events = sse::Events::default();
-        while let Some((number, raw)) = lines.next_line()? {
+        let mut events = sse::Events::new(MAX_LINE);
+        while let Some(Line {
+            number,
+            raw,
+            skipped,
+        }) = lines.next_line()?
+        {
+            self.report_skipped(skipped);
             let raw = strip_bom(raw).trim_ascii_end();
             let text = self.utf8(raw, number);
             if let Some(event) = events.line(&text, number) {
@@ -609,6 +829,7 @@ impl<'a, 's> Reader<'a, 's> {
                 self.pump()?;
             }
         }
+        self.report_overlong(lines);
         if let Some(event) = events.end() {
             self.sse_event(event);
         }
@@ -617,6 +838,13 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// One event's data; gives back its buffer for reuse.
     fn sse_event(&mut self, event: sse::Event) -> String {
+        if event.too_long {
+            self.warn(
+                Some(event.line),
+                format!("event longer than {}; skipped", limit_text()),
+            );
+            return event.data;
+        }
         self.sse_data(&event.data, event.line);
         event.data
     }
@@ -689,7 +917,7 @@ impl<'a, 's> Reader<'a, 's> {
         framing: Framing,
         mut line_of: impl FnMut(usize, &str) -> u64,
     ) {
-        let mut events = sse::Events::default();
+        let mut events = sse::Events::new(MAX_LINE);
         for (i, line) in text.split('\n').enumerate() {
             let line = line.trim_end_matches('\r');
             let number = line_of(i, line);
@@ -836,6 +1064,18 @@ fn starts_like_json(line: &[u8]) -> bool {
     }
 }
 
+/// The warning about a line passed over as too long.
+fn overlong_message(o: Overlong) -> String {
+    if o.binary {
+        format!(
+            "binary data (NUL byte) in a line longer than {} MiB; the rest of the input was skipped",
+            BINARY_LINE >> 20
+        )
+    } else {
+        format!("line longer than {}; skipped", limit_text())
+    }
+}
+
 fn json_error(e: &serde_json::Error) -> String {
     let text = e.to_string();
     // serde_json appends " at line L column C"; the line is already in the prefix.
@@ -849,17 +1089,91 @@ fn strip_bom(line: &[u8]) -> &[u8] {
     line.strip_prefix(BOM).unwrap_or(line)
 }
 
+/// A line longer than [`MAX_LINE`], passed over by [`Lines::next_line`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Overlong {
+    pub line: u64,
+    /// It held a NUL byte: the input is binary and was not read further.
+    pub binary: bool,
+}
+
+/// One line of [`Lines::next_line`], and the lines passed over as too long just
+/// before it.
+struct Line<'a> {
+    number: u64,
+    raw: &'a [u8],
+    skipped: Vec<Overlong>,
+}
+
+/// Where a line of [`Lines::next_raw`] lies.
+enum At {
+    /// The first bytes of the input's buffer.
+    Lent(usize),
+    /// The line buffer.
+    Buf,
+    /// An entry of the look-ahead.
+    Ahead(usize),
+}
+
+/// What detection read ahead, given back first.
+enum Ahead {
+    Bytes(Vec<u8>),
+    /// A long run of blank lines, kept as its count of line breaks.
+    Newlines(u64),
+}
+
+impl Ahead {
+    fn len(&self) -> usize {
+        match self {
+            Ahead::Bytes(b) => b.len(),
+            Ahead::Newlines(n) => *n as usize,
+        }
+    }
+
+    /// Copies up to `out.len()` of its first bytes into `out`, drops them, and says
+    /// how many.
+    fn take_into(&mut self, out: &mut [u8]) -> usize {
+        match self {
+            Ahead::Bytes(b) => {
+                let k = b.len().min(out.len());
+                out[..k].copy_from_slice(&b[..k]);
+                b.drain(..k);
+                k
+            }
+            Ahead::Newlines(n) => {
+                let k = (*n as usize).min(out.len());
+                out[..k].fill(b'\n');
+                *n -= k as u64;
+                k
+            }
+        }
+    }
+}
+
+/// A blank run kept as bytes up to this size; longer, as a count of line breaks.
+const BLANK_RUN_BYTES: usize = 64 << 10;
+
 /// Lines of a reader, numbered, with one reused buffer and a look-ahead for detection.
+/// A line longer than [`MAX_LINE`] is never held: it is streamed past and noted in
+/// `overlong`, which the framing reports.
 struct Lines<'r> {
     input: &'r mut (dyn BufRead + Send),
     buf: Vec<u8>,
     number: u64,
     /// Lines read ahead by detection, given back first.
-    ahead: Vec<(u64, Vec<u8>)>,
+    ahead: Vec<(u64, Ahead)>,
     ahead_pos: usize,
+    /// The last line read ahead was cut at [`MAX_LINE`]: it goes on in the input.
+    ahead_cut: bool,
     /// Bytes of the input's buffer handed out as the last line, consumed on the next
     /// read: a line that lies whole in the buffer is lent, not copied.
     lent: usize,
+    /// The longest line given out whole.
+    max: usize,
+    /// Lines passed over since the framing last looked.
+    overlong: Vec<Overlong>,
+    /// A binary line ended the reading.
+    stopped: bool,
 }
 
 impl<'r> Lines<'r> {
@@ -870,7 +1184,11 @@ impl<'r> Lines<'r> {
             number: 0,
             ahead: Vec::new(),
             ahead_pos: 0,
+            ahead_cut: false,
             lent: 0,
+            max: MAX_LINE,
+            overlong: Vec::new(),
+            stopped: false,
         }
     }
 
@@ -879,51 +1197,268 @@ impl<'r> Lines<'r> {
         self.input.consume(std::mem::take(&mut self.lent));
     }
 
-    fn next_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
-        if self.ahead_pos < self.ahead.len() {
-            let (n, ref line) = self.ahead[self.ahead_pos];
-            self.ahead_pos += 1;
-            return Ok(Some((n, line.as_slice())));
-        }
-        self.settle();
-        let end = memchr::memchr(b'\n', self.input.fill_buf()?);
-        if let Some(n) = end {
-            self.lent = n + 1;
-            self.number += 1;
-            return Ok(Some((self.number, &self.input.fill_buf()?[..=n])));
-        }
-        // The line runs past the buffer: gather it.
-        self.buf.clear();
-        if self.input.read_until(b'\n', &mut self.buf)? == 0 {
+    /// The next line with its number, line break included. A line longer than
+    /// [`MAX_LINE`] is read past, not held, and noted in `overlong`; one that holds a
+    /// NUL byte ends the input (a device such as `/dev/zero` never ends).
+    fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        let Some((number, at)) = self.next_raw()? else {
             return Ok(None);
-        }
-        self.number += 1;
-        Ok(Some((self.number, self.buf.as_slice())))
+        };
+        let skipped = std::mem::take(&mut self.overlong);
+        let raw = match at {
+            At::Lent(n) => &self.input.fill_buf()?[..n],
+            At::Buf => self.buf.as_slice(),
+            At::Ahead(pos) => match &self.ahead[pos].1 {
+                Ahead::Bytes(b) => b.as_slice(),
+                Ahead::Newlines(_) => &b"\n"[..],
+            },
+        };
+        Ok(Some(Line {
+            number,
+            raw,
+            skipped,
+        }))
     }
 
-    /// Reads ahead to the first non-blank line and returns it; the lines stay queued.
-    fn peek_nonblank(&mut self) -> io::Result<Option<&[u8]>> {
+    /// The next line's number and where it lies.
+    fn next_raw(&mut self) -> io::Result<Option<(u64, At)>> {
+        if self.stopped {
+            return Ok(None);
+        }
+        if self.ahead_pos < self.ahead.len() {
+            let pos = self.ahead_pos;
+            self.ahead_pos += 1;
+            let number = self.ahead[pos].0;
+            if pos + 1 == self.ahead.len() && self.ahead_cut {
+                // The first line, cut by detection: the rest of it follows.
+                self.ahead_cut = false;
+                self.settle();
+                self.buf = match std::mem::replace(&mut self.ahead[pos].1, Ahead::Newlines(0)) {
+                    Ahead::Bytes(b) => b,
+                    Ahead::Newlines(_) => Vec::new(),
+                };
+                self.number -= 1;
+                if let Some(line) = self.gather()? {
+                    return Ok(Some(line));
+                }
+                return self.next_raw();
+            }
+            return Ok(Some((number, At::Ahead(pos))));
+        }
         self.settle();
-        let mut in_run = false;
         loop {
-            let mut line = Vec::new();
-            if self.input.read_until(b'\n', &mut line)? == 0 {
+            let avail = self.input.fill_buf()?;
+            if let Some(n) = memchr::memchr(b'\n', avail) {
+                self.lent = n + 1;
+                self.number += 1;
+                return Ok(Some((self.number, At::Lent(n + 1))));
+            }
+            // The line runs past the buffer: gather it, up to the limit.
+            self.buf.clear();
+            if self.buf.capacity() > 4 << 20 {
+                // Grown by a long line: not kept for every line after it.
+                self.buf = Vec::new();
+            }
+            if let Some(line) = self.gather()? {
+                return Ok(Some(line));
+            }
+            if self.stopped || self.input.fill_buf()?.is_empty() {
                 return Ok(None);
             }
-            self.number += 1;
-            let blank = strip_bom(&line).trim_ascii().is_empty();
-            // A run of blank lines is kept as one entry: given back as one "line" of
-            // white space, which every framing skips or keeps as text, it costs its
-            // bytes, not an allocation per line.
-            match self.ahead.last_mut() {
-                Some((_, run)) if blank && in_run => run.extend(line),
-                _ => self.ahead.push((self.number, line)),
+        }
+    }
+
+    /// Gathers the line begun in `buf` from the input, up to the limit: the line, or
+    /// `None` at the end of the input or when it was too long (then passed over).
+    fn gather(&mut self) -> io::Result<Option<(u64, At)>> {
+        {
+            let mut whole = false;
+            let mut binary = false;
+            loop {
+                let avail = self.input.fill_buf()?;
+                if avail.is_empty() {
+                    whole = true;
+                    break;
+                }
+                let (take, ends) = match memchr::memchr(b'\n', avail) {
+                    Some(n) => (n + 1, true),
+                    None => (avail.len(), false),
+                };
+                if self.buf.len() + take > self.max {
+                    break;
+                }
+                self.buf.extend_from_slice(&avail[..take]);
+                self.input.consume(take);
+                if ends {
+                    whole = true;
+                    break;
+                }
+                // A long line that starts with binary data is not gathered on.
+                if self.buf.len() > BINARY_LINE
+                    && memchr::memchr(0, &self.buf[..BINARY_PROBE]).is_some()
+                {
+                    binary = true;
+                    break;
+                }
             }
-            in_run = blank;
-            if !blank {
-                return Ok(self.ahead.last().map(|(_, l)| l.as_slice()));
+            if whole {
+                if self.buf.is_empty() {
+                    return Ok(None);
+                }
+                self.number += 1;
+                return Ok(Some((self.number, At::Buf)));
+            }
+            self.number += 1;
+            let binary = binary
+                || memchr::memchr(0, &self.buf[..self.buf.len().min(BINARY_PROBE)]).is_some();
+            self.buf = Vec::new();
+            self.skip_overlong(self.number, binary)?;
+            Ok(None)
+        }
+    }
+
+    /// Reads past the rest of a line too long to hold (its first bytes are read
+    /// already) and notes it; a binary one ends the input.
+    fn skip_overlong(&mut self, line: u64, binary: bool) -> io::Result<()> {
+        self.overlong.push(Overlong { line, binary });
+        if binary {
+            self.stopped = true;
+            return Ok(());
+        }
+        loop {
+            let avail = self.input.fill_buf()?;
+            if avail.is_empty() {
+                return Ok(());
+            }
+            match memchr::memchr(b'\n', avail) {
+                Some(n) => {
+                    self.input.consume(n + 1);
+                    return Ok(());
+                }
+                None => {
+                    let k = avail.len();
+                    self.input.consume(k);
+                }
             }
         }
+    }
+
+    /// Reads ahead to the first non-blank line and returns it (cut at [`DETECT_LINE`]);
+    /// the lines stay queued. A run of blank lines is kept as one entry: given back as
+    /// one "line" of white space, which every framing skips or keeps as text, it costs
+    /// its bytes (or, when long, only its count of line breaks), not an allocation per
+    /// line, and it is read a buffer at a time.
+    fn peek_nonblank(&mut self) -> io::Result<Option<&[u8]>> {
+        self.settle();
+        let run_start = self.number + 1;
+        // The run's bytes while short; its line breaks counted once long.
+        let mut run: Vec<u8> = Vec::new();
+        let mut newlines: u64 = 0;
+        let mut counted = false;
+        // White space after the run's last line break: the start of the next line.
+        let mut tail: Vec<u8> = Vec::new();
+        let mut first = self.number == 0;
+        let line = loop {
+            let avail = self.input.fill_buf()?;
+            if avail.is_empty() {
+                break None;
+            }
+            let skip = if first && avail.starts_with(BOM) {
+                3
+            } else {
+                0
+            };
+            first = false;
+            let blank_end = avail[skip..]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .map(|k| k + skip);
+            let upto = blank_end.unwrap_or(avail.len());
+            // The blank lines before `upto`, whole; what follows their last break is
+            // the tail.
+            match memchr::memrchr(b'\n', &avail[..upto]) {
+                Some(n) => {
+                    let lines = memchr::memchr_iter(b'\n', &avail[..=n]).count() as u64;
+                    newlines += lines;
+                    if !counted {
+                        run.extend_from_slice(&tail);
+                        run.extend_from_slice(&avail[..=n]);
+                        if run.len() > BLANK_RUN_BYTES {
+                            counted = true;
+                            run = Vec::new();
+                        }
+                    }
+                    tail.clear();
+                    if blank_end.is_some() {
+                        tail.extend_from_slice(&avail[n + 1..upto]);
+                        self.input.consume(upto);
+                    } else {
+                        let rest = &avail[n + 1..];
+                        if tail.len() < BLANK_RUN_BYTES {
+                            tail.extend_from_slice(rest);
+                        }
+                        let k = avail.len();
+                        self.input.consume(k);
+                    }
+                }
+                None => {
+                    if tail.len() < BLANK_RUN_BYTES {
+                        tail.extend_from_slice(&avail[..upto]);
+                    }
+                    self.input.consume(upto);
+                }
+            }
+            if blank_end.is_some() {
+                // The first non-blank line: its white space, then up to its break.
+                let mut line = std::mem::take(&mut tail);
+                let mut cut = true;
+                loop {
+                    let avail = self.input.fill_buf()?;
+                    if avail.is_empty() {
+                        cut = false;
+                        break;
+                    }
+                    let (take, ends) = match memchr::memchr(b'\n', avail) {
+                        Some(n) => (n + 1, true),
+                        None => (avail.len(), false),
+                    };
+                    let take = take.min(DETECT_LINE.saturating_sub(line.len()));
+                    line.extend_from_slice(&avail[..take]);
+                    self.input.consume(take);
+                    if ends && line.ends_with(b"\n") {
+                        cut = false;
+                        break;
+                    }
+                    if line.len() >= DETECT_LINE {
+                        break;
+                    }
+                }
+                break Some((line, cut));
+            }
+        };
+        if newlines > 0 {
+            let entry = if counted {
+                Ahead::Newlines(newlines)
+            } else {
+                Ahead::Bytes(run)
+            };
+            self.ahead.push((run_start, entry));
+            self.number += newlines;
+        }
+        let Some((line, cut)) = line else {
+            if !tail.is_empty() {
+                self.number += 1;
+                self.ahead.push((self.number, Ahead::Bytes(tail)));
+            }
+            return Ok(None);
+        };
+        self.number += 1;
+        self.ahead_cut = cut;
+        self.ahead.push((self.number, Ahead::Bytes(line)));
+        Ok(self.ahead.last().map(|(_, l)| match l {
+            Ahead::Bytes(b) => b.as_slice(),
+            Ahead::Newlines(_) => &b""[..],
+        }))
     }
 
     /// Appends up to `max` more bytes (look-ahead first) to `out`; true at the end of
@@ -932,8 +1467,15 @@ impl<'r> Lines<'r> {
         self.settle();
         let start = out.len();
         while self.ahead_pos < self.ahead.len() && out.len() - start < max {
-            out.extend_from_slice(&self.ahead[self.ahead_pos].1);
-            self.ahead_pos += 1;
+            let room = max - (out.len() - start);
+            let entry = &mut self.ahead[self.ahead_pos].1;
+            let k = entry.len().min(room);
+            let at = out.len();
+            out.resize(at + k, 0);
+            entry.take_into(&mut out[at..]);
+            if entry.len() == 0 {
+                self.ahead_pos += 1;
+            }
         }
         let want = max.saturating_sub(out.len() - start);
         if want > 0 {
@@ -949,14 +1491,10 @@ impl<'r> Lines<'r> {
         self.settle();
         let mut n = 0;
         while n < out.len() && self.ahead_pos < self.ahead.len() {
-            let line = &mut self.ahead[self.ahead_pos].1;
-            let k = line.len().min(out.len() - n);
-            out[n..n + k].copy_from_slice(&line[..k]);
-            n += k;
-            if k == line.len() {
+            let entry = &mut self.ahead[self.ahead_pos].1;
+            n += entry.take_into(&mut out[n..]);
+            if entry.len() == 0 {
                 self.ahead_pos += 1;
-            } else {
-                line.drain(..k);
             }
         }
         while n < out.len() {
@@ -974,8 +1512,11 @@ impl<'r> Lines<'r> {
     fn read_rest(&mut self) -> io::Result<Vec<u8>> {
         self.settle();
         let mut all = Vec::new();
-        for (_, line) in self.ahead.drain(self.ahead_pos..) {
-            all.extend_from_slice(&line);
+        for (_, entry) in self.ahead.drain(self.ahead_pos..) {
+            match entry {
+                Ahead::Bytes(b) => all.extend_from_slice(&b),
+                Ahead::Newlines(n) => all.resize(all.len() + n as usize, b'\n'),
+            }
         }
         self.input.read_to_end(&mut all)?;
         Ok(all)

@@ -61,17 +61,21 @@ impl Pieces {
         buf: &mut Vec<u8>,
         start: usize,
     ) -> io::Result<bool> {
-        let held = self.rest.len();
+        // What waited, up to a piece (the first bytes can be longer: the rest of a
+        // document given up, which waits for the pieces after).
+        // (Never fewer than 8 bytes: a piece always holds a whole character.)
+        let held = self.rest.len().min(self.size.max(8));
         // Room for a few bytes more than waited: a character cut short always ends.
         buf.resize(start + self.size.max(held + 4), 0);
-        buf[start..start + held].copy_from_slice(&self.rest);
-        self.rest.clear();
-        if self.rest.capacity() > self.size {
+        buf[start..start + held].copy_from_slice(&self.rest[..held]);
+        self.rest.drain(..held);
+        let more_waits = !self.rest.is_empty();
+        if !more_waits && self.rest.capacity() > self.size {
             // It held the first piece, read whole to tell a long text from a short one.
             self.rest = Vec::new();
         }
         let read_to = start + held;
-        if self.eof {
+        if self.eof || more_waits {
             buf.truncate(read_to);
         } else {
             let result = lines.fill(&mut buf[read_to..]);
@@ -80,8 +84,8 @@ impl Pieces {
             buf.truncate(read_to + n);
             result?;
         }
-        let cut = start + piece_end(&buf[start..], self.eof);
-        self.rest.extend_from_slice(&buf[cut..]);
+        let cut = start + piece_end(&buf[start..], self.eof && !more_waits);
+        self.rest.splice(0..0, buf[cut..].iter().copied());
         buf.truncate(cut);
         Ok(self.eof && self.rest.is_empty())
     }

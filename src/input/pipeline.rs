@@ -3,7 +3,7 @@
 //! (see [`super::Reader::jsonl_pipelined`]). Parsing is about a third of the work on a
 //! JSON Lines log, so a second core takes that share off the walk.
 
-use super::{Lines, json_error, strip_bom};
+use super::{Line, Lines, Overlong, json_error, overlong_message, strip_bom};
 use crate::json::{Doc, Slot};
 use std::io;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -34,6 +34,8 @@ pub struct Record {
     pub tape: Result<(usize, usize), String>,
     /// The record's line, if it holds bytes that are not UTF-8.
     pub bad_utf8: Option<u64>,
+    /// The line was too long and passed over: this warning is all there is of it.
+    pub skipped: Option<String>,
 }
 
 impl Batch {
@@ -88,7 +90,21 @@ impl Batch {
             text: (start, self.text.len()),
             tape,
             bad_utf8,
+            skipped: None,
         });
+    }
+
+    /// Notes lines passed over as too long, in their place.
+    fn skipped(&mut self, skipped: Vec<Overlong>) {
+        for o in skipped {
+            self.records.push(Record {
+                number: o.line,
+                text: (0, 0),
+                tape: Err(String::new()),
+                bad_utf8: None,
+                skipped: Some(overlong_message(o)),
+            });
+        }
     }
 }
 
@@ -101,8 +117,16 @@ pub fn produce(lines: &mut Lines, batches: &SyncSender<Batch>, spares: &Receiver
         let mut end = false;
         while batch.text.len() < BATCH_BYTES {
             match lines.next_line() {
-                Ok(Some((number, raw))) => batch.push(number, raw),
+                Ok(Some(Line {
+                    number,
+                    raw,
+                    skipped,
+                })) => {
+                    batch.skipped(skipped);
+                    batch.push(number, raw);
+                }
                 Ok(None) => {
+                    batch.skipped(std::mem::take(&mut lines.overlong));
                     end = true;
                     break;
                 }

@@ -8,12 +8,18 @@ pub struct Event {
     pub data: String,
     /// Line of the event's first data line.
     pub line: u64,
+    /// Its data ran past the limit: it was dropped (`data` is empty), not held.
+    pub too_long: bool,
 }
 
 #[derive(Default)]
 pub struct Events {
     data: String,
     line: Option<u64>,
+    /// The longest event held (0: no limit).
+    max: usize,
+    /// The event's data ran past `max`: the rest of it is passed over.
+    too_long: bool,
     /// Where the gathered data stands as JSON, kept as lines come, so that asking
     /// whether it is a complete value costs nothing per line (reparsing it each time
     /// made a long event quadratic).
@@ -64,6 +70,38 @@ impl Shape {
 }
 
 impl Events {
+    /// Events whose data is held up to `max` bytes; a longer one is dropped and
+    /// dispatched marked `too_long`.
+    pub fn new(max: usize) -> Events {
+        Events {
+            max,
+            ..Events::default()
+        }
+    }
+
+    /// Adds a data line's value, or passes it over once the event is too long.
+    fn push(&mut self, value: &str, newline: bool) {
+        self.shape.feed(value);
+        if self.too_long {
+            return;
+        }
+        if self.max > 0 && self.data.len() + value.len() + 1 > self.max {
+            self.too_long = true;
+            self.data = String::new();
+            return;
+        }
+        if newline {
+            self.data.push('\n');
+        }
+        self.data.push_str(value);
+    }
+
+    /// Whether the data gathered is one complete JSON value.
+    fn complete(&self) -> bool {
+        self.shape.closed()
+            && (self.too_long || serde_json::from_str::<serde::de::IgnoredAny>(&self.data).is_ok())
+    }
+
     /// Feeds one line (without its line break); returns an event when one is complete.
     pub fn line(&mut self, line: &str, number: u64) -> Option<Event> {
         let line = line.trim_start();
@@ -77,30 +115,23 @@ impl Events {
             let value = value.strip_prefix(' ').unwrap_or(value);
             // Captures that drop the blank lines between events: a data line that
             // starts a JSON value after a complete one starts a new event.
-            if self.line.is_some()
-                && value.starts_with(['{', '['])
-                && self.shape.closed()
-                && serde_json::from_str::<serde::de::IgnoredAny>(&self.data).is_ok()
-            {
+            if self.line.is_some() && value.starts_with(['{', '[']) && self.complete() {
                 let done = self.end();
-                self.data.push_str(value);
-                self.shape.feed(value);
+                self.push(value, false);
                 self.line = Some(number);
                 return done;
             }
-            if self.line.is_some() {
-                self.data.push('\n');
-            } else {
+            let newline = self.line.is_some();
+            if !newline {
                 self.line = Some(number);
             }
-            self.data.push_str(value);
-            self.shape.feed(value);
+            self.push(value, newline);
             return None;
         }
         if line.starts_with('{') || line.starts_with('[') {
             // A JSON line with no field name: an event of its own.
             let pending = self.end();
-            self.data.push_str(line);
+            self.push(line, false);
             self.line = Some(number);
             return match pending {
                 Some(p) => Some(p),
@@ -123,10 +154,12 @@ impl Events {
     /// Dispatches what has accumulated (at a blank line or the end of input).
     pub fn end(&mut self) -> Option<Event> {
         self.shape = Shape::default();
+        let too_long = std::mem::take(&mut self.too_long);
         let line = self.line.take()?;
         Some(Event {
             data: std::mem::take(&mut self.data),
             line,
+            too_long,
         })
     }
 }
@@ -187,11 +220,13 @@ mod tests {
             [
                 Event {
                     data: "{\"x\":\n1}".into(),
-                    line: 2
+                    line: 2,
+                    too_long: false
                 },
                 Event {
                     data: "[DONE]".into(),
-                    line: 6
+                    line: 6,
+                    too_long: false
                 }
             ]
         );

@@ -139,6 +139,12 @@ impl Interpreter {
         self.feed_at(node, lines, 0)
     }
 
+    /// One element of a top-level array read element by element: walked as
+    /// [`Interpreter::feed`] walks the items of a document that is a list.
+    pub fn feed_item(&mut self, node: Node, lines: &LineIndex) -> bool {
+        self.feed_at(node, lines, 1)
+    }
+
     /// Whether some value was too deeply nested to be walked (reported once by the caller).
     pub fn take_too_deep(&mut self) -> bool {
         std::mem::take(&mut self.too_deep)
