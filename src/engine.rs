@@ -213,7 +213,10 @@ pub struct Engine<'o> {
     /// Per source: turns seen, call ids with their names (to name results), and the
     /// calls of notebook outputs (an output re-printed later is a copy).
     turns: u64,
-    calls: HashMap<String, (String, u64)>,
+    /// The calls waiting for their results: the most recent, not all (see
+    /// [`crate::recent::RecentMap`]); the result of a call forgotten is named as the
+    /// result of an unknown call is.
+    calls: crate::recent::RecentMap<String, (String, u64)>,
     notebook_calls: HashSet<String>,
     file: String,
     /// Whether the current source held something of a transcript's shape: a message
@@ -246,7 +249,7 @@ impl<'o> Engine<'o> {
             scanners: dialects::scanners(),
             out,
             turns: 0,
-            calls: HashMap::new(),
+            calls: crate::recent::RecentMap::default(),
             notebook_calls: HashSet::new(),
             file: String::new(),
             structured: false,

@@ -631,6 +631,9 @@ impl<'a, 's> Reader<'a, 's> {
                 ),
             );
         }
+        for warning in self.interp.take_warnings() {
+            self.warn(None, warning);
+        }
         for event in self.interp.drain() {
             (self.sink)(event)?;
         }
