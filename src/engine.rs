@@ -546,10 +546,6 @@ impl<'o> Engine<'o> {
             recycle_chosen(calls);
         }
         pending.done = w.keep_before;
-        if !w.last && pending.committed.is_none() {
-            self.settle_held(w.text.line)?;
-        }
-        let pending = self.window.as_mut().expect("created above");
         // With --all every channel is reported, in channel order: nothing to commit.
         let first_text = self
             .options
@@ -565,6 +561,10 @@ impl<'o> Engine<'o> {
         {
             pending.committed = Some(f);
         }
+        if !w.last && pending.committed.is_none() {
+            self.settle_held(w.text.line)?;
+        }
+        let pending = self.window.as_mut().expect("created above");
         // Once a channel without WIL has won, later windows are scanned for its calls
         // only, and WIL's sentinels (which keep a cut out of a WIL block) are moot.
         if pending

@@ -246,3 +246,38 @@ fn stats_of_windowed_text_are_those_of_a_whole_read() {
         assert_eq!(common::records(&out.stdout).len(), 3_000);
     }
 }
+
+#[test]
+fn text_dense_in_tags_gives_the_calls_of_a_whole_read() {
+    // Five `<` per call: windows are cut at a bounded number of openers, well before
+    // their length, and carry the rest on; the calls are those of a whole read.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dense.txt");
+    let mut text = String::from("Here they come.\n");
+    text.push_str(&text_calls(60_000));
+    text.push_str("Done.\n");
+    std::fs::write(&file, &text).unwrap();
+    let read = |window: &str, jobs: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "-j", jobs])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    let whole = read("0", "1");
+    let records = common::records(&whole);
+    assert_eq!(records.len(), 60_000);
+    assert!(
+        records
+            .iter()
+            .enumerate()
+            .all(|(k, r)| arg_i(r) == k.to_string())
+    );
+    assert_eq!(records[59_999].line(), 2 + 5 * 59_999);
+    for (window, jobs) in [("1048576", "1"), ("1048576", "2"), ("2097152", "2")] {
+        assert!(read(window, jobs) == whole, "window {window}, -j {jobs}");
+    }
+}

@@ -458,3 +458,30 @@ fn a_fifo_in_a_directory_is_skipped_unopened() {
     assert_eq!(m.stderr, "");
     assert_eq!(calls(&m), [c("f", "c1", 1), c("g", "c2", 1)]);
 }
+
+#[test]
+fn text_dense_in_calls_is_read_in_short_windows() {
+    // 2 MB of `<function=f>` lines, a call each: it fits in one window, but read whole
+    // the scanners held all 153,846 calls at once (about 140 MB). Text that holds more
+    // than a window's share of `<`, `[` or `{` is read in shorter windows.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dense.txt");
+    let n = 153_846;
+    std::fs::write(&file, "<function=f>\n".repeat(n)).unwrap();
+    let m = run(&["check".as_ref(), file.as_os_str()]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&m.stdout),
+        format!("1 file, {n} calls, 0 invalid, 0 unknown tools\n")
+    );
+    assert_eq!(
+        m.stderr,
+        format!(
+            "toolsift: {}:1: more than 4096 calls in one text and the turn still open; it is \
+             settled on the text channel here (calls of other channels further on in this text \
+             are not read)\n",
+            shown(&file)
+        )
+    );
+    assert!(m.peak_mib < 64, "peak {} MiB", m.peak_mib);
+}

@@ -47,6 +47,35 @@ struct NextWindow<'c> {
     line: u64,
     /// Whether WIL's sentinels are still searched for.
     find_wil: bool,
+    /// Whether new pieces are read: not when what is carried over fills the window
+    /// already (a window cut short by [`dense_cut`]), nor after the input ended.
+    read: bool,
+    /// Whether the input ended before this window.
+    ended: bool,
+}
+
+/// Where a window that holds more than [`MAX_WINDOW_OPENERS`] `<` (or `[` and `{`)
+/// is cut: after the line that holds the first opener over the bound (or at that
+/// opener, on a line too long), and never before [`MIN_DENSE_WINDOW`].
+fn dense_cut(text: &Text) -> Option<usize> {
+    let openers = text.openers();
+    let over = [
+        openers.angle.get(MAX_WINDOW_OPENERS),
+        openers.json.get(MAX_WINDOW_OPENERS),
+    ]
+    .into_iter()
+    .flatten()
+    .min()?;
+    let s = text.text.as_str();
+    let at = (*over).max(MIN_DENSE_WINDOW);
+    if at >= s.len() {
+        return None;
+    }
+    let at = match memchr::memchr(b'\n', &s.as_bytes()[at..(at + (64 << 10)).min(s.len())]) {
+        Some(n) => at + n + 1,
+        None => (0..=at).rev().find(|&k| s.is_char_boundary(k))?,
+    };
+    (at > 0 && at < s.len()).then_some(at)
 }
 
 /// How a source is framed.
@@ -110,6 +139,15 @@ const SHORT_OVERLAP_PART: usize = 16;
 /// Harmony header of up to 512 bytes, a head of up to 256) is no candidate yet, and the
 /// next window must hold it whole.
 const MIN_SHORT_OVERLAP: usize = 1024;
+
+/// How many `<` (or `[` and `{`) a text window holds at most past its first
+/// [`MIN_DENSE_WINDOW`] bytes: the scanners' work and memory grow with the openers and
+/// calls of a window, not with its bytes, so text dense in them is read in shorter
+/// windows (prose, code and logs hold far fewer than this in a full window).
+const MAX_WINDOW_OPENERS: usize = 1 << 14;
+
+/// A window is never cut shorter than this for holding many openers.
+const MIN_DENSE_WINDOW: usize = 128 << 10;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -241,7 +279,14 @@ impl<'a, 's> Reader<'a, 's> {
                     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
                     let cassette =
                         cassette::looks_like_cassette(&head) || http::looks_like_http(&head);
-                    if !eof && !cassette {
+                    // Text dense in openers is read in windows even when it would fit
+                    // in one: the scanners' memory grows with what a window holds.
+                    let dense = || {
+                        memchr::memchr3_iter(b'<', b'[', b'{', &bytes)
+                            .nth(2 * MAX_WINDOW_OPENERS)
+                            .is_some_and(|at| at >= MIN_DENSE_WINDOW)
+                    };
+                    if (!eof || dense()) && !cassette {
                         self.windowed_text(bytes, &mut lines, 1)?;
                         return self.pump();
                     }
@@ -443,18 +488,43 @@ impl<'a, 's> Reader<'a, 's> {
         // left from another text is dropped).
         Window::take_sentinels_moot();
         let mut sentinels_moot = false;
+        // Bytes read but left out of a window that held too many openers (from
+        // `tail_from` on): the next windows take them a window's length at a time after
+        // what they carry over, and read no new piece until they are all taken.
+        let mut tail: Vec<u8> = Vec::new();
+        let mut tail_from = 0;
+        let mut dense_len = 0;
+        let mut ended = false;
         loop {
             let target = (carried.len() * CARRIED_SHARE).clamp(least, most);
+            let untaken = tail_from < tail.len();
             let next = NextWindow {
                 carried: &carried,
                 target,
                 line,
                 find_wil: !sentinels_moot,
+                read: !ended && !untaken,
+                ended: ended && !untaken,
             };
-            let (text, last) = match &mut feed {
+            let (mut text, mut last) = match &mut feed {
                 Feed::Here { pieces, lines } => self.window_here(pieces, lines, &next)?,
                 Feed::Thread { pieces, spares } => self.window_of_pieces(pieces, spares, &next)?,
             };
+            ended = ended || (next.read && last);
+            if let Some(at) = dense_cut(&text) {
+                let mut whole = std::mem::take(&mut text.text);
+                // What is left of the tail stays where it is, after this window's rest.
+                let rest = whole.as_bytes()[at..].to_vec();
+                tail.splice(..tail_from, rest);
+                tail_from = 0;
+                whole.truncate(at);
+                dense_len = at;
+                text = Text::new(whole, next.line, false, true);
+                text.sweep(next.find_wil);
+                last = false;
+            } else if tail_from < tail.len() {
+                last = false;
+            }
             let cut = text.text.len();
             let keep = if last {
                 cut
@@ -518,6 +588,20 @@ impl<'a, 's> Reader<'a, 's> {
             })?;
             carried.clear();
             carried.extend_from_slice(&passed.bytes[passed.keep..]);
+            if tail_from < tail.len() {
+                let take = dense_len.max(MIN_DENSE_WINDOW);
+                let end = match tail.get(tail_from + take..) {
+                    Some(after) => memchr::memchr(b'\n', after)
+                        .map_or(tail.len(), |n| tail_from + take + n + 1),
+                    None => tail.len(),
+                };
+                carried.extend_from_slice(&tail[tail_from..end]);
+                tail_from = end;
+                if tail_from == tail.len() {
+                    tail.clear();
+                    tail_from = 0;
+                }
+            }
             Window::recycle(passed.bytes);
             if last {
                 return Ok(());
@@ -542,12 +626,17 @@ impl<'a, 's> Reader<'a, 's> {
         buffer.resize(buffer.len().max(next.carried.len()), 0);
         buffer[..next.carried.len()].copy_from_slice(next.carried);
         let mut start = next.carried.len();
-        let last = loop {
-            let last = pieces.read_into(lines, &mut buffer, start)?;
-            start = buffer.len();
-            if last || buffer.len() >= next.target {
-                break last;
+        let last = if next.read {
+            loop {
+                let last = pieces.read_into(lines, &mut buffer, start)?;
+                start = buffer.len();
+                if last || buffer.len() >= next.target {
+                    break last;
+                }
             }
+        } else {
+            buffer.truncate(start);
+            next.ended
         };
         let text = match string_from_utf8(buffer) {
             Ok(text) => text,
@@ -578,32 +667,35 @@ impl<'a, 's> Reader<'a, 's> {
         openers.add(text.as_bytes(), 0, text.len());
         let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
         let mut wil = crate::model::holds_wil(text.as_bytes());
-        let last = loop {
-            let piece = pieces.recv().unwrap_or_else(|_| pieces::Piece {
-                error: Some(io::Error::other("the thread reading the text stopped")),
-                ..Default::default()
-            });
-            if let Some(e) = piece.error {
-                return Err(e);
-            }
-            if let Some(before) = piece.bad_utf8 {
-                self.warn_utf8(next.line + breaks + before);
-            }
-            let shift = text.len();
-            text.push_str(&piece.text);
-            let bytes = text.as_bytes();
-            openers.append_piece(&piece.openers, bytes, shift);
-            // A `WIL` may start in the last two bytes before the piece.
-            let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
-            wil = wil || piece.wil || crate::model::holds_wil(joint);
-            breaks += piece.breaks;
-            let last = piece.last;
-            // Back at once, for the piece after next.
-            let _ = spares.send(piece);
-            if last || text.len() >= next.target {
-                break last;
-            }
-        };
+        let last = !next.read && next.ended;
+        let last = last
+            || next.read
+                && loop {
+                    let piece = pieces.recv().unwrap_or_else(|_| pieces::Piece {
+                        error: Some(io::Error::other("the thread reading the text stopped")),
+                        ..Default::default()
+                    });
+                    if let Some(e) = piece.error {
+                        return Err(e);
+                    }
+                    if let Some(before) = piece.bad_utf8 {
+                        self.warn_utf8(next.line + breaks + before);
+                    }
+                    let shift = text.len();
+                    text.push_str(&piece.text);
+                    let bytes = text.as_bytes();
+                    openers.append_piece(&piece.openers, bytes, shift);
+                    // A `WIL` may start in the last two bytes before the piece.
+                    let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
+                    wil = wil || piece.wil || crate::model::holds_wil(joint);
+                    breaks += piece.breaks;
+                    let last = piece.last;
+                    // Back at once, for the piece after next.
+                    let _ = spares.send(piece);
+                    if last || text.len() >= next.target {
+                        break last;
+                    }
+                };
         let wil = wil && next.find_wil;
         Ok((Text::swept(text, next.line, openers, wil, breaks), last))
     }
