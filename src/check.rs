@@ -357,18 +357,35 @@ struct FileCheck {
 
 impl FileCheck {
     fn new(args: &CheckArgs, require_valid: bool, junit: bool) -> FileCheck {
+        FileCheck::empty(
+            args.expect.clone(),
+            args.forbid.clone(),
+            require_valid,
+            !args.allow_unknown,
+            junit,
+        )
+    }
+
+    /// No call seen yet, with the assertions and settings given.
+    fn empty(
+        expect: Vec<String>,
+        forbid: Vec<String>,
+        report_invalid: bool,
+        report_unknown: bool,
+        junit: bool,
+    ) -> FileCheck {
         FileCheck {
-            expect: args.expect.clone(),
-            forbid: args.forbid.clone(),
-            report_invalid: require_valid,
-            report_unknown: !args.allow_unknown,
+            forbidden: vec![Vec::new(); forbid.len()],
+            expected: vec![false; expect.len()],
+            expect,
+            forbid,
+            report_invalid,
+            report_unknown,
             junit,
             calls: 0,
             invalid: 0,
             unknown: 0,
             call_findings: Vec::new(),
-            forbidden: vec![Vec::new(); args.forbid.len()],
-            expected: vec![false; args.expect.len()],
             unlisted: 0,
             unlisted_forbid: 0,
             cases: Vec::new(),
@@ -377,20 +394,13 @@ impl FileCheck {
 
     /// This file's state, leaving a fresh one for the next.
     fn take(&mut self) -> FileCheck {
-        let fresh = FileCheck {
-            expect: self.expect.clone(),
-            forbid: self.forbid.clone(),
-            calls: 0,
-            invalid: 0,
-            unknown: 0,
-            call_findings: Vec::new(),
-            forbidden: vec![Vec::new(); self.forbid.len()],
-            expected: vec![false; self.expect.len()],
-            unlisted: 0,
-            unlisted_forbid: 0,
-            cases: Vec::new(),
-            ..*self
-        };
+        let fresh = FileCheck::empty(
+            self.expect.clone(),
+            self.forbid.clone(),
+            self.report_invalid,
+            self.report_unknown,
+            self.junit,
+        );
         std::mem::replace(self, fresh)
     }
 

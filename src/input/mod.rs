@@ -1366,50 +1366,45 @@ impl<'r> Lines<'r> {
     /// Gathers the line begun in `buf` from the input, up to the limit: the line, or
     /// `None` at the end of the input or when it was too long (then passed over).
     fn gather(&mut self) -> io::Result<Option<(u64, At)>> {
-        {
-            let mut whole = false;
-            let mut binary = false;
-            loop {
-                let avail = self.input.fill_buf()?;
-                if avail.is_empty() {
-                    whole = true;
-                    break;
-                }
-                let (take, ends) = match memchr::memchr(b'\n', avail) {
-                    Some(n) => (n + 1, true),
-                    None => (avail.len(), false),
-                };
-                if self.buf.len() + take > self.max {
-                    break;
-                }
-                self.buf.extend_from_slice(&avail[..take]);
-                self.input.consume(take);
-                if ends {
-                    whole = true;
-                    break;
-                }
-                // A long line that starts with binary data is not gathered on.
-                if self.buf.len() > BINARY_LINE
-                    && memchr::memchr(0, &self.buf[..BINARY_PROBE]).is_some()
-                {
-                    binary = true;
-                    break;
-                }
+        let mut whole = false;
+        let mut binary = false;
+        loop {
+            let avail = self.input.fill_buf()?;
+            if avail.is_empty() {
+                whole = true;
+                break;
             }
-            if whole {
-                if self.buf.is_empty() {
-                    return Ok(None);
-                }
-                self.number += 1;
-                return Ok(Some((self.number, At::Buf)));
+            let (take, ends) = through_line_end(avail);
+            if self.buf.len() + take > self.max {
+                break;
+            }
+            self.buf.extend_from_slice(&avail[..take]);
+            self.input.consume(take);
+            if ends {
+                whole = true;
+                break;
+            }
+            // A long line that starts with binary data is not gathered on.
+            if self.buf.len() > BINARY_LINE
+                && memchr::memchr(0, &self.buf[..BINARY_PROBE]).is_some()
+            {
+                binary = true;
+                break;
+            }
+        }
+        if whole {
+            if self.buf.is_empty() {
+                return Ok(None);
             }
             self.number += 1;
-            let binary = binary
-                || memchr::memchr(0, &self.buf[..self.buf.len().min(BINARY_PROBE)]).is_some();
-            self.buf = Vec::new();
-            self.skip_overlong(self.number, binary)?;
-            Ok(None)
+            return Ok(Some((self.number, At::Buf)));
         }
+        self.number += 1;
+        let binary =
+            binary || memchr::memchr(0, &self.buf[..self.buf.len().min(BINARY_PROBE)]).is_some();
+        self.buf = Vec::new();
+        self.skip_overlong(self.number, binary)?;
+        Ok(None)
     }
 
     /// Reads past the rest of a line too long to hold (its first bytes are read
@@ -1513,10 +1508,7 @@ impl<'r> Lines<'r> {
                         cut = false;
                         break;
                     }
-                    let (take, ends) = match memchr::memchr(b'\n', avail) {
-                        Some(n) => (n + 1, true),
-                        None => (avail.len(), false),
-                    };
+                    let (take, ends) = through_line_end(avail);
                     let take = take.min(DETECT_LINE.saturating_sub(line.len()));
                     line.extend_from_slice(&avail[..take]);
                     self.input.consume(take);
@@ -1620,6 +1612,15 @@ impl<'r> Lines<'r> {
 
 /// `String::from_utf8`, with the check made by simdutf8 (several times faster on valid
 /// text, the usual case); std's check runs only to describe an error.
+/// How much of `avail` belongs to the current line (its break included), and whether
+/// the line ends there.
+fn through_line_end(avail: &[u8]) -> (usize, bool) {
+    match memchr::memchr(b'\n', avail) {
+        Some(n) => (n + 1, true),
+        None => (avail.len(), false),
+    }
+}
+
 fn string_from_utf8(bytes: Vec<u8>) -> Result<String, std::string::FromUtf8Error> {
     if simdutf8::basic::from_utf8(&bytes).is_ok() {
         // SAFETY: simdutf8 has just checked that `bytes` is valid UTF-8.
