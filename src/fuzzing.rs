@@ -394,7 +394,9 @@ pub fn with_text(data: &[u8]) {
 /// quarter of the window): four times the longest line and the longest span of any
 /// channel's call in a whole read, and never less than 64 bytes.
 fn window_for(data: &[u8]) -> usize {
-    let longest_line = data.split(|&b| b == b'\n').map(<[u8]>::len).max();
+    // Measured in the text read, bad bytes replaced (three bytes each), as windows are.
+    let text = String::from_utf8_lossy(data);
+    let longest_line = text.split('\n').map(str::len).max();
     let mut turn = Turn::new(Role::Assistant, 1);
     turn.push_raw_text(message_of(data), 1);
     let mut sink = Output::new(Box::new(io::sink()), false);

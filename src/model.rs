@@ -456,6 +456,9 @@ pub struct Text {
     reasoning_regions: OnceLock<Vec<(usize, usize)>>,
     /// The line breaks of the whole text, when its reader counted them already.
     breaks: Option<u64>,
+    /// Regions opened before the text starts and still open there (a window of a longer
+    /// text that starts inside `<think>`).
+    open_before: crate::scan::OpenRegions,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -497,8 +500,9 @@ pub(crate) fn holds_wil(bytes: &[u8]) -> bool {
     WIL_FINDERS.iter().any(|f| f.find(bytes).is_some())
 }
 
-/// The blocks of [`Text::wil_blocks`].
-fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
+/// The blocks of [`Text::wil_blocks`]; `open`: the text starts inside a block, which
+/// is the first (from 0).
+fn wil_blocks(bytes: &[u8], open: bool) -> Vec<(usize, usize)> {
     const BEGIN: &[u8] = b"BEGIN ";
     const END: &[u8] = b"END ";
     let [upper, lower] = &*WIL_FINDERS;
@@ -510,6 +514,13 @@ fn wil_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
     };
     let mut blocks = Vec::new();
     let mut hits = hits.into_iter();
+    if open {
+        let end = hits
+            .by_ref()
+            .find(|&at| at >= END.len() && behind(at, END))
+            .map_or(bytes.len(), |at| at - END.len());
+        blocks.push((0, end));
+    }
     while let Some(begin) = hits.by_ref().find(|&at| behind(at, BEGIN)) {
         let body = begin + 3;
         let end = hits
@@ -656,6 +667,7 @@ impl Text {
             wil_blocks: OnceLock::new(),
             reasoning_regions: OnceLock::new(),
             breaks: None,
+            open_before: crate::scan::OpenRegions::default(),
         }
     }
 
@@ -691,13 +703,27 @@ impl Text {
                 &openers.angle,
                 &openers.square,
                 completion_start,
+                self.open_before.reasoning,
             )
         })
     }
 
-    /// Whether the text holds `WIL` or `wil` anywhere, found once.
+    /// Regions opened before the text starts and still open there.
+    pub fn open_before(&self) -> crate::scan::OpenRegions {
+        self.open_before
+    }
+
+    /// Tells a window which regions were open where it starts.
+    pub fn set_open_before(&mut self, open: crate::scan::OpenRegions) {
+        self.open_before = open;
+        self.reasoning_regions.take();
+        self.wil_blocks.take();
+    }
+
+    /// Whether the text holds `WIL` or `wil` anywhere, found once (or starts inside a
+    /// block opened before it).
     pub fn maybe_wil(&self) -> bool {
-        *self.wil.get_or_init(|| holds_wil(self.text.as_bytes()))
+        self.open_before.wil || *self.wil.get_or_init(|| holds_wil(self.text.as_bytes()))
     }
 
     /// UICP's `BEGIN WIL … END WIL` blocks: the offset of each `BEGIN WIL` and of its
@@ -710,7 +736,7 @@ impl Text {
             if !self.maybe_wil() {
                 return Vec::new();
             }
-            wil_blocks(self.text.as_bytes())
+            wil_blocks(self.text.as_bytes(), self.open_before.wil)
         })
     }
 

@@ -70,9 +70,9 @@ pub struct Found {
     pub end: usize,
     /// It never closed: it runs to the end of the text.
     pub unclosed: bool,
-    /// For a top-level value: whether one of its double-quoted strings starts like a
-    /// call key (`"name"` with `"arguments"`, `"tool…"`, ...), seen during the walk.
-    /// `None` when not known.
+    /// For a top-level value, or one directly inside a top-level value that never
+    /// closes: whether one of its double-quoted strings starts like a call key (`"name"`
+    /// with `"arguments"`, `"tool…"`, ...), seen during the walk. `None` when not known.
     pub call_keys: Option<bool>,
 }
 
@@ -156,8 +156,13 @@ fn walk_values(
     // of everything closed inside it, so this stays as short as the text's top level.
     let mut closed: Vec<Found> = Vec::new();
     let mut keys = Keys::default();
+    // The keys of the value open directly inside the outermost one: when the outermost
+    // never closes, its closed children are listed, with their own call keys.
+    let mut child_keys = Keys::default();
     // Openers are visited in order: a cursor, not a search, finds the next one.
     let mut next_opener = 0;
+    // The first raw line break in a string of the top-level value open now.
+    let mut broken: Option<usize> = None;
     let mut i = from;
     while i < bytes.len() {
         if stack.is_empty() {
@@ -203,6 +208,10 @@ fn walk_values(
             b'"' if !stack.is_empty() => match string_end(bytes, i) {
                 Some(end) => {
                     keys.see(&bytes[i + 1..end]);
+                    child_keys.see(&bytes[i + 1..end]);
+                    if broken.is_none() && restarts > 0 {
+                        broken = memchr::memchr(b'\n', &bytes[i + 1..end]).map(|n| i + 1 + n);
+                    }
                     i = end;
                     continue;
                 }
@@ -212,6 +221,9 @@ fn walk_values(
             b'{' | b'[' => {
                 if stack.is_empty() {
                     keys = Keys::default();
+                    broken = None;
+                } else if stack.len() == 1 {
+                    child_keys = Keys::default();
                 }
                 stack.push((i, closed.len()));
             }
@@ -220,12 +232,26 @@ fn walk_values(
             b'}' | b']' if stack.last().is_some_and(|&(p, _)| bytes[p] + 2 != bytes[i]) => {}
             b'}' | b']' => {
                 if let Some((start, inside)) = stack.pop() {
+                    // A value that closed only because a string broken at a line end
+                    // paired its quote with a later one: when a walk from the break
+                    // finds a call inside the value, the value ends at the break, as
+                    // when nothing closes it (below).
+                    if stack.is_empty()
+                        && let Some(at) = broken.take()
+                        && breaks_off_a_call(text, at, i + 1, openers, skip)
+                    {
+                        return restart_at(text, from, at, openers, skip, restarts);
+                    }
                     closed.truncate(inside);
                     closed.push(Found {
                         start,
                         end: i + 1,
                         unclosed: false,
-                        call_keys: stack.is_empty().then(|| keys.any()),
+                        call_keys: match stack.len() {
+                            0 => Some(keys.any()),
+                            1 => Some(child_keys.any()),
+                            _ => None,
+                        },
                     });
                 }
             }
@@ -244,7 +270,7 @@ fn walk_values(
         && let Some(broken) = line_break_in_a_string(bytes, outer)
     {
         let (rest, rest_open) = walk_values(text, broken + 1, openers, skip, restarts - 1);
-        if rest.iter().any(|f| f.call_keys == Some(true)) {
+        if rest.iter().any(|f| names_a_call(text, f)) {
             let before = openers.map(|at| &at[..at.partition_point(|&p| p < broken)]);
             let (mut out, _) = walk_values(&text[..broken], from, before, skip, 0);
             out.extend(rest);
@@ -295,6 +321,44 @@ fn walk_values(
     (out, open)
 }
 
+/// Whether a value found by a walk holds call keys. Python-style keys (`{'name': …`) are
+/// not seen as keys by the walk: a value that starts with one counts too.
+fn names_a_call(text: &str, f: &Found) -> bool {
+    f.call_keys == Some(true) || starts_like_call(&text[f.start..], '\'')
+}
+
+/// Whether a walk from the line break at `at` to `end` (where the value holding the
+/// break closed) finds a value with call keys that closes by then.
+fn breaks_off_a_call(
+    text: &str,
+    at: usize,
+    end: usize,
+    openers: Option<&[usize]>,
+    skip: &[(usize, usize)],
+) -> bool {
+    let upto = openers.map(|o| &o[..o.partition_point(|&p| p < end)]);
+    let (inside, _) = walk_values(&text[..end], at + 1, upto, skip, 0);
+    inside.iter().any(|f| !f.unclosed && names_a_call(text, f))
+}
+
+/// The values of a walk from `from` whose value holding a string broken at the line
+/// break `at` ends there: those before it from a walk that stops at `at`, then those of
+/// a new walk from the next line.
+fn restart_at(
+    text: &str,
+    from: usize,
+    at: usize,
+    openers: Option<&[usize]>,
+    skip: &[(usize, usize)],
+    restarts: usize,
+) -> (Vec<Found>, Option<usize>) {
+    let (rest, rest_open) = walk_values(text, at + 1, openers, skip, restarts - 1);
+    let before = openers.map(|o| &o[..o.partition_point(|&p| p < at)]);
+    let (mut out, _) = walk_values(&text[..at], from, before, skip, 0);
+    out.extend(rest);
+    (out, rest_open)
+}
+
 /// The high bit of each byte of `word` that is `"`, `{`, `}`, `[` or `]`; the lowest set
 /// bit is exact. `[` and `]` differ from `{` and `}` by the 0x20 bit alone.
 #[inline]
@@ -326,7 +390,12 @@ const MAX_UNCLOSED: usize = 4;
 
 /// `{` followed by a key that call shapes start with.
 fn looks_like_call_start(rest: &str) -> bool {
-    let Some(key) = rest[1..].trim_start().strip_prefix('"') else {
+    starts_like_call(rest, '"')
+}
+
+/// `{` followed by a key quoted with `quote` that call shapes start with.
+fn starts_like_call(rest: &str, quote: char) -> bool {
+    let Some(key) = rest[1..].trim_start().strip_prefix(quote) else {
         return false;
     };
     [
@@ -520,21 +589,28 @@ pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let angle: Vec<usize> = memchr::memchr_iter(b'<', bytes).collect();
     let square: Vec<usize> = memchr::memchr_iter(b'[', bytes).collect();
-    reasoning_regions_at(text, &angle, &square, true)
+    reasoning_regions_at(text, &angle, &square, true, None)
 }
 
 /// [`reasoning_regions`], from the offsets of the text's `<` and `[`. `completion_start`:
 /// the text starts where the completion does (not a later window of it), so a bare
-/// `</think>` closes reasoning that began at its start.
+/// `</think>` closes reasoning that began at its start. `open`: reasoning opened before
+/// the text starts (a window that starts inside it), closed as that opening is.
 pub fn reasoning_regions_at(
     text: &str,
     angle: &[usize],
     square: &[usize],
     completion_start: bool,
+    open: Option<Reasoning>,
 ) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
+    if let Some(kind) = open {
+        let end = kind.end(text, 0);
+        out.push((0, end));
+        from = end.max(1);
+    }
     let (mut a, mut q) = (0, 0);
     loop {
         // The next `<` or `[`, in order.
@@ -581,44 +657,136 @@ pub fn reasoning_regions_at(
             }
             continue;
         }
-        let region = if let Some((open, close)) = [
-            ("<think>", "</think>"),
-            ("<thinking>", "</thinking>"),
-            ("<seed:think>", "</seed:think>"),
-            ("<mm:think>", "</mm:think>"),
-            ("<|open|>think<|sep|>", K3_THINK_CLOSE),
-            ("[THINK]", "[/THINK]"),
-        ]
-        .into_iter()
-        .find(|(open, _)| starts(open))
-        {
-            let body = at + open.len();
-            Some(find_ci(text, close, body).map_or(text.len(), |end| end + close.len()))
-        } else if let Some((open, ends)) = [
-            (HARMONY_ANALYSIS, HARMONY_ENDS),
-            (INKLING_THINKING, INKLING_ENDS),
-            (GLIMMER_SELF, GLIMMER_ENDS),
-        ]
-        .into_iter()
-        .find(|(open, _)| starts(open))
-        {
-            // A message: it ends at the first of its end markers (or the next message).
-            let body = at + open.len();
-            Some(
-                ends.iter()
-                    .filter_map(|m| memmem::find(&bytes[body..], m.as_bytes()).map(|n| body + n))
-                    .min()
-                    .unwrap_or(text.len()),
-            )
-        } else {
-            None
-        };
-        if let Some(end) = region {
+        if let Some(kind) = Reasoning::opened_at(bytes, at) {
+            let end = kind.end(text, at + kind.opening().len());
             out.push((at, end));
             from = end.max(at + 1);
         }
     }
     out
+}
+
+/// Reasoning openings closed by a tag of their own (an unclosed one runs to the end).
+const TAGGED_REASONING: [(&str, &str); 6] = [
+    ("<think>", "</think>"),
+    ("<thinking>", "</thinking>"),
+    ("<seed:think>", "</seed:think>"),
+    ("<mm:think>", "</mm:think>"),
+    ("<|open|>think<|sep|>", K3_THINK_CLOSE),
+    ("[THINK]", "[/THINK]"),
+];
+
+/// Reasoning messages, each ending at the first of its end markers (or the next message).
+const REASONING_MESSAGES: [(&str, &[&str]); 3] = [
+    (HARMONY_ANALYSIS, HARMONY_ENDS),
+    (INKLING_THINKING, INKLING_ENDS),
+    (GLIMMER_SELF, GLIMMER_ENDS),
+];
+
+/// Which opening started a reasoning region: a row of [`TAGGED_REASONING`] or of
+/// [`REASONING_MESSAGES`]. A window that starts inside the region carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reasoning {
+    Tagged(u8),
+    Message(u8),
+}
+
+impl Reasoning {
+    /// The reasoning opening at `at` in `bytes`, if one is there.
+    pub fn opened_at(bytes: &[u8], at: usize) -> Option<Reasoning> {
+        let rest = bytes.get(at..)?;
+        let starts =
+            |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+        if let Some(k) = TAGGED_REASONING.iter().position(|(open, _)| starts(open)) {
+            return Some(Reasoning::Tagged(k as u8));
+        }
+        REASONING_MESSAGES
+            .iter()
+            .position(|(open, _)| starts(open))
+            .map(|k| Reasoning::Message(k as u8))
+    }
+
+    fn opening(self) -> &'static str {
+        match self {
+            Reasoning::Tagged(k) => TAGGED_REASONING[k as usize].0,
+            Reasoning::Message(k) => REASONING_MESSAGES[k as usize].0,
+        }
+    }
+
+    /// The end of the region whose body starts at `body`: past its closing tag, or at
+    /// its message's end marker, or the text's end.
+    fn end(self, text: &str, body: usize) -> usize {
+        match self {
+            Reasoning::Tagged(k) => {
+                let close = TAGGED_REASONING[k as usize].1;
+                find_ci(text, close, body).map_or(text.len(), |end| end + close.len())
+            }
+            Reasoning::Message(k) => REASONING_MESSAGES[k as usize]
+                .1
+                .iter()
+                .filter_map(|m| {
+                    memmem::find(&text.as_bytes()[body..], m.as_bytes()).map(|n| body + n)
+                })
+                .min()
+                .unwrap_or(text.len()),
+        }
+    }
+}
+
+/// Context regions open at some point of a text: what a window starting there must be
+/// told, as it cannot see their openings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenRegions {
+    pub reasoning: Option<Reasoning>,
+    /// Inside UICP's `BEGIN WIL … END WIL`.
+    pub wil: bool,
+}
+
+/// The context regions of a window with the opening of each, kept after the window
+/// is gone: which of them are open where the next window starts.
+#[derive(Debug, Default)]
+pub struct RegionMap {
+    reasoning: Vec<(usize, usize, Reasoning)>,
+    wil: Vec<(usize, usize)>,
+}
+
+impl RegionMap {
+    /// The regions of `text` (a window, itself told what was open at its start).
+    pub fn of(text: &crate::model::Text) -> RegionMap {
+        let before = text.open_before();
+        let reasoning = text
+            .reasoning_regions()
+            .iter()
+            .filter_map(|&(a, b)| {
+                let kind = match before.reasoning {
+                    Some(kind) if a == 0 => Some(kind),
+                    _ => Reasoning::opened_at(text.text.as_bytes(), a),
+                };
+                // Reasoning before a bare `</think>` has no opening to carry; it is
+                // closed in the text that holds it.
+                kind.map(|kind| (a, b, kind))
+            })
+            .collect();
+        let len = text.text.len();
+        let wil = text
+            .wil_blocks()
+            .iter()
+            .map(|&(begin, end)| (begin, (end + "END WIL".len()).min(len)))
+            .collect();
+        RegionMap { reasoning, wil }
+    }
+
+    /// The regions open at `at`: opened before it and not closed by then.
+    pub fn open_at(&self, at: usize) -> OpenRegions {
+        OpenRegions {
+            reasoning: self
+                .reasoning
+                .iter()
+                .find(|&&(a, b, _)| a < at && at < b)
+                .map(|&(_, _, kind)| kind),
+            wil: self.wil.iter().any(|&(a, b)| a < at && at < b),
+        }
+    }
 }
 
 const HARMONY_ANALYSIS: &str = "<|channel|>analysis";
@@ -996,7 +1164,7 @@ mod tests {
         // `<think>` was in the prompt: the completion starts inside the reasoning.
         let t = "plan {x}\n</think>\n{\"a\": 1} </think>";
         assert_eq!(reasoning_regions(t), [(0, 17)]);
-        assert!(reasoning_regions_at(t, &[9, 25], &[], false).is_empty());
+        assert!(reasoning_regions_at(t, &[9, 25], &[], false, None).is_empty());
         assert_eq!(
             reasoning_regions("x <think>y</think> z </think>"),
             [(2, 18)]

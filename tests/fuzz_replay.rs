@@ -83,7 +83,6 @@ fn every_target_has_saved_inputs() {
 /// pieces read and checked on the second thread) that call is missing. With the 0xFF
 /// bytes made valid UTF-8 the two agree: the pieces' handling of bad UTF-8 is at fault.
 #[test]
-#[ignore = "known bug: the pipelined text windows lose a call after bad UTF-8"]
 fn pipelined_text_windows_lose_a_call_after_bad_utf8() {
     let path = regressions().join("threads/pipelined-text-window-drops-last-call");
     replay("threads", &path).unwrap();
@@ -98,7 +97,6 @@ fn pipelined_text_windows_lose_a_call_after_bad_utf8() {
 /// opening when that opening is at offset 0 (`a > 0` in `Reader::windows`), so the
 /// later windows start inside the unclosed `<think>` and do not see it.
 #[test]
-#[ignore = "known bug: windows lose the reasoning of a <think> opened at byte 0"]
 fn windowed_text_loses_an_unclosed_think_at_the_start() {
     let path = regressions().join("windows/windowed-text-loses-in-reasoning");
     replay("windows", &path).unwrap();
@@ -109,7 +107,6 @@ fn windowed_text_loses_an_unclosed_think_at_the_start() {
 /// `<|open|>think<|sep|>`: a whole read marks the second `weather` call (line 27)
 /// `in_reasoning`, windows of 2832 bytes do not.
 #[test]
-#[ignore = "known bug: windows lose the reasoning of a region opened at byte 0"]
 fn windowed_text_loses_a_reasoning_region_opened_at_byte_0() {
     let path = regressions().join("windows/reasoning-opened-at-byte-0-open-sep");
     replay("windows", &path).unwrap();
@@ -119,7 +116,6 @@ fn windowed_text_loses_a_reasoning_region_opened_at_byte_0() {
 /// in windows of 492 bytes, one thread marks the Seed-OSS `run_shell` call on line 15
 /// `in_reasoning` and two threads (pieces) give other records.
 #[test]
-#[ignore = "known bug: one thread and two differ on windows of text whose reasoning opens at byte 0"]
 fn pipelined_windows_differ_on_reasoning_opened_at_byte_0() {
     let path = regressions().join("threads/reasoning-opened-at-byte-0-seed-think");
     replay("threads", &path).unwrap();

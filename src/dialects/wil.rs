@@ -447,10 +447,16 @@ impl Scanner for Wil {
         if !named && !text.maybe_wil() {
             return;
         }
+        // A block opened before a window starts has its body from the window's start.
+        let carried = text.open_before().wil;
         let mut regions: Vec<(usize, usize)> = text
             .wil_blocks()
             .iter()
-            .map(|&(begin, end)| (begin + "BEGIN WIL".len(), end))
+            .enumerate()
+            .map(|(k, &(begin, end))| match k {
+                0 if carried => (begin, end),
+                _ => (begin + "BEGIN WIL".len(), end),
+            })
             .collect();
         if regions.is_empty() && named {
             // Every line may be a call: the next window keeps the full overlap.

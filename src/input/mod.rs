@@ -495,6 +495,8 @@ impl<'a, 's> Reader<'a, 's> {
         let mut tail_from = 0;
         let mut dense_len = 0;
         let mut ended = false;
+        // Context regions open where the next window starts.
+        let mut open = crate::scan::OpenRegions::default();
         loop {
             let target = (carried.len() * CARRIED_SHARE).clamp(least, most);
             let untaken = tail_from < tail.len();
@@ -525,6 +527,9 @@ impl<'a, 's> Reader<'a, 's> {
             } else if tail_from < tail.len() {
                 last = false;
             }
+            text.set_open_before(open);
+            // Kept past the window: which of its regions the next one starts inside.
+            let regions = (!last).then(|| crate::scan::RegionMap::of(&text));
             let cut = text.text.len();
             let keep = if last {
                 cut
@@ -550,7 +555,8 @@ impl<'a, 's> Reader<'a, 's> {
                 }
             };
             // Never cut inside a region whose opening gives meaning to what follows:
-            // the next window starts at its opening instead.
+            // the next window starts at its opening instead, or, when the region opens
+            // at this window's start (it would never move on), is told it is inside.
             let keep = if last {
                 keep
             } else {
@@ -586,6 +592,7 @@ impl<'a, 's> Reader<'a, 's> {
                     "a text window was kept by its consumer; lines after it are unknown",
                 )
             })?;
+            open = regions.map_or_else(Default::default, |r| r.open_at(passed.keep));
             carried.clear();
             carried.extend_from_slice(&passed.bytes[passed.keep..]);
             if tail_from < tail.len() {
@@ -626,11 +633,22 @@ impl<'a, 's> Reader<'a, 's> {
         buffer.resize(buffer.len().max(next.carried.len()), 0);
         buffer[..next.carried.len()].copy_from_slice(next.carried);
         let mut start = next.carried.len();
+        // The window is measured as text, bad bytes replaced, as the second thread's
+        // pieces are: one thread and two cut the same windows.
+        let mut text_len = start;
+        let mut valid = true;
         let last = if next.read {
             loop {
                 let last = pieces.read_into(lines, &mut buffer, start)?;
+                let piece = &buffer[start..];
+                if simdutf8::basic::from_utf8(piece).is_ok() {
+                    text_len += piece.len();
+                } else {
+                    valid = false;
+                    text_len += String::from_utf8_lossy(piece).len();
+                }
                 start = buffer.len();
-                if last || buffer.len() >= next.target {
+                if last || text_len >= next.target {
                     break last;
                 }
             }
@@ -638,10 +656,14 @@ impl<'a, 's> Reader<'a, 's> {
             buffer.truncate(start);
             next.ended
         };
-        let text = match string_from_utf8(buffer) {
-            Ok(text) => text,
+        let text = if valid {
+            // SAFETY: what was carried is text, and each piece after it was just
+            // checked: the buffer is valid UTF-8.
+            unsafe { String::from_utf8_unchecked(buffer) }
+        } else {
             // Bad bytes are replaced in the text; offsets are the text's.
-            Err(e) => self.utf8(e.as_bytes(), next.line).into_owned(),
+            let bytes = buffer;
+            self.utf8(&bytes, next.line).into_owned()
         };
         let text = Text::new(text, next.line, false, true);
         text.sweep(next.find_wil);
