@@ -390,9 +390,10 @@ pub fn with_text(data: &[u8]) {
     );
 }
 
-/// A window for `data` read as text in which no call is over the documented limit (a
-/// quarter of the window): four times the longest line and the longest span of any
-/// channel's call in a whole read, and never less than 64 bytes.
+/// A window for `data` read as text in which no call or JSON value is over the
+/// documented limit (a quarter of the window): four times the longest line, the longest
+/// span of any channel's call in a whole read and the longest closed JSON value, and
+/// never less than 64 bytes.
 fn window_for(data: &[u8]) -> usize {
     // Measured in the text read, bad bytes replaced (three bytes each), as windows are.
     let text = String::from_utf8_lossy(data);
@@ -407,7 +408,17 @@ fn window_for(data: &[u8]) -> usize {
         .iter()
         .map(|c| c.3 - c.2)
         .max();
-    let longest = longest_line.unwrap_or(0).max(longest_call.unwrap_or(0));
+    // A JSON value longer than the overlap may be cut too (its inner calls then read on
+    // their own): the documented limit is on values as on calls.
+    let longest_value = crate::scan::json_values(&text)
+        .iter()
+        .filter(|v| !v.unclosed)
+        .map(|v| v.end - v.start)
+        .max();
+    let longest = longest_line
+        .unwrap_or(0)
+        .max(longest_call.unwrap_or(0))
+        .max(longest_value.unwrap_or(0));
     (4 * longest + 4).max(64)
 }
 

@@ -64,6 +64,11 @@ fn give_spare(mut slots: Vec<Slot>) {
     }
 }
 
+/// Lets this thread's spare tape buffers go now rather than when the thread exits.
+pub fn release_spares() {
+    let _ = SPARE.try_with(|spare| std::mem::take(&mut *spare.borrow_mut()));
+}
+
 /// Buffers larger than this go back to the allocator instead of being kept.
 const SPARE_MAX: usize = 1 << 16;
 

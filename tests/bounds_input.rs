@@ -266,7 +266,8 @@ fn what_starts_like_a_document_and_is_none_goes_back_to_streamed_text() {
     let file = dir.path().join("brackets.txt");
     // 4 MiB of `[` lines, then text: one array nested ever deeper that is no JSON after
     // all. Read whole as a document and then scanned whole as text, it took many times
-    // its size; now the text from the first line that cannot be JSON tells it.
+    // its size; now an element nested deeper than any JSON reader goes tells it, and
+    // the text is read in windows cut short for holding that many openers.
     let lines = 2 << 20;
     write_with(&file, |w| {
         let block = "[\n".repeat(1 << 16);
@@ -279,24 +280,58 @@ fn what_starts_like_a_document_and_is_none_goes_back_to_streamed_text() {
         )
         .unwrap();
     });
-    // The scanners take many times a window of text as dense in brackets as this (about
-    // 40 times: 250 MB for the default 6 MiB window, a cost of the text scan, not of the
-    // framing); with a 512 KiB window, what the framing holds shows.
-    let m = run_with(
-        &["extract".as_ref(), file.as_os_str()],
-        &[("TOOLSIFT_TEXT_WINDOW", "524288")],
-    );
-    assert!(m.peak_mib < 64, "peak {} MiB", m.peak_mib);
-    assert_eq!(
-        m.stderr,
-        format!(
-            "toolsift: {}:{}: invalid JSON document (unexpected character '<'); \
-             scanning the rest as text\n",
-            shown(&file),
-            lines + 1
+    for threads in ["1", "2"] {
+        let m = run(&[
+            "extract".as_ref(),
+            "-j".as_ref(),
+            threads.as_ref(),
+            file.as_os_str(),
+        ]);
+        assert!(m.peak_mib < 40, "-j {threads}: peak {} MiB", m.peak_mib);
+        assert_eq!(
+            m.stderr,
+            format!(
+                "toolsift: {}:514: invalid JSON document (nested deeper than 512 levels); \
+                 scanning the rest as text\n",
+                shown(&file),
+            )
+        );
+        assert_eq!(calls(&m), [c("g", "", lines as u64 + 1)]);
+    }
+}
+
+/// Plain text made of nothing but openers, read in windows by one thread and by two:
+/// a window (or a piece read on the second thread) stops listing openers once it holds
+/// more than a dense window does, instead of listing a million per piece.
+#[test]
+fn text_of_nothing_but_openers_stays_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("brackets.txt");
+    let lines = 2 << 20;
+    write_with(&file, |w| {
+        let block = "[\n".repeat(1 << 16);
+        for _ in 0..lines >> 16 {
+            w.write_all(block.as_bytes()).unwrap();
+        }
+        writeln!(
+            w,
+            "<tool_call>{{\"name\": \"g\", \"arguments\": {{}}}}</tool_call>"
         )
-    );
-    assert_eq!(calls(&m), [c("g", "", lines as u64 + 1)]);
+        .unwrap();
+    });
+    for threads in ["1", "2"] {
+        let m = run(&[
+            "extract".as_ref(),
+            "--input".as_ref(),
+            "text".as_ref(),
+            "-j".as_ref(),
+            threads.as_ref(),
+            file.as_os_str(),
+        ]);
+        assert_eq!(m.stderr, "", "-j {threads}");
+        assert!(m.peak_mib < 40, "-j {threads}: peak {} MiB", m.peak_mib);
+        assert_eq!(calls(&m), [c("g", "", lines as u64 + 1)]);
+    }
 }
 
 #[test]

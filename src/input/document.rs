@@ -29,6 +29,10 @@ enum State {
     After,
 }
 
+/// How deep an element may nest: the JSON readers give up well before this (see
+/// `crate::json`), so a deeper one would be held, up to the size limit, for nothing.
+const MAX_DEPTH: usize = 512;
+
 /// Cuts a JSON array into elements; see the module.
 pub struct Splitter {
     state: State,
@@ -129,6 +133,15 @@ impl Splitter {
                     }
                     match b {
                         b'"' => self.in_string = true,
+                        b'{' | b'[' if self.depth >= MAX_DEPTH => {
+                            // Deeper than any reader of the element goes: not held.
+                            self.element.extend_from_slice(&chunk[mark..i]);
+                            *pos = i;
+                            return Some(Found::Bad {
+                                line: self.line,
+                                what: format!("nested deeper than {MAX_DEPTH} levels"),
+                            });
+                        }
                         b'{' | b'[' => self.depth += 1,
                         b'}' | b']' if self.depth > 0 => self.depth -= 1,
                         b']' | b',' if self.depth == 0 => {

@@ -282,9 +282,10 @@ impl<'a, 's> Reader<'a, 's> {
                     // Text dense in openers is read in windows even when it would fit
                     // in one: the scanners' memory grows with what a window holds.
                     let dense = || {
-                        memchr::memchr3_iter(b'<', b'[', b'{', &bytes)
+                        let past = &bytes[MIN_DENSE_WINDOW.min(bytes.len())..];
+                        memchr::memchr3_iter(b'<', b'[', b'{', past)
                             .nth(2 * MAX_WINDOW_OPENERS)
-                            .is_some_and(|at| at >= MIN_DENSE_WINDOW)
+                            .is_some()
                     };
                     if (!eof || dense()) && !cassette {
                         self.windowed_text(bytes, &mut lines, 1)?;
@@ -508,7 +509,7 @@ impl<'a, 's> Reader<'a, 's> {
                 read: !ended && !untaken,
                 ended: ended && !untaken,
             };
-            let (mut text, mut last) = match &mut feed {
+            let (mut text, mut last, swept_whole) = match &mut feed {
                 Feed::Here { pieces, lines } => self.window_here(pieces, lines, &next)?,
                 Feed::Thread { pieces, spares } => self.window_of_pieces(pieces, spares, &next)?,
             };
@@ -524,8 +525,16 @@ impl<'a, 's> Reader<'a, 's> {
                 text = Text::new(whole, next.line, false, true);
                 text.sweep(next.find_wil);
                 last = false;
-            } else if tail_from < tail.len() {
-                last = false;
+            } else {
+                if !swept_whole {
+                    // Not cut after all: its openers are needed to the end.
+                    let whole = std::mem::take(&mut text.text);
+                    text = Text::new(whole, next.line, false, true);
+                    text.sweep(next.find_wil);
+                }
+                if tail_from < tail.len() {
+                    last = false;
+                }
             }
             text.set_open_before(open);
             // Kept past the window: which of its regions the next one starts inside.
@@ -627,7 +636,7 @@ impl<'a, 's> Reader<'a, 's> {
         pieces: &mut pieces::Pieces,
         lines: &mut Lines,
         next: &NextWindow,
-    ) -> io::Result<(Text, bool)> {
+    ) -> io::Result<(Text, bool, bool)> {
         // The bytes of a window before last are overwritten, not zeroed first.
         let mut buffer = Window::spare_buffer();
         buffer.resize(buffer.len().max(next.carried.len()), 0);
@@ -666,8 +675,8 @@ impl<'a, 's> Reader<'a, 's> {
             self.utf8(&bytes, next.line).into_owned()
         };
         let text = Text::new(text, next.line, false, true);
-        text.sweep(next.find_wil);
-        Ok((text, last))
+        let whole = text.sweep_within(next.find_wil, MAX_WINDOW_OPENERS);
+        Ok((text, last, whole))
     }
 
     /// The next window from pieces read, checked and swept on the second thread:
@@ -679,7 +688,7 @@ impl<'a, 's> Reader<'a, 's> {
         pieces: &std::sync::mpsc::Receiver<pieces::Piece>,
         spares: &std::sync::mpsc::Sender<pieces::Piece>,
         next: &NextWindow,
-    ) -> io::Result<(Text, bool)> {
+    ) -> io::Result<(Text, bool, bool)> {
         let mut buffer = Window::spare_buffer();
         buffer.clear();
         let mut text = String::from_utf8(buffer).unwrap_or_default();
@@ -689,6 +698,9 @@ impl<'a, 's> Reader<'a, 's> {
         openers.add(text.as_bytes(), 0, text.len());
         let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
         let mut wil = crate::model::holds_wil(text.as_bytes());
+        // A piece too dense in openers to be swept whole ends the window, which is
+        // swept here instead (and cut short).
+        let mut dense = false;
         let last = !next.read && next.ended;
         let last = last
             || next.read
@@ -706,20 +718,32 @@ impl<'a, 's> Reader<'a, 's> {
                     let shift = text.len();
                     text.push_str(&piece.text);
                     let bytes = text.as_bytes();
-                    openers.append_piece(&piece.openers, bytes, shift);
-                    // A `WIL` may start in the last two bytes before the piece.
-                    let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
-                    wil = wil || piece.wil || crate::model::holds_wil(joint);
+                    dense = dense || piece.dense;
+                    if !dense {
+                        openers.append_piece(&piece.openers, bytes, shift);
+                        // A `WIL` may start in the last two bytes before the piece.
+                        let joint = &bytes[shift.saturating_sub(2)..(shift + 2).min(bytes.len())];
+                        wil = wil || piece.wil || crate::model::holds_wil(joint);
+                    }
                     breaks += piece.breaks;
                     let last = piece.last;
                     // Back at once, for the piece after next.
                     let _ = spares.send(piece);
-                    if last || text.len() >= next.target {
+                    if last || dense || text.len() >= next.target {
                         break last;
                     }
                 };
+        if dense {
+            let text = Text::new(text, next.line, false, true);
+            let whole = text.sweep_within(next.find_wil, MAX_WINDOW_OPENERS);
+            return Ok((text, last, whole));
+        }
         let wil = wil && next.find_wil;
-        Ok((Text::swept(text, next.line, openers, wil, breaks), last))
+        Ok((
+            Text::swept(text, next.line, openers, wil, breaks),
+            last,
+            true,
+        ))
     }
 
     /// Says, once per source, that a string held half a surrogate pair.
@@ -896,7 +920,12 @@ impl<'a, 's> Reader<'a, 's> {
         let (batches_tx, batches) = std::sync::mpsc::sync_channel(pipeline::IN_FLIGHT);
         let (spares_tx, spares) = std::sync::mpsc::channel();
         std::thread::scope(|scope| {
-            scope.spawn(move || pipeline::produce(lines, &batches_tx, &spares));
+            scope.spawn(move || {
+                pipeline::produce(lines, &batches_tx, &spares);
+                // A scope ends before its threads' thread-locals are dropped: what they
+                // hold is let go here, so nothing outlives the read even for a moment.
+                crate::json::release_spares();
+            });
             // Moved in, so that it is dropped when this closure returns, before the
             // reading thread is joined: a thread blocked on a full channel then wakes.
             let batches = batches;

@@ -29,6 +29,9 @@ pub struct Piece {
     pub openers: Openers,
     /// Whether `WIL` or `wil` occurs in `text`.
     pub wil: bool,
+    /// So dense in openers that it was not swept whole (`openers` and `wil` say
+    /// nothing): its window is swept again, and cut short.
+    pub dense: bool,
     /// A read error: the source ends here, as it would on one thread.
     pub error: Option<io::Error>,
 }
@@ -118,9 +121,16 @@ impl Pieces {
         // Line breaks are counted in the same sweep, block by block. `WIL` is always
         // looked for: the window decides whether it still matters.
         let mut breaks = 0;
-        let wil = openers.sweep(text.as_bytes(), true, |block| {
-            breaks += memchr::memchr_iter(b'\n', block).count() as u64;
-        });
+        let (wil, swept) =
+            openers.sweep(text.as_bytes(), true, super::MAX_WINDOW_OPENERS, |block| {
+                breaks += memchr::memchr_iter(b'\n', block).count() as u64;
+            });
+        let dense = swept < text.len();
+        if dense {
+            breaks += memchr::memchr_iter(b'\n', &text.as_bytes()[swept..]).count() as u64;
+            // Not kept for the next piece at this size.
+            openers = Openers::default();
+        }
         Piece {
             text,
             breaks,
@@ -128,6 +138,7 @@ impl Pieces {
             last,
             openers,
             wil,
+            dense,
             error,
         }
     }
