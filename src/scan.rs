@@ -4,6 +4,7 @@
 use crate::json::{Doc, Node, bytes_equal};
 use crate::pyliteral;
 use memchr::memmem;
+use std::cell::Cell;
 
 /// The end (exclusive) of the JSON value that starts at `start` (a `{` or `[`), found by
 /// counting brackets outside strings. `None` when it never closes: the caller resumes
@@ -127,25 +128,74 @@ pub fn json_values_skipping(
     openers: Option<&[usize]>,
     skip: &[(usize, usize)],
 ) -> (Vec<Found>, Option<usize>) {
-    walk_values(text, 0, openers, skip, MAX_RESTARTS)
+    let budget = Cell::new(RESTART_BYTES_PER_BYTE * text.len() + RESTART_BYTES);
+    walk_values(text, 0, openers, skip, MAX_RESTARTS, &budget)
 }
 
-/// How many times one walk starts again after a value whose string broke at a line end
-/// (see [`walk_values`]): each costs a pass over the rest of the text.
-const MAX_RESTARTS: usize = 4;
+/// How deep walks of the rest after a value that never closes may nest (see
+/// [`walk_values`]): each is a walk of its own, to the end of the text.
+const MAX_RESTARTS: usize = 64;
 
-/// [`json_values_skipping`] from `from` on. A value that never closes and holds a
-/// string with a raw line break in it (a call cut off inside a string, then prose) would
-/// pair every later quote wrongly, and hide every value after it: when a walk from that
-/// line break finds a value with call keys, the broken value ends at the line break and
-/// the values after it are that walk's.
+/// What those walks may cover in all: this many times the text, and this many bytes
+/// more. A text far past what a model writes (thousands of values cut off in strings)
+/// stops restarting there; any text of model output restarts at every one.
+const RESTART_BYTES_PER_BYTE: usize = 8;
+const RESTART_BYTES: usize = 4 << 20;
+
+/// [`json_values_skipping`] from `from` on. A value that holds a string with a raw line
+/// break in it (a call cut off inside a string, then prose) pairs every later quote
+/// wrongly, and either never closes, hiding every value after it, or closes only on
+/// later brackets: when a walk from that line break finds a value with call keys, the
+/// broken value ends at the line break and the values after it are that walk's. A value
+/// that closed is told as it closes, and the walk goes on from the break, so any
+/// number of them cost one pass; a value that never closes is told only at the end of
+/// the text, by a walk of the rest that may come to nothing, so such walks nest at most
+/// `restarts` deep and cover at most `budget` bytes in all.
 fn walk_values(
+    text: &str,
+    mut from: usize,
+    openers: Option<&[usize]>,
+    skip: &[(usize, usize)],
+    restarts: usize,
+    budget: &Cell<usize>,
+) -> (Vec<Found>, Option<usize>) {
+    let mut out = Vec::new();
+    loop {
+        match walk_once(text, from, openers, skip, restarts, budget, true) {
+            Walk::Done(values, open) => {
+                out.extend(values);
+                return (out, open);
+            }
+            Walk::BrokenAt(at) => {
+                // What comes before the break, from a walk that stops there.
+                let before = openers.map(|o| &o[..o.partition_point(|&p| p < at)]);
+                if let Walk::Done(values, _) =
+                    walk_once(&text[..at], from, before, skip, 0, budget, false)
+                {
+                    out.extend(values);
+                }
+                from = at + 1;
+            }
+        }
+    }
+}
+
+/// One walk of [`walk_values`]: to the end, or to the line break of a closed value that
+/// ends there (only with `closed_breaks`).
+enum Walk {
+    Done(Vec<Found>, Option<usize>),
+    BrokenAt(usize),
+}
+
+fn walk_once(
     text: &str,
     from: usize,
     openers: Option<&[usize]>,
     skip: &[(usize, usize)],
     restarts: usize,
-) -> (Vec<Found>, Option<usize>) {
+    budget: &Cell<usize>,
+    closed_breaks: bool,
+) -> Walk {
     let bytes = text.as_bytes();
     let mut next_skip = 0;
     // The open brackets, innermost last, each with the length `closed` had when it
@@ -209,7 +259,7 @@ fn walk_values(
                 Some(end) => {
                     keys.see(&bytes[i + 1..end]);
                     child_keys.see(&bytes[i + 1..end]);
-                    if broken.is_none() && restarts > 0 {
+                    if broken.is_none() && closed_breaks {
                         broken = memchr::memchr(b'\n', &bytes[i + 1..end]).map(|n| i + 1 + n);
                     }
                     i = end;
@@ -240,7 +290,7 @@ fn walk_values(
                         && let Some(at) = broken.take()
                         && breaks_off_a_call(text, at, i + 1, openers, skip)
                     {
-                        return restart_at(text, from, at, openers, skip, restarts);
+                        return Walk::BrokenAt(at);
                     }
                     closed.truncate(inside);
                     closed.push(Found {
@@ -268,13 +318,18 @@ fn walk_values(
     if let Some(&(outer, _)) = stack.first()
         && restarts > 0
         && let Some(broken) = line_break_in_a_string(bytes, outer)
+        && let Some(left) = budget.get().checked_sub(text.len() - broken)
     {
-        let (rest, rest_open) = walk_values(text, broken + 1, openers, skip, restarts - 1);
+        budget.set(left);
+        let (rest, rest_open) = walk_values(text, broken + 1, openers, skip, restarts - 1, budget);
         if rest.iter().any(|f| names_a_call(text, f)) {
             let before = openers.map(|at| &at[..at.partition_point(|&p| p < broken)]);
-            let (mut out, _) = walk_values(&text[..broken], from, before, skip, 0);
+            let mut out = match walk_once(&text[..broken], from, before, skip, 0, budget, false) {
+                Walk::Done(values, _) => values,
+                Walk::BrokenAt(_) => Vec::new(),
+            };
             out.extend(rest);
-            return (out, rest_open);
+            return Walk::Done(out, rest_open);
         }
     }
     let mut out = closed;
@@ -318,7 +373,7 @@ fn walk_values(
     out.extend(unclosed);
     // Starts are distinct; sorted, for the values added last.
     out.sort_unstable_by_key(|f| f.start);
-    (out, open)
+    Walk::Done(out, open)
 }
 
 /// Whether a value found by a walk holds call keys. Python-style keys (`{'name': …`) are
@@ -337,26 +392,10 @@ fn breaks_off_a_call(
     skip: &[(usize, usize)],
 ) -> bool {
     let upto = openers.map(|o| &o[..o.partition_point(|&p| p < end)]);
-    let (inside, _) = walk_values(&text[..end], at + 1, upto, skip, 0);
-    inside.iter().any(|f| !f.unclosed && names_a_call(text, f))
-}
-
-/// The values of a walk from `from` whose value holding a string broken at the line
-/// break `at` ends there: those before it from a walk that stops at `at`, then those of
-/// a new walk from the next line.
-fn restart_at(
-    text: &str,
-    from: usize,
-    at: usize,
-    openers: Option<&[usize]>,
-    skip: &[(usize, usize)],
-    restarts: usize,
-) -> (Vec<Found>, Option<usize>) {
-    let (rest, rest_open) = walk_values(text, at + 1, openers, skip, restarts - 1);
-    let before = openers.map(|o| &o[..o.partition_point(|&p| p < at)]);
-    let (mut out, _) = walk_values(&text[..at], from, before, skip, 0);
-    out.extend(rest);
-    (out, rest_open)
+    match walk_once(&text[..end], at + 1, upto, skip, 0, &Cell::new(0), false) {
+        Walk::Done(inside, _) => inside.iter().any(|f| !f.unclosed && names_a_call(text, f)),
+        Walk::BrokenAt(_) => false,
+    }
 }
 
 /// The high bit of each byte of `word` that is `"`, `{`, `}`, `[` or `]`; the lowest set

@@ -207,6 +207,71 @@ fn a_line_past_the_limit_is_reported_and_read_past() {
     }
 }
 
+/// One long SSE event whose data is a JSON array (a recording that streams a list):
+/// read element by element, as a long JSON document is, not parsed whole (its tape
+/// took several times the event: 106 MB for a 16 MB event).
+#[test]
+fn a_long_sse_event_that_is_an_array_is_read_element_by_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("array.sse");
+    let n = 600_000;
+    write_with(&file, |w| {
+        writeln!(w, "data: [").unwrap();
+        for _ in 0..n {
+            writeln!(w, "data: {{\"a\":1}},").unwrap();
+        }
+        writeln!(w, "data: {}", call("c1", "inside")).unwrap();
+        writeln!(w, "data: ]\n\ndata: {}\n", call("c2", "after")).unwrap();
+    });
+    let m = run(&["extract".as_ref(), file.as_os_str()]);
+    assert_eq!(m.stderr, "");
+    assert!(m.peak_mib < 32, "peak {} MiB", m.peak_mib);
+    assert_eq!(
+        calls(&m),
+        [
+            c("inside", "c1", n as u64 + 2),
+            c("after", "c2", n as u64 + 5)
+        ]
+    );
+}
+
+/// One long SSE event that never becomes JSON (an array left open): scanned as text in
+/// windows, as a long plain text is, not whole (81 MB for a 16 MB event).
+#[test]
+fn a_long_sse_event_that_is_no_json_is_read_in_windows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("open.sse");
+    let n = 600_000;
+    write_with(&file, |w| {
+        writeln!(w, "data: [").unwrap();
+        for k in 0..n {
+            writeln!(w, "data: {{\"a\":1}},").unwrap();
+            if k == n / 2 {
+                writeln!(w, "data: {{\"name\": \"inside\", \"arguments\": {{}}}},").unwrap();
+            }
+        }
+        writeln!(w, "\ndata: {}\n", call("c2", "after")).unwrap();
+    });
+    let m = run(&["extract".as_ref(), file.as_os_str()]);
+    assert_eq!(
+        m.stderr,
+        format!(
+            "toolsift: {}:1: event data is not JSON (EOF while parsing a value, column 8); \
+             scanning it as text\n",
+            shown(&file)
+        )
+    );
+    // 55 MiB when scanned whole (a debug build).
+    assert!(m.peak_mib < 44, "peak {} MiB", m.peak_mib);
+    assert_eq!(
+        calls(&m),
+        [
+            c("inside", "", n as u64 / 2 + 3),
+            c("after", "c2", n as u64 + 4)
+        ]
+    );
+}
+
 #[test]
 fn an_sse_event_past_the_limit_is_reported_and_read_past() {
     let dir = tempfile::tempdir().unwrap();

@@ -509,25 +509,7 @@ fn escaped_call(
         (Some(c), Some(o)) => c.min(o),
         (c, o) => c.or(o).unwrap_or(s.len()),
     };
-    let mut copy = String::with_capacity(end - at);
-    let mut chars = s[at..end].chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            copy.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => copy.push('\n'),
-            Some('t') => copy.push('\t'),
-            Some('r') => copy.push('\r'),
-            Some(e @ ('"' | '\\' | '/')) => copy.push(e),
-            Some(other) => {
-                copy.push('\\');
-                copy.push(other);
-            }
-            None => copy.push('\\'),
-        }
-    }
+    let copy = unescape(&s[at..end], usize::MAX).0;
     let (name, _, _) = capture(&row.call_open, &copy, 0)?;
     if !scan::is_tool_name(name.trim()) {
         return None;
@@ -543,9 +525,43 @@ fn escaped_call(
     let end = if inner_end == copy.len() {
         end
     } else {
-        (at + inner_end).min(end)
+        // The copy is shorter than the text by every escape undone before the end.
+        at + unescape(&s[at..end], inner_end).1
     };
     Some((call, end))
+}
+
+/// `text` with its escapes undone (`\\n`, `\\t`, `\\r`, `\\"`, `\\\\`, `\\/`; others kept),
+/// up to where the copy reaches `upto` bytes: the copy, and the offset in `text` it
+/// stopped at.
+fn unescape(text: &str, upto: usize) -> (String, usize) {
+    let mut copy = String::with_capacity(text.len().min(upto));
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if copy.len() >= upto {
+            return (copy, i);
+        }
+        if c != '\\' {
+            copy.push(c);
+            continue;
+        }
+        match chars.peek().map(|&(_, e)| e) {
+            Some('n') => copy.push('\n'),
+            Some('t') => copy.push('\t'),
+            Some('r') => copy.push('\r'),
+            Some(e @ ('"' | '\\' | '/')) => copy.push(e),
+            Some(other) => {
+                copy.push('\\');
+                copy.push(other);
+            }
+            None => {
+                copy.push('\\');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    (copy, text.len())
 }
 
 /// Whether a parameter's string attribute says its value is JSON.
@@ -649,6 +665,24 @@ fn object_or_string(raw: &str) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_offset_in_the_unescaped_copy_maps_back_to_the_text() {
+        let text = "a\\nb\\\"€\\qz";
+        assert_eq!(
+            unescape(text, usize::MAX),
+            ("a\nb\"€\\qz".to_string(), text.len())
+        );
+        // "a\nb" is 3 bytes of the copy and 4 of the text; "\"" one and two.
+        assert_eq!(unescape(text, 3).1, 4);
+        assert_eq!(unescape(text, 4).1, 6);
+        // Past "€" (3 bytes in both), never inside it.
+        assert_eq!(unescape(text, 5).1, 9);
+        assert_eq!(unescape(text, 7).1, 9);
+        for upto in 0..=12 {
+            assert!(text.is_char_boundary(unescape(text, upto).1), "{upto}");
+        }
+    }
 
     fn scan_text(text: &str, tools: &[String]) -> Vec<Hit> {
         super::super::resolve(super::super::scan_for_test(&XML_PARAMS, text, tools, false))

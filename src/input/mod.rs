@@ -108,6 +108,9 @@ pub struct Reader<'a, 's> {
     pipeline: bool,
     /// Warnings about this input so far.
     warnings: u64,
+    /// A failed write of records handed on where it cannot be returned at once (the
+    /// elements of a long event): the next [`Reader::pump`] returns it.
+    held_error: Option<io::Error>,
 }
 
 /// Warnings shown per input; the rest are counted in one last line.
@@ -197,6 +200,7 @@ impl<'a, 's> Reader<'a, 's> {
             window: TEXT_WINDOW,
             pipeline: false,
             warnings: 0,
+            held_error: None,
         }
     }
 
@@ -758,6 +762,9 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     fn pump(&mut self) -> io::Result<()> {
+        if let Some(e) = self.held_error.take() {
+            return Err(e);
+        }
         self.note_lossy(None);
         if self.interp.take_too_deep() && !self.warned_depth {
             self.warned_depth = true;
@@ -991,8 +998,51 @@ impl<'a, 's> Reader<'a, 's> {
             );
             return event.data;
         }
+        let long = event.data.trim().len() > STREAM_DOCUMENT;
+        if long && self.window > 0 {
+            let data = event.data.trim();
+            if data.starts_with('[') && self.sse_elements(data, event.line) {
+                return event.data;
+            }
+            // Checked without a tape first: a long event that is no JSON is read as
+            // long plain text is, in windows, not scanned whole.
+            if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(data) {
+                self.warn(
+                    Some(event.line),
+                    format!(
+                        "event data is not JSON ({}); scanning it as text",
+                        json_error(&e)
+                    ),
+                );
+                // Trimmed in place: the event's buffer becomes the text.
+                let (start, end) = {
+                    let data = event.data.as_str();
+                    let start = data.len() - data.trim_start().len();
+                    (start, data.trim_end().len())
+                };
+                let mut text = event.data.into_bytes();
+                text.truncate(end);
+                text.drain(..start);
+                if let Err(e) = self.long_text(text, event.line) {
+                    self.held_error = Some(e);
+                }
+                return String::new();
+            }
+        }
         self.sse_data(&event.data, event.line);
         event.data
+    }
+
+    /// Text too long to scan whole that is no input of its own (the data of a long
+    /// event): read in windows, as a long plain text is, after the records before it.
+    fn long_text(&mut self, text: Vec<u8>, line: u64) -> io::Result<()> {
+        self.pump()?;
+        let mut nothing: &[u8] = &[];
+        let mut lines = Lines::new(&mut nothing);
+        let pipeline = std::mem::replace(&mut self.pipeline, false);
+        let read = self.windowed_text(text, &mut lines, line);
+        self.pipeline = pipeline;
+        read
     }
 
     fn sse_data(&mut self, data: &str, line: u64) {
@@ -1002,6 +1052,9 @@ impl<'a, 's> Reader<'a, 's> {
         }
         if data == "[DONE]" {
             self.interp.stream_done();
+            return;
+        }
+        if data.len() > STREAM_DOCUMENT && data.starts_with('[') && self.sse_elements(data, line) {
             return;
         }
         match Doc::parse(data) {
@@ -1019,6 +1072,68 @@ impl<'a, 's> Reader<'a, 's> {
                     ),
                 );
                 self.interp.feed_text(data, line);
+            }
+        }
+    }
+
+    /// A long event whose data is a JSON array, read element by element as a long
+    /// document is (its tape would be many times its size): false, and nothing read,
+    /// when the data does not split into elements.
+    fn sse_elements(&mut self, data: &str, line: u64) -> bool {
+        let bytes = data.as_bytes();
+        // First only split, then read: an array that does not split is read whole, as
+        // a short one is.
+        for read in [false, true] {
+            let mut split = document::Splitter::new(MAX_LINE);
+            let mut pos = 0;
+            loop {
+                match split.next(bytes, &mut pos) {
+                    Some(document::Found::Element) => {
+                        if read {
+                            let (element, at) = split.element();
+                            // Bytes of the event's text, cut between values: UTF-8.
+                            let text = String::from_utf8_lossy(element);
+                            self.sse_element(&text, line + at - 1);
+                            // Its records go now: an element's turns are not held for
+                            // the whole event.
+                            if let Err(e) = self.pump() {
+                                self.held_error = Some(e);
+                                return true;
+                            }
+                        }
+                        split.clear_element();
+                    }
+                    // The chunk is used up: whole when the array closed and only
+                    // white space followed.
+                    None if split.at_end().is_ok() => break,
+                    Some(document::Found::End) => {}
+                    _ => return false,
+                }
+            }
+        }
+        true
+    }
+
+    /// One element of a long event's array (see [`Reader::sse_elements`]).
+    fn sse_element(&mut self, text: &str, line: u64) {
+        match Doc::parse(text) {
+            Ok(doc) => {
+                if !self
+                    .interp
+                    .feed_item(doc.root(), &LineIndex::new(text, line))
+                {
+                    self.interp.feed_text(text, line);
+                }
+            }
+            Err(e) => {
+                self.warn(
+                    Some(line),
+                    format!(
+                        "event data is not JSON ({}); scanning it as text",
+                        json_error(&e)
+                    ),
+                );
+                self.interp.feed_text(text, line);
             }
         }
     }
