@@ -392,8 +392,8 @@ pub fn with_text(data: &[u8]) {
 
 /// A window for `data` read as text in which no call or JSON value is over the
 /// documented limit (a quarter of the window): four times the longest line, the longest
-/// span of any channel's call in a whole read and the longest closed JSON value, and
-/// never less than 64 bytes.
+/// span of any channel's call in a whole read and the longest JSON value (one left open
+/// to where its repair ends), and never less than 64 bytes.
 fn window_for(data: &[u8]) -> usize {
     // Measured in the text read, bad bytes replaced (three bytes each), as windows are.
     let text = String::from_utf8_lossy(data);
@@ -409,10 +409,10 @@ fn window_for(data: &[u8]) -> usize {
         .map(|c| c.3 - c.2)
         .max();
     // A JSON value longer than the overlap may be cut too (its inner calls then read on
-    // their own): the documented limit is on values as on calls.
+    // their own): the documented limit is on values as on calls, closed or not (one
+    // left open runs to the next call or the end).
     let longest_value = crate::scan::json_values(&text)
         .iter()
-        .filter(|v| !v.unclosed)
         .map(|v| v.end - v.start)
         .max();
     let longest = longest_line
