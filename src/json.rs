@@ -150,7 +150,13 @@ impl<'a> Doc<'a> {
                 slots: Slots::Own(tape.slots),
             });
         }
+        let too_many = tape.slots.len() >= MAX_VALUES;
         give_spare(tape.slots);
+        if too_many {
+            return Err(serde::de::Error::custom(format_args!(
+                "more than {MAX_VALUES} values in one JSON value"
+            )));
+        }
         match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(e) => Err(e),
             // The tape is stricter than serde_json nowhere on purpose; if it ever is,
@@ -279,6 +285,11 @@ static STRING_BYTE: [u8; 256] = {
 };
 
 /// The one-pass validating scanner behind [`Doc::parse`].
+/// The most values one document's tape holds (a slot of 40 bytes each: 40 MiB). A
+/// document denser than that (millions of numbers in a few megabytes) is not read as
+/// JSON: its tape would be many times its size.
+pub const MAX_VALUES: usize = 1 << 20;
+
 struct Tape<'s> {
     s: &'s [u8],
     i: usize,
@@ -306,6 +317,9 @@ impl Tape<'_> {
         self.ws();
         let start = self.i;
         let slot = self.slots.len();
+        if slot >= MAX_VALUES {
+            return None;
+        }
         self.slots.push(Slot {
             start: start as u32,
             end: start as u32,

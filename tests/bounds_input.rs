@@ -272,6 +272,47 @@ fn a_long_sse_event_that_is_no_json_is_read_in_windows() {
     );
 }
 
+/// A JSON value far denser than a transcript (millions of numbers in a few megabytes):
+/// its tape would be ten times its size, so past a million values it is not read as
+/// JSON but scanned as text, in windows; the call after it is still found.
+#[test]
+fn a_json_value_too_dense_for_a_tape_is_scanned_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = 2 << 20;
+    let dense = format!("{{\"a\":[{}1]}}", "1,".repeat(values));
+    let document = dir.path().join("dense.json");
+    std::fs::write(&document, format!("{dense}\n")).unwrap();
+    let lines = dir.path().join("dense.jsonl");
+    std::fs::write(&lines, format!("{dense}\n{}\n", call("c1", "after"))).unwrap();
+    let m = run(&[
+        "extract".as_ref(),
+        "--input".as_ref(),
+        "json".as_ref(),
+        document.as_os_str(),
+    ]);
+    assert_eq!(
+        m.stderr,
+        format!(
+            "toolsift: {}:1: invalid JSON document (more than 1048576 values in one JSON \
+             value); scanning it as text\n",
+            shown(&document)
+        )
+    );
+    // Read whole, a release build took 80 MB; the tape now stops at 40 MiB.
+    assert!(m.peak_mib < 60, "document: peak {} MiB", m.peak_mib);
+    let m = run(&["extract".as_ref(), lines.as_os_str()]);
+    assert_eq!(
+        m.stderr,
+        format!(
+            "toolsift: {}:1: not JSON (more than 1048576 values in one JSON value); \
+             scanning the line as text\n",
+            shown(&lines)
+        )
+    );
+    assert!(m.peak_mib < 60, "lines: peak {} MiB", m.peak_mib);
+    assert_eq!(calls(&m), [c("after", "c1", 2)]);
+}
+
 #[test]
 fn an_sse_event_past_the_limit_is_reported_and_read_past() {
     let dir = tempfile::tempdir().unwrap();

@@ -915,7 +915,7 @@ impl<'a, 's> Reader<'a, 's> {
                     Some(number),
                     format!("not JSON ({reason}); scanning the line as text"),
                 );
-                self.interp.feed_text(text, number);
+                self.text_instead(text, number);
             }
         }
     }
@@ -1071,8 +1071,21 @@ impl<'a, 's> Reader<'a, 's> {
                         json_error(&e)
                     ),
                 );
-                self.interp.feed_text(data, line);
+                self.text_instead(data, line);
             }
+        }
+    }
+
+    /// Text that was to be JSON and is not: scanned as text, in windows when it is long
+    /// (as a long plain text is: scanned whole, text dense in brackets takes many times
+    /// its size), else whole.
+    fn text_instead(&mut self, text: &str, line: u64) {
+        if text.len() > STREAM_DOCUMENT && self.window > 0 {
+            if let Err(e) = self.long_text(text.as_bytes().to_vec(), line) {
+                self.held_error.get_or_insert(e);
+            }
+        } else {
+            self.interp.feed_text(text, line);
         }
     }
 
@@ -1163,7 +1176,7 @@ impl<'a, 's> Reader<'a, 's> {
                             json_error(&e)
                         ),
                     );
-                    self.interp.feed_text(text, first_line);
+                    self.text_instead(text, first_line);
                 }
             }
         }
