@@ -119,6 +119,11 @@ def gen(case, size, path, work):
         lines(path, chat_line, size)
         return (["check", path] if case == "check-calls"
                 else ["extract", "--with-results", path])
+    if case == "json-dense-value":
+        # One JSON object of nothing but small numbers: a tape slot for every 2 bytes.
+        with open(path, "w") as f:
+            f.write('{"a":[' + "1," * max(1, size // 2 - 8) + "1]}\n")
+        return ["extract", "--input", "json", path]
     if case == "json-document":
         with open(path, "w") as f:
             f.write("[")
@@ -178,6 +183,7 @@ CASES = [
     ("chat-stream-unfinished", 79 * MB),
     ("one-message-id", 72 * MB),
     ("json-document", 42 * MB),
+    ("json-dense-value", 15 * MB),
     ("unknown-tool-name", 4 * MB),
 ]
 
