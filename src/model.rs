@@ -597,14 +597,14 @@ impl Openers {
     /// Adds the openers of `bytes` and (with `find_wil`) says whether `WIL` or `wil`
     /// occurs, in one sweep over blocks small enough to stay in cache from one search to
     /// the next; `each_block` sees every block while it is there too. The sweep stops
-    /// after the block in which `angle` or `json` comes to hold more than `limit`
-    /// entries (text that dense is cut short, see [`crate::input`]): the second value is
-    /// where it stopped, the end of `bytes` when it did not.
+    /// after a block at whose end `angle` or `json` holds more than `limit` gives for
+    /// the bytes swept (text that dense is cut short, see [`crate::input`]): the second
+    /// value is where it stopped, the end of `bytes` when it did not.
     pub fn sweep(
         &mut self,
         bytes: &[u8],
         find_wil: bool,
-        limit: usize,
+        limit: &dyn Fn(usize) -> usize,
         mut each_block: impl FnMut(&[u8]),
     ) -> (bool, usize) {
         // Not looked for is not found: the searches below stop at the first.
@@ -615,7 +615,10 @@ impl Openers {
             // The needle may start in the block before.
             wil = wil || holds_wil(&bytes[from.saturating_sub(2)..to]);
             each_block(&bytes[from..to]);
-            if to < bytes.len() && (self.angle.len() > limit || self.json.len() > limit) {
+            if to < bytes.len() && {
+                let limit = limit(to);
+                self.angle.len() > limit || self.json.len() > limit
+            } {
                 return (wil && find_wil, to);
             }
         }
@@ -774,13 +777,13 @@ impl Text {
     /// sweep over blocks small enough to stay in cache from one search to the next: on
     /// a large text with no call these searches are most of the work there is.
     pub fn sweep(&self, find_wil: bool) {
-        self.sweep_within(find_wil, usize::MAX);
+        self.sweep_within(find_wil, &|_| usize::MAX);
     }
 
-    /// [`Text::sweep`], stopped as [`Openers::sweep`] stops past `limit` openers: false
+    /// [`Text::sweep`], stopped as [`Openers::sweep`] stops past `limit`: false
     /// when it stopped before the end (the lists then hold the openers of a first part
     /// of the text only, enough to tell where to cut it).
-    pub fn sweep_within(&self, find_wil: bool, limit: usize) -> bool {
+    pub fn sweep_within(&self, find_wil: bool, limit: &dyn Fn(usize) -> usize) -> bool {
         let mut openers = Text::spare_openers();
         let (wil, swept) = openers.sweep(self.text.as_bytes(), find_wil, limit, |_| {});
         let _ = self.openers.set(Some(Box::new(openers)));

@@ -54,11 +54,19 @@ struct NextWindow<'c> {
     ended: bool,
 }
 
-/// Where a window that holds more than [`MAX_WINDOW_OPENERS`] `<` (or `[` and `{`)
-/// is cut: after the line that holds the first opener over the bound (or at that
-/// opener, on a line too long), and never before [`MIN_DENSE_WINDOW`].
-fn dense_cut(text: &Text) -> Option<usize> {
+/// Where a window dense in openers is cut: one that holds more `<` (or `[` and `{`)
+/// than [`opener_limit`] allows for its length, or whose sweep stopped for holding too
+/// many (`swept_whole` false). It is cut after the line that holds opener number
+/// [`MAX_WINDOW_OPENERS`] (or at that opener, on a line too long), and never before
+/// [`MIN_DENSE_WINDOW`].
+fn dense_cut(text: &Text, swept_whole: bool) -> Option<usize> {
     let openers = text.openers();
+    if swept_whole {
+        let limit = opener_limit(text.text.len());
+        if openers.angle.len() <= limit && openers.json.len() <= limit {
+            return None;
+        }
+    }
     let over = [
         openers.angle.get(MAX_WINDOW_OPENERS),
         openers.json.get(MAX_WINDOW_OPENERS),
@@ -143,11 +151,19 @@ const SHORT_OVERLAP_PART: usize = 16;
 /// next window must hold it whole.
 const MIN_SHORT_OVERLAP: usize = 1024;
 
-/// How many `<` (or `[` and `{`) a text window holds at most past its first
-/// [`MIN_DENSE_WINDOW`] bytes: the scanners' work and memory grow with the openers and
-/// calls of a window, not with its bytes, so text dense in them is read in shorter
-/// windows (prose, code and logs hold far fewer than this in a full window).
+/// How many `<` (or `[` and `{`) a text window holds per [`LEAST_WINDOW`] of its length
+/// at most, and how many a window cut short for holding more keeps: the scanners' work
+/// and memory grow with the openers and calls of a window, not with its bytes, so text
+/// dense in them is read in shorter windows. Prose, code and logs hold far fewer (the
+/// mixed benchmark corpus, code blocks full of braces, about 9,500 per 2 MiB).
 const MAX_WINDOW_OPENERS: usize = 1 << 14;
+
+/// The openers of either kind a text of `len` bytes may hold before it counts as dense:
+/// [`MAX_WINDOW_OPENERS`] per [`LEAST_WINDOW`], and never fewer than that.
+fn opener_limit(len: usize) -> usize {
+    (MAX_WINDOW_OPENERS as u64 * len as u64 / LEAST_WINDOW as u64).max(MAX_WINDOW_OPENERS as u64)
+        as usize
+}
 
 /// A window is never cut shorter than this for holding many openers.
 const MIN_DENSE_WINDOW: usize = 128 << 10;
@@ -288,7 +304,7 @@ impl<'a, 's> Reader<'a, 's> {
                     let dense = || {
                         let past = &bytes[MIN_DENSE_WINDOW.min(bytes.len())..];
                         memchr::memchr3_iter(b'<', b'[', b'{', past)
-                            .nth(2 * MAX_WINDOW_OPENERS)
+                            .nth(2 * opener_limit(bytes.len()))
                             .is_some()
                     };
                     if (!eof || dense()) && !cassette {
@@ -518,7 +534,7 @@ impl<'a, 's> Reader<'a, 's> {
                 Feed::Thread { pieces, spares } => self.window_of_pieces(pieces, spares, &next)?,
             };
             ended = ended || (next.read && last);
-            if let Some(at) = dense_cut(&text) {
+            if let Some(at) = dense_cut(&text, swept_whole) {
                 let mut whole = std::mem::take(&mut text.text);
                 // What is left of the tail stays where it is, after this window's rest.
                 let rest = whole.as_bytes()[at..].to_vec();
@@ -679,7 +695,7 @@ impl<'a, 's> Reader<'a, 's> {
             self.utf8(&bytes, next.line).into_owned()
         };
         let text = Text::new(text, next.line, false, true);
-        let whole = text.sweep_within(next.find_wil, MAX_WINDOW_OPENERS);
+        let whole = text.sweep_within(next.find_wil, &opener_limit);
         Ok((text, last, whole))
     }
 
@@ -739,7 +755,7 @@ impl<'a, 's> Reader<'a, 's> {
                 };
         if dense {
             let text = Text::new(text, next.line, false, true);
-            let whole = text.sweep_within(next.find_wil, MAX_WINDOW_OPENERS);
+            let whole = text.sweep_within(next.find_wil, &opener_limit);
             return Ok((text, last, whole));
         }
         let wil = wil && next.find_wil;

@@ -121,10 +121,9 @@ impl Pieces {
         // Line breaks are counted in the same sweep, block by block. `WIL` is always
         // looked for: the window decides whether it still matters.
         let mut breaks = 0;
-        let (wil, swept) =
-            openers.sweep(text.as_bytes(), true, super::MAX_WINDOW_OPENERS, |block| {
-                breaks += memchr::memchr_iter(b'\n', block).count() as u64;
-            });
+        let (wil, swept) = openers.sweep(text.as_bytes(), true, &super::opener_limit, |block| {
+            breaks += memchr::memchr_iter(b'\n', block).count() as u64;
+        });
         let dense = swept < text.len();
         if dense {
             breaks += memchr::memchr_iter(b'\n', &text.as_bytes()[swept..]).count() as u64;
