@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 /// (target, file name) of saved inputs that still fail; each has its own ignored test.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[("windows", "bracket-run-longer-than-the-overlap")];
 
 fn regressions() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
@@ -67,4 +67,21 @@ fn every_target_has_saved_inputs() {
         let count = std::fs::read_dir(&dir).map_or(0, |d| d.count());
         assert!(count > 0, "fuzz/regressions/{target}: no saved input");
     }
+}
+
+/// Known bug: 2348 bytes of mangled model output (Inkling, MiniMax-M3 and Kimi K3
+/// markers run together). A whole read reports an unreadable `quote_shipping` call at
+/// byte 1982 (line 34) as a closed JSON value; in windows of 2192 bytes the second window
+/// starts at byte 1916 and its walk meets `]<]minimax[>[` brackets before the call, whose
+/// `[` stays open and takes the call in, so the call is missing. In the whole read the
+/// walk likely reaches byte 1916 inside a value opened more than an overlap (548 bytes) before
+/// it, which the harness's window does not see: it is not a value `json_values` lists
+/// (an array of markers, not a call), so the window is not made larger for it. Either
+/// the walk's state at a window's start must be carried (as open regions are), or the
+/// harness must measure every bracket run, not only the listed values.
+#[test]
+#[ignore = "known bug: a window starting inside a bracket run opened more than an overlap before it reads a later value otherwise"]
+fn windows_starting_inside_a_long_bracket_run_lose_a_value() {
+    let path = regressions().join("windows/bracket-run-longer-than-the-overlap");
+    replay("windows", &path).unwrap();
 }
