@@ -97,6 +97,21 @@ fn write_with(path: &Path, f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>
     w.flush().unwrap();
 }
 
+/// `lines` lines of a lone `[` (a multiple of 65,536), then a line with a Hermes call.
+fn write_bracket_lines(path: &Path, lines: usize) {
+    write_with(path, |w| {
+        let block = "[\n".repeat(1 << 16);
+        for _ in 0..lines >> 16 {
+            w.write_all(block.as_bytes()).unwrap();
+        }
+        writeln!(
+            w,
+            "<tool_call>{{\"name\": \"g\", \"arguments\": {{}}}}</tool_call>"
+        )
+        .unwrap();
+    });
+}
+
 fn shown(path: &Path) -> String {
     common::display(path)
 }
@@ -375,17 +390,7 @@ fn what_starts_like_a_document_and_is_none_goes_back_to_streamed_text() {
     // its size; now an element nested deeper than any JSON reader goes tells it, and
     // the text is read in windows cut short for holding that many openers.
     let lines = 2 << 20;
-    write_with(&file, |w| {
-        let block = "[\n".repeat(1 << 16);
-        for _ in 0..lines >> 16 {
-            w.write_all(block.as_bytes()).unwrap();
-        }
-        writeln!(
-            w,
-            "<tool_call>{{\"name\": \"g\", \"arguments\": {{}}}}</tool_call>"
-        )
-        .unwrap();
-    });
+    write_bracket_lines(&file, lines);
     for threads in ["1", "2"] {
         let m = run(&[
             "extract".as_ref(),
@@ -414,17 +419,7 @@ fn text_of_nothing_but_openers_stays_small() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("brackets.txt");
     let lines = 2 << 20;
-    write_with(&file, |w| {
-        let block = "[\n".repeat(1 << 16);
-        for _ in 0..lines >> 16 {
-            w.write_all(block.as_bytes()).unwrap();
-        }
-        writeln!(
-            w,
-            "<tool_call>{{\"name\": \"g\", \"arguments\": {{}}}}</tool_call>"
-        )
-        .unwrap();
-    });
+    write_bracket_lines(&file, lines);
     for threads in ["1", "2"] {
         let m = run(&[
             "extract".as_ref(),

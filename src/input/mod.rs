@@ -1017,11 +1017,9 @@ impl<'a, 's> Reader<'a, 's> {
         let long = event.data.trim().len() > STREAM_DOCUMENT;
         if long && self.window > 0 {
             let data = event.data.trim();
-            if data.starts_with('[') && self.sse_elements(data, event.line) {
-                return event.data;
-            }
             // Checked without a tape first: a long event that is no JSON is read as
-            // long plain text is, in windows, not scanned whole.
+            // long plain text is, in windows, not scanned whole (an array is read
+            // element by element in `sse_data`).
             if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(data) {
                 self.warn(
                     Some(event.line),
@@ -1073,10 +1071,22 @@ impl<'a, 's> Reader<'a, 's> {
         if data.len() > STREAM_DOCUMENT && data.starts_with('[') && self.sse_elements(data, line) {
             return;
         }
-        match Doc::parse(data) {
+        self.sse_value(data, line, false);
+    }
+
+    /// An event's data, or one element of a long event's array (`item`, see
+    /// [`Reader::sse_elements`]): walked as JSON, or scanned as text when it is none.
+    fn sse_value(&mut self, text: &str, line: u64, item: bool) {
+        match Doc::parse(text) {
             Ok(doc) => {
-                if !self.interp.feed(doc.root(), &LineIndex::new(data, line)) {
-                    self.interp.feed_text(data, line);
+                let lines = LineIndex::new(text, line);
+                let found = if item {
+                    self.interp.feed_item(doc.root(), &lines)
+                } else {
+                    self.interp.feed(doc.root(), &lines)
+                };
+                if !found {
+                    self.interp.feed_text(text, line);
                 }
             }
             Err(e) => {
@@ -1087,7 +1097,11 @@ impl<'a, 's> Reader<'a, 's> {
                         json_error(&e)
                     ),
                 );
-                self.text_instead(data, line);
+                if item {
+                    self.interp.feed_text(text, line);
+                } else {
+                    self.text_instead(text, line);
+                }
             }
         }
     }
@@ -1122,7 +1136,7 @@ impl<'a, 's> Reader<'a, 's> {
                             let (element, at) = split.element();
                             // Bytes of the event's text, cut between values: UTF-8.
                             let text = String::from_utf8_lossy(element);
-                            self.sse_element(&text, line + at - 1);
+                            self.sse_value(&text, line + at - 1, true);
                             // Its records go now: an element's turns are not held for
                             // the whole event.
                             if let Err(e) = self.pump() {
@@ -1141,30 +1155,6 @@ impl<'a, 's> Reader<'a, 's> {
             }
         }
         true
-    }
-
-    /// One element of a long event's array (see [`Reader::sse_elements`]).
-    fn sse_element(&mut self, text: &str, line: u64) {
-        match Doc::parse(text) {
-            Ok(doc) => {
-                if !self
-                    .interp
-                    .feed_item(doc.root(), &LineIndex::new(text, line))
-                {
-                    self.interp.feed_text(text, line);
-                }
-            }
-            Err(e) => {
-                self.warn(
-                    Some(line),
-                    format!(
-                        "event data is not JSON ({}); scanning it as text",
-                        json_error(&e)
-                    ),
-                );
-                self.interp.feed_text(text, line);
-            }
-        }
     }
 
     /// A whole JSON document. A document that does not parse is reported once and
