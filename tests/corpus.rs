@@ -515,6 +515,16 @@ const EXPECTED: &[(&str, Calls)] = &[
             ),
         ],
     ),
+    // LangGraph `[mode, payload]` tuples: each call on the line of its first
+    // `tool_call_chunks` piece; the `values` snapshot and the final chunk's Responses
+    // `output` repeat both calls.
+    (
+        "langgraph/react-agent-parallel-tool-calls.jsonl",
+        &[
+            ("get_weather", Some("call_lxFuvuhpu9gvtx04WrmXZF9h"), 1),
+            ("get_datetime", Some("call_U3RijXRN09TXMyKWFZwqWjnJ"), 12),
+        ],
+    ),
     // An httprr trace (Go): the first response's call, on the line of its JSON body;
     // the second request replays it as history.
     (

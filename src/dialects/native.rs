@@ -20,6 +20,7 @@ pub const GEMINI_STREAM: &str = "gemini-stream";
 pub const BEDROCK: &str = "bedrock";
 pub const BEDROCK_STREAM: &str = "bedrock-stream";
 pub const LANGCHAIN: &str = "langchain";
+pub const LANGCHAIN_STREAM: &str = "langchain-stream";
 pub const CODEX: &str = "codex";
 pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
 pub const GEMINI_CLI: &str = "gemini-cli";
@@ -105,8 +106,13 @@ pub const DIALECTS: &[NativeDialect] = &[
     },
     NativeDialect {
         name: LANGCHAIN,
-        summary: "LangChain / LangGraph message dicts: tool_calls with args objects, invalid_tool_calls",
+        summary: "LangChain / LangGraph messages (dicts, `{type, data}`, dumpd constructors): tool_calls with args objects, invalid_tool_calls, ToolMessage results",
         example: r#"{"type":"ai","tool_calls":[{"name":"f","args":{"a":1},"id":"call_1","type":"tool_call"}]}"#,
+    },
+    NativeDialect {
+        name: LANGCHAIN_STREAM,
+        summary: "LangChain / LangGraph AIMessageChunk tool_call_chunks, joined by message and index (`stream_mode=\"messages\"` tuples, dumpd constructors)",
+        example: r#"["messages",[{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessageChunk"],"kwargs":{"id":"run-1","content":"","tool_call_chunks":[{"name":"f","args":"{\"a\":1}","id":"call_1","index":0}]}},{"langgraph_node":"agent"}]]"#,
     },
     NativeDialect {
         name: CODEX,

@@ -22,6 +22,8 @@ struct Ctx<'l> {
     response: Option<TurnKey>,
     origin: Origin,
     depth: usize,
+    /// Inside a LangChain message body (`kwargs` of a constructor, `data` of a dict).
+    langchain: bool,
 }
 
 /// Deeper values are not walked: no transcript format nests this deep, and a hostile
@@ -116,6 +118,8 @@ const LOG_KEYS: &[&str] = &[
     "leafUuid",
     "snapshot",
     "custom_id",
+    // LangGraph Platform's `metadata` event.
+    "run_id",
 ];
 
 impl Interpreter {
@@ -166,6 +170,7 @@ impl Interpreter {
             response: None,
             origin: Origin::Plain,
             depth,
+            langchain: false,
         };
         if let Some(obj) = node.object() {
             if depth == 0
@@ -186,15 +191,23 @@ impl Interpreter {
             let found = self.walk_obj(&node, &obj, &ctx);
             return found || LOG_KEYS.iter().any(|k| obj.has(k));
         }
-        self.end_stream();
         if let Some(items) = node.array() {
-            // A document that is a list: messages, events, or streamed chunks.
+            // A document that is a list: messages, events, or streamed chunks; or a
+            // LangGraph stream tuple, `[mode, payload]` or `[chunk, metadata]`, whose
+            // mode and run metadata neither hold anything nor end a stream.
             let mut found = false;
             for item in items {
-                found |= self.feed_at(item, lines, depth + 1);
+                let skip = match item.object() {
+                    Some(obj) => is_langgraph_metadata(&obj),
+                    None => !matches!(item.kind(), Kind::Array),
+                };
+                if !skip {
+                    found |= self.feed_at(item, lines, depth + 1);
+                }
             }
             return found;
         }
+        self.end_stream();
         false
     }
 
@@ -580,19 +593,30 @@ impl Interpreter {
 
     /// One message of any format: its text, native calls and results.
     fn message(&mut self, node: &Node, obj: &Obj, role: Role, ctx: &Ctx) {
-        // LangChain's `{"type":"ai","data":{...}}` keeps the message one level down.
-        if let Some(data) = obj.obj("data")
-            && !obj.has("content")
-            && !obj.has("tool_calls")
+        // LangChain keeps the message one level down in `{"type":"ai","data":{...}}` and
+        // in its serialized constructor form (`kwargs`).
+        let body_key = if obj.is("type", "constructor") {
+            Some("kwargs")
+        } else if !obj.has("content") && !obj.has("tool_calls") {
+            Some("data")
+        } else {
+            None
+        };
+        if let Some(key) = body_key
+            && let Some(body_node) = obj.get(key)
+            && let Some(body) = body_node.object()
         {
-            let data_node = obj.get("data").expect("checked above");
-            self.message(&data_node, &data, role, ctx);
+            let inner = Ctx {
+                langchain: true,
+                ..ctx.clone()
+            };
+            self.message(&body_node, &body, role, &inner);
             return;
         }
         let line = ctx.lines.line(node.offset());
         let key = obj
             .str("id")
-            .filter(|_| obj.has("type") || obj.has("model"))
+            .filter(|_| obj.has("type") || obj.has("model") || ctx.langchain)
             .map(|id| hash(&id))
             .or(ctx.response);
         let mut turn = Turn::new(role, line);
@@ -629,6 +653,30 @@ impl Interpreter {
                     ctx.lines.line(r.offset()),
                     true,
                 );
+            }
+        }
+        // LangChain keeps a provider's reasoning beside the message.
+        if ctx.langchain
+            && let Some(extra) = obj.obj("additional_kwargs")
+        {
+            if let Some(r) = extra
+                .get("reasoning_content")
+                .filter(|r| r.kind() == Kind::String)
+            {
+                turn.push_text(
+                    r.str().unwrap_or_default(),
+                    ctx.lines.line(r.offset()),
+                    true,
+                );
+            }
+            for part in extra
+                .obj("reasoning")
+                .into_iter()
+                .flat_map(|r| r.items("summary"))
+            {
+                if let Some(text) = part.object().and_then(|p| p.str("text")) {
+                    turn.push_text(text, ctx.lines.line(part.offset()), true);
+                }
             }
         }
         let tool_calls = obj.get("tool_calls");
@@ -724,7 +772,7 @@ impl Interpreter {
         };
         let dialect = if obj.is("role", "function") {
             native::OPENAI_FUNCTION_CALL
-        } else if obj.is("type", "tool") {
+        } else if obj.is("type", "tool") || ctx.langchain {
             native::LANGCHAIN
         } else {
             native::OPENAI
@@ -988,7 +1036,33 @@ impl Interpreter {
 }
 
 /// The role of an object that is a message in some format, if it is one.
+/// The class of a LangChain serialized object (`dumpd`, `lc: 1`): the last element of
+/// its `id` path, `["langchain_core", "messages", "AIMessageChunk"]`.
+pub(crate) fn constructor_class<'a>(obj: &Obj<'a>) -> Option<std::borrow::Cow<'a, str>> {
+    if !obj.is("type", "constructor") || !obj.has("lc") {
+        return None;
+    }
+    obj.arr("id")?.last()?.str()
+}
+
+/// LangGraph's run metadata beside each streamed chunk (`[chunk, metadata]`).
+fn is_langgraph_metadata(obj: &Obj) -> bool {
+    obj.has("langgraph_node") || obj.has("langgraph_step")
+}
+
 fn message_role(obj: &Obj) -> Option<Role> {
+    if let Some(class) = constructor_class(obj)
+        && obj.obj("kwargs").is_some()
+    {
+        let class = class.strip_suffix("Chunk").unwrap_or(&class);
+        if class == "ChatMessage" {
+            return obj
+                .obj("kwargs")?
+                .str("role")
+                .and_then(|r| Role::from_name(&r));
+        }
+        return Role::from_name(class);
+    }
     if let Some(role) = obj.str("role") {
         let has_body = [
             "content",

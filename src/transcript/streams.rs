@@ -19,6 +19,7 @@ pub(crate) enum Kind {
     Responses,
     Bedrock,
     GeminiPartial,
+    LangChain,
 }
 
 /// Bedrock ConverseStream events, each an object under its event's name (as the SDKs
@@ -58,6 +59,9 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
     if obj.is("object", "chat.completion.chunk") {
         return Some(Kind::Chat);
     }
+    if langchain_chunk(obj).is_some() {
+        return Some(Kind::LangChain);
+    }
     if let Some(t) = obj.str("type") {
         if ANTHROPIC_EVENTS.contains(&t.as_ref()) {
             return Some(Kind::Anthropic);
@@ -71,6 +75,20 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
     }
     let first_choice = obj.items("choices").next()?.object()?;
     first_choice.has("delta").then_some(Kind::Chat)
+}
+
+/// The body of a LangChain `AIMessageChunk` given on its own (LangGraph's
+/// `stream_mode="messages"`, `astream` output): the `kwargs` of LangChain's serialized
+/// (`dumpd`) form, or the message dict itself (`{"type": "AIMessageChunk", …}`).
+/// Inside a list of messages (a `values` snapshot) a chunk is a whole message instead.
+pub(crate) fn langchain_chunk<'a>(obj: &Obj<'a>) -> Option<Obj<'a>> {
+    match obj.str("type")?.as_ref() {
+        "AIMessageChunk" => Some(*obj),
+        "constructor" if crate::transcript::constructor_class(obj)? == "AIMessageChunk" => {
+            obj.obj("kwargs")
+        }
+        _ => None,
+    }
 }
 
 /// Bedrock's last event, `{"metadata": {"usage": …, "metrics": …}}`.
@@ -342,6 +360,15 @@ impl Stream {
                 !started || !obj.has("messageStart")
             }
             Kind::GeminiPartial => false,
+            // Chunks of another message continue the stream (LangGraph interleaves the
+            // chunks of parallel nodes, and a provider's message id can stand between
+            // chunks with the run's id) unless this message said it was complete.
+            Kind::LangChain => {
+                !self.done
+                    || langchain_chunk(obj)
+                        .and_then(|body| body.str("id"))
+                        .is_some_and(|id| self.key.as_deref() == Some(id.as_ref()))
+            }
         }
     }
 
@@ -376,6 +403,79 @@ impl Stream {
             Kind::Responses => self.responses(obj, line),
             Kind::Bedrock => self.bedrock(obj, line),
             Kind::GeminiPartial => false,
+            Kind::LangChain => {
+                if let Some(body) = langchain_chunk(obj) {
+                    self.langchain(&body, line);
+                }
+                false
+            }
+        }
+    }
+
+    /// One LangChain `AIMessageChunk`: text and reasoning pieces, and `tool_call_chunks`
+    /// whose `args` pieces join by message id and `index` as LangChain's own `concat`
+    /// joins them. The chunk's `tool_calls` are LangChain's partial parse of the pieces
+    /// seen so far (`{}` for the first): not calls.
+    fn langchain(&mut self, body: &Obj, line: u64) {
+        let id = body.str("id");
+        if self.key.is_none() {
+            self.key = id.as_deref().map(Into::into);
+            self.line = line;
+        }
+        match body.get("content") {
+            Some(content) if content.kind() == crate::json::Kind::String => {
+                self.push_text(&content.str().unwrap_or_default(), line, false);
+            }
+            Some(content) => {
+                for block in content.items() {
+                    let Some(block) = block.object() else {
+                        continue;
+                    };
+                    let reasoning =
+                        matches!(block.str("type").as_deref(), Some("thinking" | "reasoning"));
+                    let text = block
+                        .str("text")
+                        .or_else(|| block.str("thinking"))
+                        .or_else(|| block.str("reasoning"));
+                    if let Some(text) = text {
+                        self.push_text(&text, line, reasoning);
+                    }
+                }
+            }
+            None => {}
+        }
+        if let Some(extra) = body.obj("additional_kwargs") {
+            if let Some(text) = extra.str("reasoning_content") {
+                self.push_text(&text, line, true);
+            }
+            for part in extra
+                .obj("reasoning")
+                .into_iter()
+                .flat_map(|r| r.items("summary"))
+            {
+                if let Some(text) = part.object().and_then(|p| p.str("text")) {
+                    self.push_text(&text, line, true);
+                }
+            }
+        }
+        // The calls of each message are numbered apart.
+        let message = id.map_or(0, |id| crate::recent::hash_bytes(id.as_bytes()));
+        for chunk in body.items("tool_call_chunks") {
+            let Some(chunk) = chunk.object() else {
+                continue;
+            };
+            let index = chunk.get("index").and_then(|i| i.u64());
+            let call_id = chunk
+                .str("id")
+                .map(|s| s.into_owned())
+                .filter(|s| !s.is_empty());
+            self.chat_fragment(message, index, call_id, &chunk, line);
+        }
+        let finished = body.obj("response_metadata").is_some_and(|m| {
+            m.has("finish_reason") || m.has("stop_reason") || m.is("status", "completed")
+        }) || body.is("chunk_position", "last");
+        if finished {
+            self.mark_done();
         }
     }
 
@@ -528,7 +628,11 @@ impl Stream {
         {
             p.name = name.into_owned();
         }
-        if let Some(args) = f.get("arguments").or_else(|| f.get("input")) {
+        if let Some(args) = f
+            .get("arguments")
+            .or_else(|| f.get("input"))
+            .or_else(|| f.get("args"))
+        {
             match args.str() {
                 Some(s) => p.args.push_str(&s),
                 None if args.kind() == crate::json::Kind::Object => {
@@ -817,6 +921,7 @@ impl Stream {
             Kind::Responses => native::OPENAI_RESPONSES_STREAM,
             Kind::Bedrock => native::BEDROCK_STREAM,
             Kind::GeminiPartial => native::GEMINI_STREAM,
+            Kind::LangChain => native::LANGCHAIN_STREAM,
         };
         if let Some(call) = p.built {
             return (call, true);
