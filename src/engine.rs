@@ -479,6 +479,7 @@ impl<'o> Engine<'o> {
         let mut turn = Turn::new(Role::Assistant, w.text.line);
         // The text goes back into the window when scanned: dropping the window recycles
         // its buffers and counts its lines for the reader.
+        let cut = w.text.text.len();
         let text = std::mem::replace(&mut w.text, Text::new(String::new(), 0, false, true));
         turn.texts.push(text);
         // When every scanner this window runs says what it left open at the window's
@@ -497,8 +498,17 @@ impl<'o> Engine<'o> {
                         .filter(|s| s.channel() == channel)
                         .all(|s| s.reports_resume())
             });
-        let resume = (reports && w.latest_keep > w.keep_before)
-            .then(|| Resume::new(w.keep_before - w.offset));
+        // The next window may start later when every scanner says what it left open,
+        // and earlier when its start would fall inside a construct this window saw
+        // (overlapping candidates of several dialects can run on past a full overlap).
+        let lo = w.keep_before - w.offset;
+        let floor = (2 * lo).saturating_sub(cut);
+        let resume = (!w.last).then(|| Resume::new(lo, floor));
+        let hi = if reports {
+            w.latest_keep
+        } else {
+            w.keep_before
+        } - w.offset;
         // Once a channel has won the turn, the others' calls would be dropped: they are
         // not looked for.
         let found: Vec<Vec<Chosen>> = self
@@ -519,7 +529,7 @@ impl<'o> Engine<'o> {
         }
         if let Some(resume) = resume {
             let regions = crate::scan::context_regions(&w.text);
-            let keep = resume.point(&w.text.text, w.latest_keep - w.offset, &regions);
+            let keep = resume.point(&w.text.text, hi, &regions);
             w.keep_before = w.offset + keep;
         }
         let pending = self.window.as_mut().expect("created above");

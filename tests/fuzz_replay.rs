@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 /// (target, file name) of saved inputs that still fail; each has its own ignored test.
 const KNOWN: &[(&str, &str)] = &[
     ("windows", "bracket-run-longer-than-the-overlap"),
-    ("windows", "xml-call-after-unclosed-ones-lost-in-windows"),
     ("windows", "channel-won-otherwise-in-windows-json-to-dsml"),
     ("windows", "channel-won-otherwise-in-windows-olmo3-to-json"),
 ];
@@ -91,19 +90,20 @@ fn windows_starting_inside_a_long_bracket_run_lose_a_value() {
     replay("windows", &path).unwrap();
 }
 
-/// Known bugs, three of the findings of a 10-minute `windows` run with `-fork=1
-/// -ignore_crashes=1`: in small windows (560–904 bytes) of mangled model output, (a) a
-/// whole read reports an `anthropic-xml` `start_timer {"label": "green tea"}` after two
-/// unclosed `<invoke>`s that windows lose; (b) and (c) the turn is won by another
-/// channel in windows than in a whole read (json `get_time` against a DeepSeek DSML
-/// `fetch_ci_log`; an olmo3 `get_weather` against a json `search_web`): what one window
-/// holds decides the channel before the candidates the whole read weighed are seen.
+/// Known bugs, two of the findings of a 10-minute `windows` run with `-fork=1
+/// -ignore_crashes=1`: in small windows (560 and 740 bytes) of mangled model output the
+/// turn is won by another channel in windows than in a whole read (json `get_time`
+/// against a DeepSeek DSML `fetch_ci_log`; an olmo3 `get_weather` against a json
+/// `search_web`). In the second, a JSON value left open (a string broken at a line end)
+/// holds the `search_web` object: the whole read's walk takes it in, the second window
+/// starts after the value opened and reads the object on its own. The value is longer
+/// than two overlaps, and the harness does not measure it: `json_values` lists the
+/// object, not the value left open around it.
 #[test]
 #[ignore = "known bug: small windows of mangled output lose a call or let another channel win"]
 fn windows_of_mangled_output_differ_from_a_whole_read() {
     let mut failures = Vec::new();
     for name in [
-        "xml-call-after-unclosed-ones-lost-in-windows",
         "channel-won-otherwise-in-windows-json-to-dsml",
         "channel-won-otherwise-in-windows-olmo3-to-json",
     ] {

@@ -138,17 +138,22 @@ impl ScanContext<'_> {
 /// [`Scanner::reports_resume`] is true are trusted with it.
 #[derive(Debug)]
 pub struct Resume {
-    /// Constructs that end before this offset do not matter: the next window starts no
-    /// earlier.
+    /// Where the next window starts unless something says otherwise (a full overlap
+    /// before the cut): candidates before it are taken from this window.
     pub lo: usize,
+    /// How far back a construct that `lo` falls inside (a call, a value, a candidate
+    /// unsettled) may take the next window's start: one more overlap. A construct that
+    /// starts earlier is longer than the documented limit, and the window starts at `lo`.
+    floor: usize,
     unsettled: std::cell::Cell<usize>,
     spans: std::cell::RefCell<Vec<(usize, usize)>>,
 }
 
 impl Resume {
-    pub fn new(lo: usize) -> Resume {
+    pub fn new(lo: usize, floor: usize) -> Resume {
         Resume {
             lo,
+            floor: floor.min(lo),
             unsettled: std::cell::Cell::new(usize::MAX),
             spans: std::cell::RefCell::new(Vec::new()),
         }
@@ -163,17 +168,21 @@ impl Resume {
     /// A construct (a call, a JSON value) the next window must not start inside: it
     /// would see its inside without its opening.
     pub fn span(&self, start: usize, end: usize) {
-        if end > self.lo && end > start + 1 {
+        if end > self.floor && end > start + 1 {
             self.spans.borrow_mut().push((start, end));
         }
     }
 
-    /// The latest line start in `lo..=hi` of `text` that is before every unsettled
-    /// candidate and inside no reported span or context region (`regions`); `lo` when
-    /// there is none.
+    /// The latest line start in `floor..=hi` of `text` (after `floor`) that is before
+    /// every unsettled candidate and inside no reported span or context region
+    /// (`regions`); `lo` when there is none.
     pub fn point(self, text: &str, hi: usize, regions: &[(usize, usize)]) -> usize {
         let mut spans = self.spans.into_inner();
-        spans.extend(regions.iter().filter(|&&(a, b)| b > self.lo && b > a + 1));
+        spans.extend(
+            regions
+                .iter()
+                .filter(|&&(a, b)| b > self.floor && b > a + 1),
+        );
         spans.sort_unstable();
         // The largest end among the spans that start before each one, and the span
         // that has it: a point is inside some span exactly when that end is beyond it.
@@ -183,14 +192,22 @@ impl Resume {
             reach.push(if b > best.0 { (b, a) } else { best });
         }
         let bytes = text.as_bytes();
-        let mut want = hi.min(self.unsettled.get()).min(bytes.len());
+        // A candidate unsettled since before `floor` is longer than the limit: the
+        // window starts no later than `lo`, for what follows it.
+        let unsettled = self.unsettled.get();
+        let mut want = if unsettled > self.floor {
+            hi.min(unsettled)
+        } else {
+            self.lo
+        }
+        .min(bytes.len());
         loop {
-            if want <= self.lo {
+            if want <= self.floor {
                 return self.lo;
             }
             // The line that holds `want` starts after the last line break before it.
-            let at = match memchr::memrchr(b'\n', &bytes[self.lo..want]) {
-                Some(n) => self.lo + n + 1,
+            let at = match memchr::memrchr(b'\n', &bytes[self.floor..want]) {
+                Some(n) => self.floor + n + 1,
                 None => return self.lo,
             };
             let i = spans.partition_point(|&(a, _)| a < at);
@@ -414,7 +431,7 @@ pub(crate) fn resume_for_test(
     text: &str,
 ) -> (Option<usize>, Vec<(usize, usize)>) {
     let turn = Turn::new(crate::model::Role::Assistant, 1);
-    let resume = Resume::new(0);
+    let resume = Resume::new(0, 0);
     let ctx = ScanContext {
         turn: &turn,
         tools: &[],
@@ -442,7 +459,7 @@ mod tests {
         let text = "aaaa\nbb {x\ny} cc\ndd\neeee\nff\n";
         assert_eq!(text.len(), 28);
         let point = |lo: usize, hi: usize, spans: &[(usize, usize)], unsettled: usize| {
-            let r = Resume::new(lo);
+            let r = Resume::new(lo, lo);
             for &(a, b) in spans {
                 r.span(a, b);
             }
@@ -466,6 +483,34 @@ mod tests {
         assert_eq!(point(17, 28, &[], 10), 17);
         assert_eq!(point(17, 28, &[(16, 26)], none), 28);
         assert_eq!(point(17, 27, &[(16, 26)], none), 17);
+    }
+
+    #[test]
+    fn a_window_start_inside_a_construct_moves_back_as_far_as_the_floor() {
+        // Lines start at 0, 5, 11, 17, 20 and 25; the text ends at 28.
+        let text = "aaaa\nbb {x\ny} cc\ndd\neeee\nff\n";
+        let point = |lo: usize, floor: usize, spans: &[(usize, usize)], unsettled: usize| {
+            let r = Resume::new(lo, floor);
+            for &(a, b) in spans {
+                r.span(a, b);
+            }
+            r.unsettled_from(unsettled);
+            r.point(text, lo, &[])
+        };
+        let none = usize::MAX;
+        // `lo` (line 4) inside a call that starts on line 2: the window starts there.
+        assert_eq!(point(20, 4, &[(8, 22)], none), 5);
+        // Spans that overlap one another take it back together.
+        assert_eq!(point(20, 4, &[(13, 22), (8, 14)], none), 5);
+        // A construct that starts before the floor is longer than the limit: `lo`.
+        assert_eq!(point(20, 12, &[(8, 22)], none), 20);
+        // An unsettled candidate between the floor and `lo` is seen whole next time.
+        assert_eq!(point(20, 4, &[], 12), 11);
+        // One unsettled since before the floor leaves the spans to decide.
+        assert_eq!(point(20, 6, &[(8, 22)], 2), 20);
+        assert_eq!(point(20, 4, &[(13, 22)], 2), 11);
+        // Nothing at `lo`: it stays.
+        assert_eq!(point(20, 4, &[(8, 14)], none), 20);
     }
 
     #[test]
