@@ -479,3 +479,51 @@ fn with_all_a_call_its_text_repeats_is_one_call() {
         ]
     );
 }
+
+/// A LangGraph stream, as its API sends it: run metadata, `[chunk, metadata]` message
+/// tuples and `values` snapshots. The text is the model's, once; the metadata event and
+/// the chunks' run metadata are not text, and the snapshots repeat what was streamed.
+#[test]
+fn a_langgraph_stream_gives_each_call_result_and_text_once() {
+    let out = toolsift()
+        .args([
+            "extract",
+            "--with-text",
+            "--with-results",
+            "fixtures/langchain/langgraph-messages-stream.jsonl",
+            "fixtures/langchain/langgraph-api-messages.sse",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    records(&out.stdout);
+    let got: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            match v["type"].as_str().unwrap() {
+                "call" => format!("call {} {} {}", v["name"], v["id"], v["arguments"]),
+                "result" => format!("result {} {}", v["id"], v["content"]),
+                _ => format!("text {}", v["text"]),
+            }
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            r#"call "get_weather" "call_p" {"city":"Paris"}"#,
+            r#"call "get_weather" "call_r" {"city":"Rome"}"#,
+            r#"result "call_p" "Paris: sunny""#,
+            r#"result "call_r" "Rome: cloudy""#,
+            r#"text "Paris is sunny; Rome is cloudy.""#,
+            r#"call "get_weather" "call_9" {"city":"sf"}"#,
+            r#"result "call_9" "sunny""#,
+        ]
+    );
+}
