@@ -483,8 +483,8 @@ impl<'o> Engine<'o> {
         let text = std::mem::replace(&mut w.text, Text::new(String::new(), 0, false, true));
         turn.texts.push(text);
         // When every scanner this window runs says what it left open at the window's
-        // end (and where its candidates are), the next window may start later than a
-        // full overlap back. Once a channel has won the turn, only its scanners run.
+        // end (and where its candidates are), the next window's start is chosen from
+        // what they say. Once a channel has won the turn, only its scanners run.
         let reports = self
             .options
             .formats
@@ -498,17 +498,15 @@ impl<'o> Engine<'o> {
                         .filter(|s| s.channel() == channel)
                         .all(|s| s.reports_resume())
             });
-        // The next window may start later when every scanner says what it left open,
-        // and earlier when its start would fall inside a construct this window saw
+        // Then the next window may also start later than a full overlap back, and
+        // earlier when its start would fall inside a construct this window saw
         // (overlapping candidates of several dialects can run on past a full overlap).
+        // Back by one more overlap at most, and never past half of `lo`: every window
+        // moves on by a quarter of its length at least.
         let lo = w.keep_before - w.offset;
-        let floor = (2 * lo).saturating_sub(cut);
-        let resume = (!w.last).then(|| Resume::new(lo, floor));
-        let hi = if reports {
-            w.latest_keep
-        } else {
-            w.keep_before
-        } - w.offset;
+        let floor = lo - cut.saturating_sub(lo).min(lo / 2);
+        let resume = (!w.last && reports).then(|| Resume::new(lo, floor));
+        let hi = w.latest_keep - w.offset;
         // Once a channel has won the turn, the others' calls would be dropped: they are
         // not looked for.
         let found: Vec<Vec<Chosen>> = self
