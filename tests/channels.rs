@@ -148,6 +148,13 @@ fn reasoning_calls_are_a_fallback_by_default() {
     );
     assert!(extract(&["--reasoning", "exclude", only]).is_empty());
     assert_eq!(extract(&["--reasoning", "include", both]).len(), 2);
+    // A valid call in reasoning does not stop the later channels from being read: the
+    // text channel's call outside it wins over the json channel's inside.
+    let across = "fixtures/reasoning/inside-json-outside-text.txt";
+    assert_eq!(
+        summary(&extract(&[across])),
+        owned(&[("read_file", "text", 0)])
+    );
 }
 
 #[test]

@@ -1663,3 +1663,57 @@ fn compressed_cassette_bodies_are_decoded_and_corrupt_ones_named() {
     let want = format!("{}:7: corrupt gzip body", corrupt.path().display());
     assert!(stderr.contains(&want), "{stderr}");
 }
+
+/// Notes about blocks read as no call: two kinds on one line are both told; a text far
+/// over the limit says how many more there were (counted past the scanners' own
+/// buffer too); and a text read in windows, which scans each overlap twice, tells each
+/// note once, as a whole read does.
+#[test]
+fn notes_are_told_once_each_and_counted_past_the_limit() {
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin("<tool_call>{\"nam\": 1}</tool_call> and [TOOL_CALLS] [{\"nam\": 1}]\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: -:1: hermes: the JSON after <tool_call> names no tool; no call read from it\n\
+         toolsift: -:1: mistral: the JSON after [TOOL_CALLS] names no tool; no call read from it\n"
+    );
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin("<tool_call>{\"nam\": 1}</tool_call>\n".repeat(100))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 21, "{stderr}");
+    assert!(
+        stderr
+            .ends_with("toolsift: -: 80 more notes about blocks read as no call were not shown\n"),
+        "{stderr}"
+    );
+    let text: String = (0..12)
+        .map(|i| {
+            format!(
+                "Step {i}: some prose here to fill the line out a bit more.\n<tool_call>{{\"nam\": {i}}}</tool_call>\n"
+            )
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, &text).unwrap();
+    let run = |window: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .arg("extract")
+            .arg(&path)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let whole = run("0");
+    assert_eq!(whole.lines().count(), 12, "{whole}");
+    for window in ["300", "450", "700"] {
+        assert_eq!(run(window), whole, "window {window}");
+    }
+}
