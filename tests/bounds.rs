@@ -281,3 +281,38 @@ fn text_dense_in_tags_gives_the_calls_of_a_whole_read() {
         assert!(read(window, jobs) == whole, "window {window}, -j {jobs}");
     }
 }
+
+#[test]
+fn a_turn_settled_in_windows_prefers_calls_outside_reasoning() {
+    // Ten text-channel calls, then a reasoning block of 5,000 JSON calls: the turn is
+    // settled while the JSON channel holds only calls inside reasoning, so the text
+    // channel, with calls outside it, wins, as it does in a whole read (`--reasoning
+    // fallback`: calls in reasoning only when there is no other).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    let mut text = text_calls(10);
+    text.push_str("<think>\n");
+    for i in 0..5_000 {
+        text.push_str(&format!(
+            "{{\"name\": \"plan\", \"arguments\": {{\"i\": {i}}}}}\n"
+        ));
+    }
+    text.push_str("</think>\n");
+    std::fs::write(&file, &text).unwrap();
+    let names = |window: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .arg("extract")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        common::records(&out.stdout)
+            .iter()
+            .map(|r| format!("{} {}", r.name().unwrap(), arg_i(r)))
+            .collect::<Vec<_>>()
+    };
+    let want: Vec<String> = (0..10).map(|i| format!("f {i}")).collect();
+    assert_eq!(names("0"), want);
+    assert_eq!(names("65536"), want);
+}
