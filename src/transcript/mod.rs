@@ -656,27 +656,9 @@ impl Interpreter {
             }
         }
         // LangChain keeps a provider's reasoning beside the message.
-        if ctx.langchain
-            && let Some(extra) = obj.obj("additional_kwargs")
-        {
-            if let Some(r) = extra
-                .get("reasoning_content")
-                .filter(|r| r.kind() == Kind::String)
-            {
-                turn.push_text(
-                    r.str().unwrap_or_default(),
-                    ctx.lines.line(r.offset()),
-                    true,
-                );
-            }
-            for part in extra
-                .obj("reasoning")
-                .into_iter()
-                .flat_map(|r| r.items("summary"))
-            {
-                if let Some(text) = part.object().and_then(|p| p.str("text")) {
-                    turn.push_text(text, ctx.lines.line(part.offset()), true);
-                }
+        if ctx.langchain {
+            for (text, at) in streams::langchain_reasoning(obj) {
+                turn.push_text(text, ctx.lines.line(at.offset()), true);
             }
         }
         let tool_calls = obj.get("tool_calls");

@@ -4,9 +4,7 @@
 //! a call was complete still yields the call, marked truncated.
 
 use crate::dialects::native;
-#[cfg(test)]
-use crate::json::Node;
-use crate::json::{LineIndex, Obj};
+use crate::json::{LineIndex, Node, Obj};
 use crate::model::{Call, JsonText, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
 use serde_json::Value;
@@ -89,6 +87,25 @@ pub(crate) fn langchain_chunk<'a>(obj: &Obj<'a>) -> Option<Obj<'a>> {
         }
         _ => None,
     }
+}
+
+/// The reasoning LangChain keeps beside a message's content, in `additional_kwargs`: a
+/// provider's `reasoning_content` string and the texts of a Responses `reasoning`
+/// summary. Each text with the node it is told at (the string, or its summary part).
+pub(crate) fn langchain_reasoning<'a>(
+    body: &Obj<'a>,
+) -> impl Iterator<Item = (std::borrow::Cow<'a, str>, Node<'a>)> + use<'a> {
+    let extra = body.obj("additional_kwargs");
+    let content = extra
+        .and_then(|e| e.get("reasoning_content"))
+        .filter(|r| r.kind() == crate::json::Kind::String)
+        .map(|r| (r.str().unwrap_or_default(), r));
+    let summary = extra
+        .and_then(|e| e.obj("reasoning"))
+        .into_iter()
+        .flat_map(|r| r.items("summary"))
+        .filter_map(|part| Some((part.object()?.str("text")?, part)));
+    content.into_iter().chain(summary)
 }
 
 /// Bedrock's last event, `{"metadata": {"usage": …, "metrics": …}}`.
@@ -444,19 +461,8 @@ impl Stream {
             }
             None => {}
         }
-        if let Some(extra) = body.obj("additional_kwargs") {
-            if let Some(text) = extra.str("reasoning_content") {
-                self.push_text(&text, line, true);
-            }
-            for part in extra
-                .obj("reasoning")
-                .into_iter()
-                .flat_map(|r| r.items("summary"))
-            {
-                if let Some(text) = part.object().and_then(|p| p.str("text")) {
-                    self.push_text(&text, line, true);
-                }
-            }
+        for (text, _) in langchain_reasoning(body) {
+            self.push_text(&text, line, true);
         }
         // The calls of each message are numbered apart.
         let message = id.map_or(0, |id| crate::recent::hash_bytes(id.as_bytes()));
