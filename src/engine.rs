@@ -391,6 +391,21 @@ impl<'o> Engine<'o> {
         chosen
     }
 
+    /// The constructs a windowed read protects in a turn's first text, as its scanners
+    /// report them to a window's [`Resume`] when the text is read as one window: every
+    /// candidate's and value's span, and each candidate still open at the end, to the
+    /// end. The fuzz targets measure the documented limit on them.
+    pub fn constructs_in_text(&self, turn: &Turn) -> Vec<(usize, usize)> {
+        let len = turn.texts.first().map_or(0, |t| t.text.len());
+        let resume = Resume::new(len, 0);
+        for &channel in &self.options.formats {
+            if channel != Channel::Tool {
+                self.channel_calls(channel, turn, &mut Vec::new(), Some(&resume));
+            }
+        }
+        resume.constructs(len)
+    }
+
     /// Applies the reasoning policy and channel fallback to the calls each channel found
     /// in one turn (in `--formats` order), and counts what was chosen. The chosen calls
     /// are moved out of `found`.
@@ -501,10 +516,11 @@ impl<'o> Engine<'o> {
         // Then the next window may also start later than a full overlap back, and
         // earlier when its start would fall inside a construct this window saw
         // (overlapping candidates of several dialects can run on past a full overlap).
-        // Back by one more overlap at most, and never past half of `lo`: every window
-        // moves on by a quarter of its length at least.
+        // Back by one more overlap at most (`lo` may be nearer the cut than that: the
+        // line start after it), and never past half of `lo`: every window moves on by a
+        // quarter of its length at least.
         let lo = w.keep_before - w.offset;
-        let floor = lo - cut.saturating_sub(lo).min(lo / 2);
+        let floor = lo - w.overlap.max(cut.saturating_sub(lo)).min(lo / 2);
         let resume = (!w.last && reports).then(|| Resume::new(lo, floor));
         let hi = w.latest_keep - w.offset;
         // Once a channel has won the turn, the others' calls would be dropped: they are

@@ -10,8 +10,8 @@
 //! - `--all --with-text` on text: the text records and the calls' spans tile the
 //!   message (nothing written twice, nothing but white space and wrappers lost);
 //! - plain text read in windows gives the records of a whole read (the window is four
-//!   times the longest line and the longest call span, so no call is over the
-//!   documented limit, a quarter of the window);
+//!   times the longest line and the longest construct the scanners report, so none is
+//!   over the documented limit, a quarter of the window);
 //! - a second reading thread (`-j 2` on one file) gives the records of one thread;
 //! - a `--dialect-file` loads or is an error, and its dialects scan text;
 //! - a `--tools` file loads or is an error, and a transcript is validated against it;
@@ -390,10 +390,12 @@ pub fn with_text(data: &[u8]) {
     );
 }
 
-/// A window for `data` read as text in which no call or JSON value is over the
-/// documented limit (a quarter of the window): four times the longest line, the longest
-/// span of any channel's call in a whole read and the longest JSON value (one left open
-/// to where its repair ends), and never less than 64 bytes.
+/// A window for `data` read as text in which no construct is over the documented limit
+/// (a quarter of the window): four times the longest line, the longest span of any
+/// channel's call in a whole read, the longest JSON value (one left open to where its
+/// repair ends) and the longest run of overlapping constructs the scanners report to a
+/// window (a candidate still open at the end runs to the end), and never less than 64
+/// bytes.
 fn window_for(data: &[u8]) -> usize {
     // Measured in the text read, bad bytes replaced (three bytes each), as windows are.
     let text = String::from_utf8_lossy(data);
@@ -403,11 +405,23 @@ fn window_for(data: &[u8]) -> usize {
     let mut sink = Output::new(Box::new(io::sink()), false);
     let mut options = options(true, false);
     options.reasoning = Reasoning::Include;
-    let longest_call = Engine::new(options, &mut sink)
-        .calls_in_texts(&turn)
-        .iter()
-        .map(|c| c.3 - c.2)
-        .max();
+    let mut engine = Engine::new(options, &mut sink);
+    let longest_call = engine.calls_in_texts(&turn).iter().map(|c| c.3 - c.2).max();
+    // Candidates whose spans overlap (of several dialects, or one inside another) are
+    // one construct to a window: the longest run of them.
+    let mut constructs = engine.constructs_in_text(&turn);
+    constructs.sort_unstable();
+    let mut longest_run = 0;
+    let mut run: Option<(usize, usize)> = None;
+    for (a, b) in constructs {
+        run = match run {
+            Some((start, end)) if a < end => Some((start, end.max(b))),
+            _ => Some((a, b)),
+        };
+        if let Some((start, end)) = run {
+            longest_run = longest_run.max(end - start);
+        }
+    }
     // A JSON value longer than the overlap may be cut too (its inner calls then read on
     // their own): the documented limit is on values as on calls, closed or not (one
     // left open runs to the next call or the end).
@@ -418,7 +432,8 @@ fn window_for(data: &[u8]) -> usize {
     let longest = longest_line
         .unwrap_or(0)
         .max(longest_call.unwrap_or(0))
-        .max(longest_value.unwrap_or(0));
+        .max(longest_value.unwrap_or(0))
+        .max(longest_run);
     (4 * longest + 4).max(64)
 }
 

@@ -970,6 +970,9 @@ pub struct Window {
     pub keep_before: usize,
     /// The furthest the consumer may move `keep_before`: a short overlap before the cut.
     pub latest_keep: usize,
+    /// How far windows overlap: `keep_before` is at most this far before the cut, and
+    /// the consumer may move it back as far again, to the start of a construct.
+    pub overlap: usize,
     pub last: bool,
 }
 

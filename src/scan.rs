@@ -116,8 +116,10 @@ pub fn json_values(text: &str) -> Vec<Found> {
     json_values_skipping(text, None, &[]).0
 }
 
-/// [`json_values`], and the first opener still open at the end of the text (every value
-/// from there on could be read otherwise if the text went on). `openers`, the offsets of
+/// [`json_values`], the first opener still open at the end of the text (every value
+/// from there on could be read otherwise if the text went on), and the values that
+/// closed on later quotes and were ended at a line break in a string instead (a walk
+/// read all of them to decide: see [`walk_values`]). `openers`, the offsets of
 /// every `{` and `[` when they are known already, lets the scan jump from one value to
 /// the next opener instead of searching for it. The walk passes over `skip` (sorted
 /// spans that hold balanced JSON and markers only, see [`crate::dialects::Hit::balanced`])
@@ -127,9 +129,19 @@ pub fn json_values_skipping(
     text: &str,
     openers: Option<&[usize]>,
     skip: &[(usize, usize)],
-) -> (Vec<Found>, Option<usize>) {
+) -> (Vec<Found>, Option<usize>, Vec<(usize, usize)>) {
     let budget = Cell::new(RESTART_BYTES_PER_BYTE * text.len() + RESTART_BYTES);
-    walk_values(text, 0, openers, skip, MAX_RESTARTS, &budget)
+    let mut ended_at_breaks = Vec::new();
+    let (found, open) = walk_values(
+        text,
+        0,
+        openers,
+        skip,
+        MAX_RESTARTS,
+        &budget,
+        &mut ended_at_breaks,
+    );
+    (found, open, ended_at_breaks)
 }
 
 /// How deep walks of the rest after a value that never closes may nest (see
@@ -158,19 +170,29 @@ fn walk_values(
     skip: &[(usize, usize)],
     restarts: usize,
     budget: &Cell<usize>,
+    ended_at_breaks: &mut Vec<(usize, usize)>,
 ) -> (Vec<Found>, Option<usize>) {
     let mut out = Vec::new();
     loop {
-        match walk_once(text, from, openers, skip, restarts, budget, true) {
+        match walk_once(
+            text,
+            from,
+            openers,
+            skip,
+            restarts,
+            budget,
+            Some(ended_at_breaks),
+        ) {
             Walk::Done(values, open) => {
                 out.extend(values);
                 return (out, open);
             }
-            Walk::BrokenAt(at) => {
+            Walk::BrokenAt(at, value) => {
+                ended_at_breaks.push(value);
                 // What comes before the break, from a walk that stops there.
                 let before = openers.map(|o| &o[..o.partition_point(|&p| p < at)]);
                 if let Walk::Done(values, _) =
-                    walk_once(&text[..at], from, before, skip, 0, budget, false)
+                    walk_once(&text[..at], from, before, skip, 0, budget, None)
                 {
                     out.extend(values);
                 }
@@ -181,10 +203,10 @@ fn walk_values(
 }
 
 /// One walk of [`walk_values`]: to the end, or to the line break of a closed value that
-/// ends there (only with `closed_breaks`).
+/// ends there (only with `closed_breaks`), with that value's span as it closed.
 enum Walk {
     Done(Vec<Found>, Option<usize>),
-    BrokenAt(usize),
+    BrokenAt(usize, (usize, usize)),
 }
 
 fn walk_once(
@@ -194,7 +216,9 @@ fn walk_once(
     skip: &[(usize, usize)],
     restarts: usize,
     budget: &Cell<usize>,
-    closed_breaks: bool,
+    // Where the values ended at a break are told, when the walk ends them (see
+    // `walk_values`); `None` walks on through such values.
+    closed_breaks: Option<&mut Vec<(usize, usize)>>,
 ) -> Walk {
     let bytes = text.as_bytes();
     let mut next_skip = 0;
@@ -259,7 +283,7 @@ fn walk_once(
                 Some(end) => {
                     keys.see(&bytes[i + 1..end]);
                     child_keys.see(&bytes[i + 1..end]);
-                    if broken.is_none() && closed_breaks {
+                    if broken.is_none() && closed_breaks.is_some() {
                         broken = memchr::memchr(b'\n', &bytes[i + 1..end]).map(|n| i + 1 + n);
                     }
                     i = end;
@@ -290,7 +314,7 @@ fn walk_once(
                         && let Some(at) = broken.take()
                         && breaks_off_a_call(text, at, i + 1, openers, skip)
                     {
-                        return Walk::BrokenAt(at);
+                        return Walk::BrokenAt(at, (start, i + 1));
                     }
                     closed.truncate(inside);
                     closed.push(Found {
@@ -319,17 +343,31 @@ fn walk_once(
         && restarts > 0
         && let Some(broken) = line_break_in_a_string(bytes, outer)
         && let Some(left) = budget.get().checked_sub(text.len() - broken)
+        && let Some(ended_at_breaks) = closed_breaks
     {
         budget.set(left);
-        let (rest, rest_open) = walk_values(text, broken + 1, openers, skip, restarts - 1, budget);
-        if rest.iter().any(|f| names_a_call(text, f)) {
+        let told = ended_at_breaks.len();
+        let (rest, rest_open) = walk_values(
+            text,
+            broken + 1,
+            openers,
+            skip,
+            restarts - 1,
+            budget,
+            ended_at_breaks,
+        );
+        if !rest.iter().any(|f| names_a_call(text, f)) {
+            ended_at_breaks.truncate(told);
+        } else {
             let before = openers.map(|at| &at[..at.partition_point(|&p| p < broken)]);
-            let mut out = match walk_once(&text[..broken], from, before, skip, 0, budget, false) {
+            let mut out = match walk_once(&text[..broken], from, before, skip, 0, budget, None) {
                 Walk::Done(values, _) => values,
-                Walk::BrokenAt(_) => Vec::new(),
+                Walk::BrokenAt(..) => Vec::new(),
             };
             out.extend(rest);
-            return Walk::Done(out, rest_open);
+            // The outer value is still open: with more text, the rest could be read
+            // otherwise, and so could it.
+            return Walk::Done(out, open.or(rest_open));
         }
     }
     let mut out = closed;
@@ -392,9 +430,9 @@ fn breaks_off_a_call(
     skip: &[(usize, usize)],
 ) -> bool {
     let upto = openers.map(|o| &o[..o.partition_point(|&p| p < end)]);
-    match walk_once(&text[..end], at + 1, upto, skip, 0, &Cell::new(0), false) {
+    match walk_once(&text[..end], at + 1, upto, skip, 0, &Cell::new(0), None) {
         Walk::Done(inside, _) => inside.iter().any(|f| !f.unclosed && names_a_call(text, f)),
-        Walk::BrokenAt(_) => false,
+        Walk::BrokenAt(..) => false,
     }
 }
 
@@ -990,7 +1028,7 @@ mod tests {
         // A block reached inside a value (an unclosed `[` before it) is walked as usual.
         let text = r#"[ {"a": 1} <m>{"b": 2}</m> ]"#;
         assert_eq!(starts(text, &[(11, 26)]), starts(text, &[]));
-        let (_, open) = json_values_skipping("[ <m>{\"b\": 2}</m>", None, &[(2, 18)]);
+        let (_, open, _) = json_values_skipping("[ <m>{\"b\": 2}</m>", None, &[(2, 18)]);
         assert_eq!(open, Some(0));
     }
 
@@ -1075,6 +1113,26 @@ mod tests {
         // The array after it is still read.
         let array = t.find("[{\"arguments\"").unwrap();
         assert!(found.iter().any(|f| f.start == array && !f.unclosed));
+    }
+
+    #[test]
+    fn a_value_cut_off_in_a_string_stays_open_when_the_rest_is_read_on_its_own() {
+        // The rest after the break holds a call: the values are that walk's, and the cut
+        // value is still open at the end (more text could pair its quotes otherwise).
+        let t = "{\"name\": \"f\", \"arguments\": {\"q\": \"cut off\nprose\n{\"name\": \"g\", \"arguments\": {}}\n";
+        let (found, open, _) = json_values_skipping(t, None, &[]);
+        let spans: Vec<(&str, bool)> = found
+            .iter()
+            .map(|f| (&t[f.start..f.end], f.unclosed))
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                ("{\"name\": \"f\", \"arguments\": {\"q\": \"cut off", true),
+                ("{\"name\": \"g\", \"arguments\": {}}", false),
+            ]
+        );
+        assert_eq!(open, Some(0));
     }
 
     #[test]

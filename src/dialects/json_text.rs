@@ -46,15 +46,20 @@ impl Scanner for JsonText {
             .collect();
         balanced.sort_unstable();
         balanced.dedup();
-        let (values, open) = scan::json_values_skipping(s, Some(&text.openers().json), &balanced);
+        let (values, open, ended_at_breaks) =
+            scan::json_values_skipping(s, Some(&text.openers().json), &balanced);
         if let Some(resume) = ctx.resume {
             // A value still open could close past the end; a closed one is read alike
-            // whatever follows, and the next window must not start inside it.
+            // whatever follows, and the next window must not start inside it, nor inside
+            // one ended at a line break only because of what was inside it.
             if let Some(open) = open {
                 resume.unsettled_from(open);
             }
             for found in values.iter().filter(|f| !f.unclosed) {
                 resume.span(found.start, found.end);
+            }
+            for &(start, end) in &ended_at_breaks {
+                resume.span(start, end);
             }
         }
         // Values inside a marked call found already (a Hermes block) would lose to it:

@@ -173,6 +173,16 @@ impl Resume {
         }
     }
 
+    /// The spans reported, and the earliest unsettled candidate's start to `end`.
+    pub fn constructs(self, end: usize) -> Vec<(usize, usize)> {
+        let mut spans = self.spans.into_inner();
+        let unsettled = self.unsettled.get();
+        if unsettled < end {
+            spans.push((unsettled, end));
+        }
+        spans
+    }
+
     /// The latest line start in `floor..=hi` of `text` (after `floor`) that is before
     /// every unsettled candidate and inside no reported span or context region
     /// (`regions`); `lo` when there is none.
@@ -208,7 +218,15 @@ impl Resume {
             // The line that holds `want` starts after the last line break before it.
             let at = match memchr::memrchr(b'\n', &bytes[self.floor..want]) {
                 Some(n) => self.floor + n + 1,
-                None => return self.lo,
+                // No line starts there: the construct itself, or the character before
+                // `hi` (which may fall inside one).
+                None => match (self.floor + 1..=want)
+                    .rev()
+                    .find(|&k| text.is_char_boundary(k))
+                {
+                    Some(k) => k,
+                    None => return self.lo,
+                },
             };
             let i = spans.partition_point(|&(a, _)| a < at);
             match reach.get(i.wrapping_sub(1)) {
@@ -506,8 +524,10 @@ mod tests {
         assert_eq!(point(20, 12, &[(8, 22)], none), 20);
         // An unsettled candidate between the floor and `lo` is seen whole next time.
         assert_eq!(point(20, 4, &[], 12), 11);
-        // One unsettled since before the floor leaves the spans to decide.
-        assert_eq!(point(20, 6, &[(8, 22)], 2), 20);
+        // One unsettled since before the floor leaves the spans to decide; with no line
+        // start between the floor and a construct, the window starts where it does.
+        assert_eq!(point(20, 6, &[(8, 22)], 2), 8);
+        assert_eq!(point(20, 6, &[], 9), 9);
         assert_eq!(point(20, 4, &[(13, 22)], 2), 11);
         // Nothing at `lo`: it stays.
         assert_eq!(point(20, 4, &[(8, 14)], none), 20);

@@ -296,7 +296,9 @@ impl<'a, 's> Reader<'a, 's> {
                 let mut bytes = Vec::new();
                 if matches!(framing, Framing::Auto | Framing::Text) && self.window > 0 {
                     let eof = lines.read_some(&mut bytes, self.window)?;
-                    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+                    // As `whole` reads it: without a byte-order mark.
+                    let head = strip_bom(&bytes[..bytes.len().min(4096)]);
+                    let head = String::from_utf8_lossy(head);
                     let cassette =
                         cassette::looks_like_cassette(&head) || http::looks_like_http(&head);
                     // Text dense in openers is read in windows even when it would fit
@@ -611,6 +613,7 @@ impl<'a, 's> Reader<'a, 's> {
                 offset: base,
                 keep_before: base + keep,
                 latest_keep: base + latest_keep,
+                overlap,
                 last,
             };
             (self.sink)(Event::Window(window))?;
