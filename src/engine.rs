@@ -1049,6 +1049,46 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_next_window_moves_back_a_whole_overlap_to_a_call_across_its_start() {
+        // A window of 1,039 bytes with an overlap of 250: the reader's start for the next
+        // one is the line start after the cut less the overlap, 48 bytes before the cut.
+        // A call starts 191 bytes before that, on the same long line, and runs past it:
+        // within one overlap, so the next window starts where the call does.
+        let mut text = "a".repeat(699) + "\n";
+        text += &"b".repeat(100);
+        let call = text.len();
+        text += "<tool_call><function=get_time><parameter=zone>";
+        text += &"c".repeat(990 - text.len());
+        text += "\nUTC</parameter></function></tool_call>\n";
+        assert_eq!((text.len(), &text[990..991]), (1030, "\n"));
+        text += "dddddddd\n";
+        let options = Options {
+            formats: Channel::ALL.to_vec(),
+            all: false,
+            with_results: false,
+            with_text: false,
+            roles: vec![Role::Assistant],
+            dialects: None,
+            contracts: Default::default(),
+            registry: dialects::Registry::builtin(),
+            strict: false,
+            reasoning: Reasoning::Fallback,
+        };
+        let mut sink = Output::new(Box::new(io::sink()), false);
+        let mut engine = Engine::new(options, &mut sink);
+        let window = Window {
+            text: Text::new(text, 1, false, true),
+            offset: 0,
+            keep_before: 991,
+            latest_keep: 991,
+            overlap: 250,
+            last: false,
+        };
+        engine.event(Event::Window(window)).unwrap();
+        assert_eq!(Window::take_passed().map(|p| p.keep), Some(call));
+    }
+
+    #[test]
     fn equal_arguments_share_a_digest_whatever_the_key_order() {
         let map = |v: serde_json::Value| v.as_object().unwrap().clone();
         let a = map(json!({"a": 1, "b": {"x": [1, {"p": true, "q": null}], "y": "s"}}));
