@@ -133,6 +133,10 @@ struct PendingText {
     committed: Option<usize>,
     /// Calls written so far under `committed`.
     written: u64,
+    /// The turn was settled (see `settle_held`) on a channel with no valid call outside
+    /// reasoning: with `--reasoning fallback` its calls inside reasoning are written, as
+    /// a whole read writes them when there is no other.
+    reasoning_kept: bool,
 }
 
 /// Counters for `--stats`, per channel and dialect.
@@ -488,6 +492,7 @@ impl<'o> Engine<'o> {
             covered: vec![0; self.options.formats.len()],
             committed: None,
             written: 0,
+            reasoning_kept: false,
         });
         let done = pending.done;
         let committed = pending.committed;
@@ -602,7 +607,12 @@ impl<'o> Engine<'o> {
             for other in pending.found.iter_mut() {
                 other.clear();
             }
-            if self.options.reasoning != Reasoning::Include {
+            let keep_reasoning = match self.options.reasoning {
+                Reasoning::Include => true,
+                Reasoning::Exclude => false,
+                Reasoning::Fallback => pending.reasoning_kept,
+            };
+            if !keep_reasoning {
                 calls.retain(|c| !c.call.in_reasoning);
             }
             pending.written += calls.len() as u64;
@@ -675,19 +685,32 @@ impl<'o> Engine<'o> {
             }
             return Ok(());
         }
-        let include = self.options.reasoning == Reasoning::Include;
-        let valid = |calls: &Vec<Chosen>| {
-            calls
-                .iter()
-                .any(|c| c.call.is_valid() && (include || !c.call.in_reasoning))
+        // The channel a whole read would choose from what is held (see `select`): the
+        // first with a valid call, else the first with any, counting calls inside
+        // reasoning as the policy does.
+        let pick = |with_reasoning: bool| {
+            let counted = |c: &Chosen| with_reasoning || !c.call.in_reasoning;
+            let valid = |calls: &Vec<Chosen>| calls.iter().any(|c| counted(c) && c.call.is_valid());
+            let any = |calls: &Vec<Chosen>| calls.iter().any(counted);
+            (
+                pending.found.iter().position(valid),
+                pending.found.iter().position(any),
+            )
         };
-        let won = pending
-            .found
-            .iter()
-            .position(valid)
-            .or_else(|| pending.found.iter().position(|calls| !calls.is_empty()));
-        if let Some(f) = won {
+        let (won, reasoning_kept) = match self.options.reasoning {
+            Reasoning::Include => (pick(true), false),
+            Reasoning::Exclude => (pick(false), false),
+            Reasoning::Fallback => match pick(false) {
+                (Some(f), _) => ((Some(f), None), false),
+                _ => (pick(true), true),
+            },
+        };
+        // With none (`--reasoning exclude`, every call inside reasoning), any channel
+        // that holds calls: they are dropped, and memory stays bounded.
+        let nonempty = || pending.found.iter().position(|calls| !calls.is_empty());
+        if let Some(f) = won.0.or(won.1).or_else(nonempty) {
             pending.committed = Some(f);
+            pending.reasoning_kept = reasoning_kept;
             let channel = self.options.formats[f].name();
             self.notes.waiting.borrow_mut().push((
                 line,

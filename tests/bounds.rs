@@ -283,6 +283,56 @@ fn text_dense_in_tags_gives_the_calls_of_a_whole_read() {
 }
 
 #[test]
+fn a_turn_settled_in_windows_on_calls_inside_reasoning_writes_them() {
+    // 10,000 JSON calls, all inside reasoning, and no other: a whole read writes them
+    // (`--reasoning fallback`), and so does a read in windows, which settles the turn
+    // on them past 4,096 held calls. With `--reasoning exclude`, neither writes any.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    let mut text = String::from("<think>\n");
+    for i in 0..10_000 {
+        text.push_str(&format!(
+            "{{\"name\": \"plan\", \"arguments\": {{\"i\": \"{i}\"}}}}\n"
+        ));
+    }
+    text.push_str("</think>\nDone.\n");
+    std::fs::write(&file, &text).unwrap();
+    // The calls, and `--stats`' count of turns with calls.
+    let read = |window: &str, reasoning: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "--stats", "--reasoning", reasoning])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.contains("settled on the json"),
+            window != "0",
+            "{window}"
+        );
+        let turns = stderr
+            .lines()
+            .find(|l| l.contains("stats: 1 turns"))
+            .unwrap_or_default()
+            .to_owned();
+        let names = common::records(&out.stdout)
+            .iter()
+            .map(|r| format!("{} {}", r.name().unwrap(), arg_i(r)))
+            .collect::<Vec<_>>();
+        (names, turns)
+    };
+    let want: Vec<String> = (0..10_000).map(|i| format!("plan {i}")).collect();
+    let with = "toolsift: stats: 1 turns, 1 with calls, 1 fallbacks to a later channel";
+    let without = "toolsift: stats: 1 turns, 0 with calls, 0 fallbacks to a later channel";
+    for window in ["0", "65536"] {
+        assert_eq!(read(window, "fallback"), (want.clone(), with.to_owned()));
+        assert_eq!(read(window, "exclude"), (vec![], without.to_owned()));
+    }
+}
+
+#[test]
 fn a_turn_settled_in_windows_prefers_calls_outside_reasoning() {
     // Ten text-channel calls, then a reasoning block of 5,000 JSON calls: the turn is
     // settled while the JSON channel holds only calls inside reasoning, so the text
