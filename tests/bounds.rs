@@ -283,6 +283,42 @@ fn text_dense_in_tags_gives_the_calls_of_a_whole_read() {
 }
 
 #[test]
+fn a_wil_block_after_a_turn_settled_on_text_is_read_across_windows() {
+    // 6,000 text calls settle the turn on the text channel, which WIL belongs to: the
+    // WIL block after them, longer than a window, is still read whole, its calls as in
+    // a whole read (a window starting inside it is told so).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    let mut text = text_calls(6_000);
+    text.push_str("BEGIN WIL\n");
+    for k in 0..3_000 {
+        text.push_str(&format!(
+            "Paragraph {k} of prose, long enough to fill windows.\n"
+        ));
+        if k % 20 == 7 {
+            text.push_str(&format!("create window id w{k} title \"t{k}\"\n"));
+        }
+    }
+    text.push_str("END WIL\n");
+    std::fs::write(&file, &text).unwrap();
+    let read = |window: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .arg("extract")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    let whole = read("0");
+    let records = common::records(&whole);
+    assert_eq!(records.len(), 6_000 + 150);
+    assert!(records[6_000..].iter().all(|r| r.name() != Some("f")));
+    assert!(read("65536") == whole);
+}
+
+#[test]
 fn a_turn_settled_in_windows_on_calls_inside_reasoning_writes_them() {
     // 10,000 JSON calls, all inside reasoning, and no other: a whole read writes them
     // (`--reasoning fallback`), and so does a read in windows, which settles the turn
