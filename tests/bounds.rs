@@ -283,6 +283,34 @@ fn text_dense_in_tags_gives_the_calls_of_a_whole_read() {
 }
 
 #[test]
+fn a_turn_won_in_its_first_window_is_never_settled_again() {
+    // JSON calls from the start: the JSON channel wins the turn in the first window,
+    // and its calls are written as found. Windows of 256 KiB then hold over 4,096 of
+    // them each, which is no reason to settle the turn (no warning), and every call is
+    // written once, as in a whole read.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.txt");
+    let text: String = (0..20_000)
+        .map(|i| format!("{{\"name\":\"f\",\"arguments\":{{\"i\":\"{i}\"}}}}\n"))
+        .collect();
+    std::fs::write(&file, &text).unwrap();
+    let read = |window: &str| {
+        let out = toolsift()
+            .env("TOOLSIFT_TEXT_WINDOW", window)
+            .args(["extract", "--input", "text"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "window {window}");
+        out.stdout
+    };
+    let whole = read("0");
+    assert_eq!(common::records(&whole).len(), 20_000);
+    assert!(read("262144") == whole);
+}
+
+#[test]
 fn a_wil_block_after_a_turn_settled_on_text_is_read_across_windows() {
     // 6,000 text calls settle the turn on the text channel, which WIL belongs to: the
     // WIL block after them, longer than a window, is still read whole, its calls as in
