@@ -198,6 +198,17 @@ fn windowed_text_with_all_writes_what_it_holds_once() {
     assert!(stderr.contains("stats: 1 turns, 1 with calls"), "{stderr}");
 }
 
+/// `toolsift extract ARGS FILE` with text windows of `window` bytes (0: read whole).
+fn extract_in_windows(file: &std::path::Path, window: &str, args: &[&str]) -> std::process::Output {
+    toolsift()
+        .env("TOOLSIFT_TEXT_WINDOW", window)
+        .arg("extract")
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
 fn arg_i(record: &common::Record) -> &str {
     match record {
         common::Record::Call { arguments, .. } => arguments["i"].as_str().unwrap(),
@@ -231,12 +242,7 @@ fn stats_of_windowed_text_are_those_of_a_whole_read() {
     let file = dir.path().join("calls.txt");
     std::fs::write(&file, &text).unwrap();
     for (window, jobs) in [("0", "1"), ("16384", "1"), ("16384", "2"), ("65536", "2")] {
-        let out = toolsift()
-            .env("TOOLSIFT_TEXT_WINDOW", window)
-            .args(["extract", "--stats", "-j", jobs])
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = extract_in_windows(&file, window, &["--stats", "-j", jobs]);
         assert!(out.status.success());
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
@@ -258,12 +264,7 @@ fn text_dense_in_tags_gives_the_calls_of_a_whole_read() {
     text.push_str("Done.\n");
     std::fs::write(&file, &text).unwrap();
     let read = |window: &str, jobs: &str| {
-        let out = toolsift()
-            .env("TOOLSIFT_TEXT_WINDOW", window)
-            .args(["extract", "-j", jobs])
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = extract_in_windows(&file, window, &["-j", jobs]);
         assert!(out.status.success());
         out.stdout
     };
@@ -295,12 +296,7 @@ fn a_turn_won_in_its_first_window_is_never_settled_again() {
         .collect();
     std::fs::write(&file, &text).unwrap();
     let read = |window: &str| {
-        let out = toolsift()
-            .env("TOOLSIFT_TEXT_WINDOW", window)
-            .args(["extract", "--input", "text"])
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = extract_in_windows(&file, window, &["--input", "text"]);
         assert!(out.status.success());
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "window {window}");
         out.stdout
@@ -330,12 +326,7 @@ fn a_wil_block_after_a_turn_settled_on_text_is_read_across_windows() {
     text.push_str("END WIL\n");
     std::fs::write(&file, &text).unwrap();
     let read = |window: &str| {
-        let out = toolsift()
-            .env("TOOLSIFT_TEXT_WINDOW", window)
-            .arg("extract")
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = extract_in_windows(&file, window, &[]);
         assert!(out.status.success());
         out.stdout
     };
@@ -363,12 +354,7 @@ fn a_turn_settled_in_windows_on_calls_inside_reasoning_writes_them() {
     std::fs::write(&file, &text).unwrap();
     // The calls, and `--stats`' count of turns with calls.
     let read = |window: &str, reasoning: &str| {
-        let out = toolsift()
-            .env("TOOLSIFT_TEXT_WINDOW", window)
-            .args(["extract", "--stats", "--reasoning", reasoning])
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = extract_in_windows(&file, window, &["--stats", "--reasoning", reasoning]);
         assert!(out.status.success());
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
@@ -414,12 +400,7 @@ fn a_turn_settled_in_windows_prefers_calls_outside_reasoning() {
     text.push_str("</think>\n");
     std::fs::write(&file, &text).unwrap();
     let names = |window: &str| {
-        let out = toolsift()
-            .env("TOOLSIFT_TEXT_WINDOW", window)
-            .arg("extract")
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = extract_in_windows(&file, window, &[]);
         assert!(out.status.success());
         common::records(&out.stdout)
             .iter()
