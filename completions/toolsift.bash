@@ -106,7 +106,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --quiet --color --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
+            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -146,6 +146,10 @@ _toolsift() {
                     ;;
                 --reasoning)
                     COMPREPLY=($(compgen -W "include exclude fallback" -- "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -198,7 +202,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --verify --dry-run --wrap --compact --dialects --tools --dialect-file --follow --jobs --quiet --help"
+            opts="-o -u -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --wrap --compact --dialects --tools --dialect-file --follow --exclude --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -240,6 +244,10 @@ _toolsift() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -278,7 +286,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --quiet --color --with-results --with-text --stats --output --jobs --line-buffered --help"
+            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --with-results --with-text --stats --output --jobs --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -318,6 +326,10 @@ _toolsift() {
                     ;;
                 --reasoning)
                     COMPREPLY=($(compgen -W "include exclude fallback" -- "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

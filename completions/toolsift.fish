@@ -51,6 +51,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l schema-roo
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
@@ -81,6 +82,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l schema-root 
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
@@ -136,12 +138,14 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l backup -d 
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialects -d 'Only these dialects find calls in text (names from `toolsift dialects`)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l tools -d 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialect-file -d 'Extra dialects (see `toolsift extract --help`)' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s j -l jobs -d 'Files converted at once (default: the number of CPUs)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l in-place -d 'Replace each input with its conversion (needs --backup or --no-backup)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l no-backup -d 'With --in-place: keep no copy of the originals'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l force -d 'With --out-dir: replace outputs that exist already'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s u -l update -d 'With --out-dir: replace an output that exists only when its input is newer (as `cp -u`); others are kept'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l verify -d 'Read each output back, convert it to the source\'s form and compare: every difference in text, calls, results or pairing is reported, and the exit code is 1 if anything would be lost'
-complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dry-run -d 'Say what would be written, and write nothing'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dry-run -d 'Say what would be written, and write nothing (not even to standard output)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l wrap -d 'mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l compact -d 'Write documents on one line (JSON Lines inputs are always written one conversation per line)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s L -l follow -d 'Follow symbolic links inside directory arguments (loops are reported, not followed)'

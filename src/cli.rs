@@ -136,13 +136,18 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub force: bool,
 
+    /// With --out-dir: replace an output that exists only when its input is newer
+    /// (as `cp -u`); others are kept.
+    #[arg(short = 'u', long, conflicts_with = "force")]
+    pub update: bool,
+
     /// Read each output back, convert it to the source's form and compare: every
     /// difference in text, calls, results or pairing is reported, and the exit code
     /// is 1 if anything would be lost.
     #[arg(long)]
     pub verify: bool,
 
-    /// Say what would be written, and write nothing.
+    /// Say what would be written, and write nothing (not even to standard output).
     #[arg(long)]
     pub dry_run: bool,
 
@@ -172,6 +177,13 @@ pub struct ConvertArgs {
     /// followed).
     #[arg(short = 'L', long)]
     pub follow: bool,
+
+    /// Files and directories found inside directory arguments whose name (or path
+    /// relative to the argument, for a pattern with a `/`) matches GLOB are not read,
+    /// as fd's --exclude (repeatable; `--exclude '*.orig'`). Files named as arguments
+    /// are always read.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
 
     /// Files converted at once (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
@@ -408,6 +420,13 @@ pub struct ScanArgs {
     /// paths is read once.
     #[arg(short = 'L', long)]
     pub follow: bool,
+
+    /// Files and directories found inside directory arguments whose name (or path
+    /// relative to the argument, for a pattern with a `/`) matches GLOB are not read,
+    /// as fd's --exclude (repeatable; `--exclude '*.orig'`). Files named as arguments
+    /// are always read.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
 
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]

@@ -117,6 +117,11 @@ pub fn needs_escape(c: char) -> bool {
         )
 }
 
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// An I/O error's reason without the "(os error N)" suffix, wherever it sits in a
 /// message.
 pub fn without_os_error(text: &str) -> String {

@@ -40,10 +40,12 @@ use std::io;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitCode {
     Success = 0,
-    /// Reserved for `check` findings.
+    /// `check` findings; a file `convert` could not convert (or `--verify` found lossy).
     Findings = 1,
     /// Usage error, or an input or output that could not be read or written.
     Error = 2,
+    /// Stopped by SIGINT or SIGTERM (`convert`: the files under way were finished).
+    Interrupted = 130,
 }
 
 /// Parses the command line, runs it, and turns every outcome into an exit code.

@@ -140,9 +140,17 @@ pub(crate) fn inputs(
         }
         exclude.extend(id);
     }
+    let globs = match walk::exclude_globs(&scan.exclude) {
+        Ok(g) => g,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return None;
+        }
+    };
     let opts = WalkOptions {
         follow: scan.follow,
         exclude,
+        globs,
     };
     Some(walk::paths(files, &opts, diag))
 }

@@ -56,6 +56,35 @@ pub struct WalkOptions {
     pub follow: bool,
     /// Files a walk never yields (an output file inside a directory being read).
     pub exclude: HashSet<FileId>,
+    /// `--exclude` globs: a file or directory found in a walk whose name or path
+    /// relative to the directory argument matches one is not read (a directory not
+    /// entered). Files named as arguments are always read.
+    pub globs: Option<globset::GlobSet>,
+}
+
+/// The `--exclude` patterns as one matcher; `None` for none. A pattern without a `/`
+/// matches a name at any depth (`*.orig`), one with a `/` the path relative to the
+/// directory argument (`drafts/**`).
+pub fn exclude_globs(patterns: &[String]) -> anyhow::Result<Option<globset::GlobSet>> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let mut set = globset::GlobSetBuilder::new();
+    for p in patterns {
+        let glob = globset::GlobBuilder::new(p)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| anyhow::anyhow!("--exclude '{p}': {}", e.kind()))?;
+        set.add(glob);
+    }
+    Ok(Some(set.build()?))
+}
+
+/// Whether a walked entry is excluded by the globs (its name, or its path relative to
+/// the directory argument).
+fn excluded(globs: &globset::GlobSet, root: &Path, path: &Path) -> bool {
+    path.file_name().is_some_and(|name| globs.is_match(name))
+        || path.strip_prefix(root).is_ok_and(|rel| globs.is_match(rel))
 }
 
 /// A file to read.
@@ -114,7 +143,14 @@ fn walk_dir(
         .follow_links(opts.follow)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| !is_hidden(e));
+        .filter_entry(|e| {
+            !is_hidden(e)
+                && (e.depth() == 0
+                    || opts
+                        .globs
+                        .as_ref()
+                        .is_none_or(|g| !excluded(g, root, e.path())))
+        });
     while let Some(entry) = entries.next() {
         let entry = match entry {
             Ok(e) => e,
@@ -344,6 +380,7 @@ mod tests {
         let opts = WalkOptions {
             follow: false,
             exclude: HashSet::from([FileId::of(&d.join("out.jsonl")).unwrap()]),
+            globs: None,
         };
         let walked = walk(&[d.to_path_buf()], &opts, &Diag::new(true));
         assert_eq!(rel(d, &walked), ["a.json"]);

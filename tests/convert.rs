@@ -529,7 +529,7 @@ fn one_bad_file_fails_alone() {
     assert!(err.contains("b.json") && err.contains("c.json"), "{err}");
     // Broken JSON fails; plain text found in a directory is no conversation, skipped.
     assert!(
-        err.contains("4 files") && err.contains("1 failed") && err.contains("1 not conversations"),
+        err.contains("4 files") && err.contains("1 failed") && err.contains("1 not a conversation"),
         "{err}"
     );
     // Named on its own, plain text with no call still fails: there is nothing in it.
@@ -776,4 +776,467 @@ fn a_one_line_input_gives_one_line() {
     assert_eq!(text.lines().count(), 1, "{text}");
     let doc: Value = serde_json::from_str(&text).unwrap();
     assert!(doc["messages"].is_array());
+}
+
+/// A folder of mixed histories (Mandrake, Cline, Anthropic legacy), a binary file and a
+/// README; `big` makes every history large, so a kill lands inside the batch.
+fn mixed_folder(dir: &Path, big: bool) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut originals = Vec::new();
+    let mut add = |rel: &str, bytes: Vec<u8>| {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        originals.push((path, bytes));
+    };
+    for (i, file) in histories().iter().enumerate() {
+        let mut bytes = std::fs::read(file).unwrap();
+        if big && file.extension().is_some_and(|e| e == "json") {
+            let doc: Value = serde_json::from_slice(&bytes).unwrap();
+            if let Some(messages) = doc.get("messages").and_then(Value::as_array) {
+                let mut grown = messages.clone();
+                for _ in 0..100 {
+                    grown.extend(messages.iter().skip(1).cloned());
+                }
+                let mut doc = doc.clone();
+                doc["messages"] = Value::Array(grown);
+                bytes = serde_json::to_vec_pretty(&doc).unwrap();
+            }
+        }
+        let name = file.file_name().unwrap().to_string_lossy();
+        add(&format!("h{}/{i:02}-{name}", i % 3), bytes);
+    }
+    add(
+        "img/logo.png",
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01".to_vec(),
+    );
+    add("README.txt", b"Histories of the old agent.\n".to_vec());
+    originals
+}
+
+/// Every file below `dir` (hidden ones too) with its bytes.
+fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// Each original is byte for byte in exactly one file of the tree: the input itself
+/// (untouched, or unchanged by its conversion) or its one backup.
+fn assert_each_original_in_one_place(dir: &Path, originals: &[(PathBuf, Vec<u8>)]) {
+    let files = all_files(dir);
+    for (path, bytes) in originals {
+        let holders: Vec<&PathBuf> = files
+            .iter()
+            .filter(|(_, b)| b == bytes)
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(holders.len(), 1, "{}: held by {holders:?}", path.display());
+        let backup = PathBuf::from(format!("{}.orig", path.display()));
+        assert!(
+            holders[0] == path || *holders[0] == backup,
+            "{}: held by {}",
+            path.display(),
+            holders[0].display()
+        );
+    }
+    for (p, _) in &files {
+        assert!(!p.to_string_lossy().ends_with(".orig.orig"), "{p:?}");
+    }
+}
+
+fn in_place(dir: &Path, to: &str) -> std::process::Output {
+    toolsift()
+        .args(["convert", "--to", to, "--in-place", "--backup", ".orig"])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn in_place_runs_in_a_row_keep_every_original_in_exactly_one_backup() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sessions");
+    let originals = mixed_folder(&dir, false);
+    let out = in_place(&dir, "json");
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // The binary and the README are skipped, said once each, not failures.
+    assert!(
+        err.contains("1 binary skipped") && err.contains("1 not a conversation"),
+        "{err}"
+    );
+    assert_each_original_in_one_place(&dir, &originals);
+    let converted = all_files(&dir);
+    for run in 2..=3 {
+        let out = in_place(&dir, "json");
+        let err = stderr(&out);
+        assert!(out.status.success(), "run {run}: {err}");
+        // Backups are never inputs; a conversion equal to its input is left alone.
+        assert!(err.contains("backups not read"), "run {run}: {err}");
+        assert!(!err.contains("written"), "run {run}: {err}");
+        assert_each_original_in_one_place(&dir, &originals);
+        let mut now = all_files(&dir);
+        let mut before = converted.clone();
+        now.sort();
+        before.sort();
+        assert_eq!(now, before, "run {run} changed a file");
+    }
+    // Another target would need the backups' names: every file is refused, untouched.
+    let out = in_place(&dir, "openai");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(".orig exists and holds another file"), "{err}");
+    assert_each_original_in_one_place(&dir, &originals);
+    // Checking the converted tree reads no backup.
+    let out = toolsift()
+        .args(["check", "--exclude", "*.orig", "--format", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(!report.contains(".orig"), "{report}");
+}
+
+#[test]
+fn a_backup_named_as_an_input_is_refused_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a.json.orig");
+    std::fs::copy(
+        root().join("fixtures/mandrake/legacy-xml-history.json"),
+        &file,
+    )
+    .unwrap();
+    let out = convert(&[
+        "--to",
+        "json",
+        "--in-place",
+        "--backup",
+        ".orig",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("never converts a backup"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Waits until `count(dir)` reaches `n` (or 30 s).
+fn wait_for(n: usize, count: impl Fn() -> usize) {
+    let start = std::time::Instant::now();
+    while count() < n && start.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+fn backups(dir: &Path) -> usize {
+    all_files(dir)
+        .iter()
+        .filter(|(p, _)| p.to_string_lossy().ends_with(".orig"))
+        .count()
+}
+
+fn signal(child: &std::process::Child, name: &str) {
+    let status = std::process::Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn in_place_batches_killed_by_sigint_and_sigkill_lose_no_original() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sessions");
+    let originals = mixed_folder(&dir, true);
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+            .args([
+                "convert",
+                "--to",
+                "json",
+                "-j",
+                "1",
+                "--in-place",
+                "--backup",
+                ".orig",
+            ])
+            .arg(&dir)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // SIGINT: the file under way is finished, no other is started, the run says so.
+    let child = spawn();
+    wait_for(2, || backups(&dir));
+    signal(&child, "INT");
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("toolsift: interrupted: "), "{err}");
+    assert!(err.contains(" not started"), "{err}");
+    let done = backups(&dir);
+    assert!(done >= 2 && done < originals.len() - 2, "{done}");
+    assert!(
+        !all_files(&dir)
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().ends_with(".toolsift-tmp")),
+        "a temporary file was left"
+    );
+    assert_each_original_in_one_place(&dir, &originals);
+    // SIGKILL: whatever it was doing, nothing is lost.
+    let mut child = spawn();
+    wait_for(done + 2, || backups(&dir));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The next run finishes the job and removes what the killed one left.
+    let out = in_place(&dir, "json");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_each_original_in_one_place(&dir, &originals);
+    assert!(
+        !all_files(&dir)
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().ends_with(".toolsift-tmp")),
+        "a temporary file was left"
+    );
+}
+
+#[test]
+fn a_binary_file_is_skipped_in_a_folder_and_fails_when_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(
+        root().join("fixtures/mandrake/legacy-xml-history.json"),
+        dir.join("a.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("picture.png"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("out");
+    let out = convert(&[
+        "--to",
+        "json",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("1 binary skipped") && err.contains("0 failed"),
+        "{err}"
+    );
+    assert_eq!(tree(&out_dir), ["a.json"]);
+    let out = convert(&["--to", "json", dir.join("picture.png").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("binary data"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_resumed_batch_says_one_line_and_update_replaces_only_older_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("out");
+    let o = out_dir.to_str().unwrap();
+    let input = tmp.path().join("in");
+    for (i, f) in histories().iter().take(4).enumerate() {
+        let to = input.join(format!("{i}.json"));
+        std::fs::create_dir_all(&input).unwrap();
+        std::fs::copy(f, to).unwrap();
+    }
+    let i = input.to_str().unwrap();
+    let out = convert(&["--to", "json", "--out-dir", o, i]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = convert(&["--to", "json", "--out-dir", o, i]);
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Nothing converted: nothing counted but the files kept.
+    assert!(
+        err.starts_with("toolsift: 4 files, 0 conversations, 0 messages, 0 calls")
+            && err.contains("4 skipped (output exists; --force)"),
+        "{err}"
+    );
+    // An input changed after its output: kept and said, replaced with --update.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for f in std::fs::read_dir(&out_dir).unwrap() {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(f.unwrap().path())
+            .unwrap();
+        f.set_modified(old).unwrap();
+    }
+    let kept = out_dir.join("1.json");
+    std::fs::write(&kept, "old output").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&kept)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let newer = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for n in 0..4 {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(input.join(format!("{n}.json")))
+            .unwrap();
+        f.set_modified(if n == 1 {
+            std::time::SystemTime::now()
+        } else {
+            newer - std::time::Duration::from_secs(7200)
+        })
+        .unwrap();
+    }
+    let out = convert(&["--to", "json", "--out-dir", o, i]);
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "4 skipped (output exists; --force), 1 of them older than their input (--update)"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&kept).unwrap(), b"old output");
+    let out = convert(&["--to", "json", "--update", "--out-dir", o, i]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("3 skipped") && err.starts_with("toolsift: 4 files, 1 conversation"),
+        "{err}"
+    );
+    assert_ne!(std::fs::read(&kept).unwrap(), b"old output");
+}
+
+#[test]
+fn out_dir_and_inputs_never_overlap_and_an_empty_folder_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let od = tmp.path().join("od");
+    std::fs::create_dir(&od).unwrap();
+    let history = std::fs::read(root().join("fixtures/mandrake/legacy-xml-history.json")).unwrap();
+    std::fs::write(od.join("x.json"), &history).unwrap();
+    let run = |args: &[&str]| {
+        toolsift()
+            .current_dir(tmp.path())
+            .args(["convert", "--to", "json"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // The output directory is the input directory: each output would be its input.
+    let out = run(&["--out-dir", "od", "od/"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("would replace its input"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(od.join("x.json")).unwrap(), history);
+    // A named file inside the output directory, written to itself.
+    let out = run(&["--out-dir", "od", "od/x.json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(std::fs::read(od.join("x.json")).unwrap(), history);
+    // The output directory above the input: outputs at the paths relative to it.
+    let out = run(&["--out-dir", ".", "od/"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(tmp.path().join("x.json").is_file());
+    // An empty folder: said, not silence.
+    std::fs::create_dir(tmp.path().join("empty")).unwrap();
+    let out = run(&["--out-dir", "out", "empty"]);
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("0 files"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nothing to convert"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn dry_run_writes_nothing_anywhere_and_documents_do_not_run_together() {
+    let out = convert(&[
+        "--to",
+        "json",
+        "--dry-run",
+        "fixtures/convert/mandrake/notes-session.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    assert!(stderr(&out).contains("would write") && stderr(&out).contains("standard output"));
+    // Several documents to one standard output: refused, or one per line.
+    let out = convert(&["--to", "openai", "fixtures/convert/mandrake"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let out = convert(&["--to", "openai", "--compact", "fixtures/convert/mandrake"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        serde_json::from_str::<Value>(line).unwrap();
+    }
+}
+
+#[test]
+fn output_in_a_missing_directory_is_refused_as_extract_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("no/such/dir/x.json");
+    let out = convert(&[
+        "--to",
+        "json",
+        "fixtures/convert/mandrake/notes-session.json",
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    assert!(!tmp.path().join("no").exists());
+    let out = toolsift()
+        .args([
+            "extract",
+            "fixtures/openai-chat/parallel-tool-calls.json",
+            "-o",
+            target.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn io_errors_are_words_on_the_users_paths() {
+    let out = convert(&["--to", "json", "no-such-file.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no-such-file.json: No such file or directory"),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+    // An output directory that cannot be written (a file stands where it would be).
+    let tmp = tempfile::tempdir().unwrap();
+    let blocked = tmp.path().join("blocked");
+    std::fs::write(&blocked, "a file").unwrap();
+    let out = convert(&[
+        "--to",
+        "json",
+        "--out-dir",
+        blocked.join("sub").to_str().unwrap(),
+        "fixtures/convert/mandrake/notes-session.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        !err.contains("os error") && !err.contains("toolsift-tmp"),
+        "{err}"
+    );
 }
