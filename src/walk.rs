@@ -267,6 +267,30 @@ mod tests {
     }
 
     #[test]
+    fn excluded_names_and_paths_are_not_walked_but_named_files_are_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().join("d");
+        for f in [
+            "a.json",
+            "a.json.orig",
+            "drafts/b.json",
+            "x/drafts/c.json",
+            "x/d.orig",
+        ] {
+            touch(&d.join(f));
+        }
+        let opts = WalkOptions {
+            globs: exclude_globs(&["*.orig".into(), "drafts/**".into()]).unwrap(),
+            ..Default::default()
+        };
+        let args = [d.clone(), d.join("x/d.orig")];
+        let walked = walk(&args, &opts, &Diag::new(true));
+        // A name pattern at any depth; a path pattern from the argument; a named file.
+        assert_eq!(rel(&d, &walked), ["a.json", "x/drafts/c.json", "x/d.orig"]);
+        assert!(exclude_globs(&["a[".into()]).is_err());
+    }
+
+    #[test]
     fn arguments_are_kept_as_given_and_rooted() {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path().join("d");

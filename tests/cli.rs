@@ -1717,3 +1717,120 @@ fn notes_are_told_once_each_and_counted_past_the_limit() {
         assert_eq!(run(window), whole, "window {window}");
     }
 }
+
+/// The README's table of exit codes, row by row: each code has cases here that give
+/// it, for every command it names, and a row added without a case fails.
+#[test]
+fn exit_codes_match_the_table() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let section = &readme[readme.find("## Exit codes").unwrap()..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let codes: Vec<i32> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| ")?.split(" |").next()?.parse().ok())
+        .collect();
+    assert_eq!(
+        codes,
+        [0, 1, 2, 130],
+        "the table changed: give each row its cases"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let contracts = "tests/data/contracts/openai.json";
+    let run = |args: &[&str]| toolsift().args(args).output().unwrap().status.code();
+    // 0: success, also with no call found.
+    assert_eq!(run(&["extract", CHAT]), Some(0));
+    assert_eq!(run(&["extract", "fixtures/text/plain-answer.txt"]), Some(0));
+    assert_eq!(
+        run(&["check", "--tools", contracts, "tests/data/check/good.jsonl"]),
+        Some(0)
+    );
+    assert_eq!(
+        run(&[
+            "convert",
+            "--to",
+            "json",
+            "fixtures/mandrake/legacy-xml-history.json"
+        ]),
+        Some(0)
+    );
+    // 1: check findings; a file convert could not convert.
+    assert_eq!(
+        run(&["check", "--tools", contracts, "tests/data/check/bad.jsonl"]),
+        Some(1)
+    );
+    let broken = tmp.path().join("broken.json");
+    std::fs::write(&broken, "{\"messages\": [oops").unwrap();
+    assert_eq!(
+        run(&["convert", "--to", "json", broken.to_str().unwrap()]),
+        Some(1)
+    );
+    // 2: usage errors, inputs that cannot be read, outputs that cannot be written.
+    for command in [&["extract"][..], &["check"], &["convert", "--to", "json"]] {
+        let mut args = command.to_vec();
+        args.push("--no-such-option");
+        assert_eq!(run(&args), Some(2), "{args:?}");
+        let mut args = command.to_vec();
+        args.push("no/such/file.json");
+        assert_eq!(run(&args), Some(2), "{args:?}");
+    }
+    if std::path::Path::new("/dev/full").exists() {
+        assert_eq!(run(&["extract", CHAT, "-o", "/dev/full"]), Some(2));
+        assert_eq!(run(&["check", CHAT, "-o", "/dev/full"]), Some(2));
+        assert_eq!(
+            run(&[
+                "convert",
+                "--to",
+                "json",
+                "fixtures/mandrake/legacy-xml-history.json",
+                "-o",
+                "/dev/full"
+            ]),
+            Some(2)
+        );
+    }
+    let blocked = tmp.path().join("blocked");
+    std::fs::write(&blocked, "a file, not a directory").unwrap();
+    let under = blocked.join("out");
+    assert_eq!(
+        run(&[
+            "convert",
+            "--to",
+            "json",
+            "--out-dir",
+            under.to_str().unwrap(),
+            "fixtures/convert/mandrake"
+        ]),
+        Some(2)
+    );
+    // 130: convert stopped by a signal.
+    let input = tmp.path().join("many");
+    std::fs::create_dir(&input).unwrap();
+    let history =
+        std::fs::read(common::root().join("fixtures/mandrake/legacy-xml-history.json")).unwrap();
+    for i in 0..2000 {
+        std::fs::write(input.join(format!("{i:04}.json")), &history).unwrap();
+    }
+    let out_dir = tmp.path().join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
+        .args(["convert", "--to", "json", "-j", "1", "--out-dir"])
+        .arg(&out_dir)
+        .arg(&input)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !out_dir.join("0001.json").exists() && start.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -644,8 +644,9 @@ fn a_progress_bar_shows_in_a_terminal_only() {
         std::fs::write(input.join(format!("h{i:03}.json")), &history).unwrap();
     }
     let out_dir = dir.path().join("out");
+    // An 80-column terminal: the bar fits it, so no redraw wraps onto a second line.
     let command = format!(
-        "{} convert --to json --out-dir {} {}",
+        "stty cols 80; {} convert --to json --out-dir {} {}",
         env!("CARGO_BIN_EXE_toolsift"),
         out_dir.display(),
         input.display()
@@ -664,6 +665,16 @@ fn a_progress_bar_shows_in_a_terminal_only() {
         shown.contains("converting") && shown.contains("/300"),
         "{shown}"
     );
+    let drawn: Vec<&str> = shown
+        .split(['\r', '\n'])
+        .map(|l| l.trim_start_matches("\u{1b}[2K"))
+        .filter(|l| l.starts_with("converting"))
+        .collect();
+    assert!(drawn.len() > 1, "{shown}");
+    for line in drawn {
+        assert!(line.chars().count() <= 80, "{line:?}");
+        assert!(!line.contains("eta 0s"), "{line:?}");
+    }
     assert_eq!(tree(&out_dir).len(), 300);
     // Not a terminal: the summary alone.
     std::fs::remove_dir_all(&out_dir).unwrap();
