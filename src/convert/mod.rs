@@ -15,6 +15,7 @@ pub mod pair;
 pub mod read;
 pub mod responses;
 pub mod results;
+pub mod rules;
 pub mod sessions;
 pub mod split;
 pub mod turns;
