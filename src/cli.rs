@@ -95,6 +95,7 @@ Exit status: 0 ok, 1 a file failed or (--verify) would lose something,
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// Transcripts (files, or directories of them); none, or "-", reads standard input.
+    /// Gzip, zstd, bzip2 and xz data is decoded.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -257,7 +258,7 @@ pub enum RenderStyle {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Transcripts (files, or directories of them) to check; none, or "-", reads
-    /// standard input.
+    /// standard input. Gzip, zstd, bzip2 and xz data is decoded.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -318,7 +319,7 @@ pub enum CheckFormat {
 #[derive(Args, Debug)]
 pub struct ExtractArgs {
     /// Files (or directories of them) to read, in order; none, or "-", reads standard
-    /// input.
+    /// input. Gzip, zstd, bzip2 and xz data is decoded.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 

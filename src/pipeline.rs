@@ -9,7 +9,7 @@ use crate::contracts::Contracts;
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
 use crate::engine::{Engine, Options, Reasoning, Stats};
-use crate::input::{Framing, Reader};
+use crate::input::{Framing, Reader, compressed};
 use crate::model::Role;
 use crate::output::Output;
 use crate::walk::{self, FileId, WalkOptions};
@@ -271,7 +271,7 @@ pub(crate) fn read_sources(
         let name = path.to_string_lossy().into_owned();
         let path = path.as_path();
         let mut regular_file = false;
-        let mut input: Box<dyn io::BufRead + Send> = if name == "-" {
+        let input: Box<dyn io::BufRead + Send> = if name == "-" {
             if io::stdin().is_terminal() {
                 diag.warn(
                     "-",
@@ -291,6 +291,18 @@ pub(crate) fn read_sources(
                     done(&name, engine)?;
                     continue;
                 }
+            }
+        };
+        // Compressed data is read decoded, as a stream (never as a regular file).
+        let mut input = match compressed::open(input) {
+            Ok((input, found)) => {
+                regular_file &= found.is_none();
+                input
+            }
+            Err(e) => {
+                diag.error(&name, None, io_reason(&e));
+                done(&name, engine)?;
+                continue;
             }
         };
         engine.start_source(&name);

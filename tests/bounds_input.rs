@@ -222,6 +222,46 @@ fn a_line_past_the_limit_is_reported_and_read_past() {
     }
 }
 
+/// The same through gzip: the line bounds apply to the decoded text (101 gzip members,
+/// as `cat` makes them, 100 KiB of gzip for 100 MiB of text).
+#[test]
+fn a_line_past_the_limit_in_a_gzip_file_is_reported_and_read_past() {
+    let gzip = |data: &[u8]| {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(data).unwrap();
+        enc.finish().unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.jsonl.gz");
+    let block = gzip(&vec![b'x'; 1 << 20]);
+    write_with(&file, |w| {
+        w.write_all(&gzip(format!("{}\n", call("c0", "before")).as_bytes()))
+            .unwrap();
+        for _ in 0..100 {
+            w.write_all(&block).unwrap();
+        }
+        w.write_all(&gzip(format!("\n{}\n", call("c1", "after")).as_bytes()))
+            .unwrap();
+    });
+    let want = format!(
+        "toolsift: {}:2: line longer than 64 MiB; skipped\n",
+        shown(&file)
+    );
+    for (input, jobs) in [("auto", "1"), ("jsonl", "2")] {
+        let m = run(&[
+            "extract".as_ref(),
+            "--input".as_ref(),
+            input.as_ref(),
+            "-j".as_ref(),
+            jobs.as_ref(),
+            file.as_os_str(),
+        ]);
+        assert!(m.peak_mib < 96, "peak {} MiB", m.peak_mib);
+        assert_eq!(m.stderr, want, "--input {input} -j {jobs}");
+        assert_eq!(calls(&m), [c("before", "c0", 1), c("after", "c1", 3)]);
+    }
+}
+
 /// One long SSE event whose data is a JSON array (a recording that streams a list):
 /// read element by element, as a long JSON document is, not parsed whole (its tape
 /// took several times the event: 106 MB for a 16 MB event).

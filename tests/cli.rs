@@ -1834,3 +1834,151 @@ fn exit_codes_match_the_table() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The compressed fixtures, each with the plain fixture it was made from.
+const COMPRESSED: [(&str, &str); 9] = [
+    ("fixtures/compressed/parallel-tool-calls.json.gz", CHAT),
+    ("fixtures/compressed/parallel-tool-calls.json.zst", CHAT),
+    ("fixtures/compressed/parallel-tool-calls.json.bz2", CHAT),
+    ("fixtures/compressed/parallel-tool-calls.json.xz", CHAT),
+    ("fixtures/compressed/rollout.jsonl.gz", ROLLOUT),
+    ("fixtures/compressed/rollout.jsonl.zst", ROLLOUT),
+    ("fixtures/compressed/rollout.jsonl.bz2", ROLLOUT),
+    ("fixtures/compressed/rollout.jsonl.xz", ROLLOUT),
+    ("fixtures/compressed/rollout-two-members.jsonl.gz", ROLLOUT),
+];
+
+const ROLLOUT: &str = "fixtures/codex/rollout.jsonl";
+
+/// Records with `source.file` blanked, to compare the records of two files.
+fn without_file(mut records: Vec<Record>) -> Vec<Record> {
+    for r in &mut records {
+        match r {
+            Record::Call { source, .. }
+            | Record::Result { source, .. }
+            | Record::Text { source, .. } => source.file.clear(),
+        }
+    }
+    records
+}
+
+fn file_of(r: &Record) -> &str {
+    match r {
+        Record::Call { source, .. }
+        | Record::Result { source, .. }
+        | Record::Text { source, .. } => &source.file,
+    }
+}
+
+#[test]
+fn compressed_files_extract_to_the_records_of_the_plain_file() {
+    for (compressed, plain) in COMPRESSED {
+        let want = extract(&["--with-results", plain]);
+        assert!(want.len() >= 2, "{plain}");
+        let got = extract(&["--with-results", compressed]);
+        assert!(got.iter().all(|r| file_of(r) == compressed), "{got:?}");
+        assert_eq!(without_file(got), without_file(want), "{compressed}");
+    }
+}
+
+#[test]
+fn compressed_standard_input_is_read() {
+    for (compressed, plain) in COMPRESSED {
+        let out = toolsift()
+            .args(["extract", "--with-results"])
+            .write_stdin(std::fs::read(compressed).unwrap())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{compressed}");
+        assert!(out.stderr.is_empty(), "{compressed}");
+        let want = extract(&["--with-results", plain]);
+        assert_eq!(
+            without_file(records(&out.stdout)),
+            without_file(want),
+            "{compressed}"
+        );
+    }
+}
+
+#[test]
+fn compressed_files_found_in_a_directory_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    for (compressed, _) in COMPRESSED {
+        let name = std::path::Path::new(compressed).file_name().unwrap();
+        std::fs::copy(compressed, dir.path().join(name)).unwrap();
+    }
+    let out = toolsift()
+        .args(["extract", "--with-results"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = records(&out.stdout);
+    for (compressed, plain) in COMPRESSED {
+        let name = std::path::Path::new(compressed).file_name().unwrap();
+        let file = common::display(&dir.path().join(name));
+        let of_file: Vec<Record> = got.iter().filter(|r| file_of(r) == file).cloned().collect();
+        let want = extract(&["--with-results", plain]);
+        assert_eq!(without_file(of_file), without_file(want), "{compressed}");
+    }
+}
+
+#[test]
+fn check_reads_a_gzip_file() {
+    let out = toolsift()
+        .args(["check", "fixtures/compressed/parallel-tool-calls.json.gz"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("1 file, 2 calls,"), "{stdout}");
+}
+
+#[test]
+fn convert_of_a_gzip_file_equals_that_of_the_plain_file() {
+    let convert = |file: &str| {
+        let out = toolsift()
+            .args(["convert", "--to", "json", file])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{file}");
+        out.stdout
+    };
+    for (compressed, plain) in [COMPRESSED[0], COMPRESSED[4], COMPRESSED[8]] {
+        let want = convert(plain);
+        assert!(!want.is_empty());
+        assert_eq!(convert(compressed), want, "{compressed}");
+    }
+}
+
+#[test]
+fn a_cut_off_gzip_file_is_a_read_error_and_the_other_files_are_read() {
+    let whole = std::fs::read("fixtures/compressed/rollout.jsonl.gz").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("rollout.jsonl.gz");
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let cut = common::display(&cut);
+    let out = toolsift()
+        .args(["extract", CHAT, &cut, CHAT])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "toolsift: {cut}: gzip data is cut off or corrupt: "
+        )) && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    let files: Vec<String> = records(&out.stdout)
+        .iter()
+        .map(|r| file_of(r).to_owned())
+        .filter(|f| f != &cut)
+        .collect();
+    assert_eq!(files, [CHAT; 4]);
+}

@@ -820,6 +820,11 @@ fn mixed_folder(dir: &Path, big: bool) -> Vec<(PathBuf, Vec<u8>)> {
         "img/logo.png",
         b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01".to_vec(),
     );
+    // Compressed: read, but not replaced in place (it would get plain text).
+    add(
+        "h0/parallel-tool-calls.json.gz",
+        std::fs::read(root().join("fixtures/compressed/parallel-tool-calls.json.gz")).unwrap(),
+    );
     add("README.txt", b"Histories of the old agent.\n".to_vec());
     originals
 }
@@ -881,9 +886,11 @@ fn in_place_runs_in_a_row_keep_every_original_in_exactly_one_backup() {
     let out = in_place(&dir, "json");
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
-    // The binary and the README are skipped, said once each, not failures.
+    // The binary, the compressed file and the README are skipped, counted, not failures.
     assert!(
-        err.contains("1 binary skipped") && err.contains("1 not a conversation"),
+        err.contains("1 binary skipped")
+            && err.contains("1 compressed skipped")
+            && err.contains("1 not a conversation"),
         "{err}"
     );
     assert_each_original_in_one_place(&dir, &originals);

@@ -415,6 +415,8 @@ struct Summary {
     not_conversations: usize,
     /// Binary files found in a directory.
     binary: usize,
+    /// Compressed files found in a directory of an in-place run.
+    compressed: usize,
     backups_not_read: usize,
     outputs_not_read: usize,
 }
@@ -456,6 +458,10 @@ impl Summary {
         );
         add(self.binary, format!("{} binary skipped", self.binary));
         add(
+            self.compressed,
+            format!("{} compressed skipped (in place)", self.compressed),
+        );
+        add(
             self.skipped,
             match self.stale {
                 0 => format!("{} skipped (output exists; --force)", self.skipped),
@@ -496,6 +502,8 @@ enum Outcome {
     },
     /// Found in a directory: binary data.
     Binary,
+    /// Found in a directory of an in-place run: compressed.
+    Compressed,
 }
 
 /// Why a job did not finish.
@@ -563,6 +571,7 @@ fn execute(
                                         s.stale += usize::from(stale);
                                     }
                                     Outcome::Binary => s.binary += 1,
+                                    Outcome::Compressed => s.compressed += 1,
                                     Outcome::Stdout => {
                                         stdout_bytes = converted.map(|c| c.output);
                                     }
@@ -644,7 +653,17 @@ fn one(
             return Ok((None, Outcome::Kept { stale }));
         }
     }
-    let bytes = read_input(&job.input).map_err(|e| Failure::Io(reason(&e)))?;
+    let (bytes, compression) = read_input(&job.input).map_err(|e| Failure::Io(reason(&e)))?;
+    // In place, a compressed file would get plain text under its compressed name.
+    if let (true, Some(c)) = (args.in_place, compression) {
+        if job.walked {
+            return Ok((None, Outcome::Compressed));
+        }
+        return Err(Failure::Convert(format!(
+            "{} data; --in-place would replace it with plain text under the same name (use --out-dir)",
+            c.name()
+        )));
+    }
     if let Some(at) = memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]) {
         if job.walked {
             return Ok((None, Outcome::Binary));

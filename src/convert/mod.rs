@@ -266,13 +266,15 @@ impl std::fmt::Display for NotAConversation {
 
 impl std::error::Error for NotAConversation {}
 
-/// The bytes of one input (`-`: standard input).
-fn read_input(path: &Path) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    if path.as_os_str() == "-" {
-        io::stdin().lock().read_to_end(&mut bytes)?;
+/// The bytes of one input (`-`: standard input); compressed data (gzip, zstd, bzip2, xz) decoded.
+fn read_input(path: &Path) -> io::Result<(Vec<u8>, Option<crate::input::compressed::Compression>)> {
+    let input: Box<dyn io::BufRead + Send> = if path.as_os_str() == "-" {
+        Box::new(io::BufReader::new(io::stdin()))
     } else {
-        std::fs::File::open(path)?.read_to_end(&mut bytes)?;
-    }
-    Ok(bytes)
+        Box::new(io::BufReader::new(std::fs::File::open(path)?))
+    };
+    let (mut input, compression) = crate::input::compressed::open(input)?;
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes)?;
+    Ok((bytes, compression))
 }

@@ -8,6 +8,7 @@
 //! block.
 
 mod cassette;
+pub(crate) mod compressed;
 mod document;
 mod eventstream;
 mod http;
