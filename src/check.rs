@@ -4,7 +4,7 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::diag::{Diag, escape, needs_escape};
+use crate::diag::{Diag, escape, needs_escape, plural};
 use crate::engine::Engine;
 use crate::model::Call;
 use crate::output::{CallSink, Output};
@@ -298,10 +298,6 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     })
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// `3 files, 41 calls, 2 invalid, 1 unknown tool` (and failed assertions, if any).
 fn summary(t: &Totals) -> String {
     let mut s = format!(
@@ -449,7 +445,10 @@ impl FileCheck {
                     tool: None,
                     path: None,
                     kind: "max-calls",
-                    message: format!("{} calls, more than --max-calls {max}", self.calls),
+                    message: format!(
+                        "{}, more than --max-calls {max}",
+                        plural(self.calls, "call", "calls")
+                    ),
                 });
             }
             assertions.push((format!("max-calls {max}"), failed));

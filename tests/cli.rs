@@ -120,6 +120,43 @@ fn a_mistyped_subcommand_suggests_the_closest() {
 }
 
 #[test]
+fn summaries_say_one_in_the_singular() {
+    // One file, one conversation, one message (with two calls).
+    let out = toolsift()
+        .args(["convert", "--to", "openai", "--verify", CHAT])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: 1 file, 1 conversation, 1 message, 2 calls, 0 results, 0 warnings, 0 failed\n"
+    );
+    // One call over --max-calls.
+    let legacy = "fixtures/openai-chat/function-call-legacy.json";
+    let out = toolsift()
+        .args(["check", "--allow-unknown", "--max-calls", "0", legacy])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(": 1 call, more than --max-calls 0"),
+        "{report}"
+    );
+    assert!(report.contains("1 file, 1 call, 0 invalid"), "{report}");
+    // One turn in --stats.
+    let out = toolsift()
+        .args(["extract", "--stats", CHAT])
+        .output()
+        .unwrap();
+    let stats = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stats.starts_with("toolsift: stats: 1 turn, 1 with calls, 0 fallbacks"),
+        "{stats}"
+    );
+}
+
+#[test]
 fn missing_file_is_reported_and_the_others_still_processed() {
     let out = toolsift()
         .args(["extract", "no/such.json", CHAT])

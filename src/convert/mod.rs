@@ -454,14 +454,15 @@ struct Summary {
 
 impl Summary {
     fn line(&self, dry_run: bool) -> String {
+        let plural = |n: usize, one, many| crate::diag::plural(n as u64, one, many);
         let mut s = format!(
-            "{} files, {} conversations, {} messages, {} calls, {} results, {} warnings, {} failed",
-            self.files,
-            self.conversations,
-            self.messages,
-            self.calls,
-            self.results,
-            self.warnings,
+            "{}, {}, {}, {}, {}, {}, {} failed",
+            plural(self.files, "file", "files"),
+            plural(self.conversations, "conversation", "conversations"),
+            plural(self.messages, "message", "messages"),
+            plural(self.calls, "call", "calls"),
+            plural(self.results, "result", "results"),
+            plural(self.warnings, "warning", "warnings"),
             self.failed
         );
         if self.lossy > 0 {
@@ -469,8 +470,12 @@ impl Summary {
         }
         if self.not_conversations > 0 {
             s.push_str(&format!(
-                ", {} not conversations (plain text)",
-                self.not_conversations
+                ", {} (plain text)",
+                plural(
+                    self.not_conversations,
+                    "not a conversation",
+                    "not conversations"
+                )
             ));
         }
         if self.skipped > 0 {
