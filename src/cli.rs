@@ -75,8 +75,8 @@ pub struct CompletionsArgs {
 
 #[derive(Args, Debug)]
 pub struct ManArgs {
-    /// The subcommand whose page to print (`check`, `tools render`); none prints
-    /// toolsift(1).
+    /// The subcommand whose page to print (`check`, `tools render`, or the page's
+    /// name, `toolsift-check`); none prints toolsift(1).
     #[arg(value_name = "COMMAND")]
     pub command: Vec<String>,
 }

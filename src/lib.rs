@@ -33,7 +33,6 @@ mod check;
 mod commands;
 mod render;
 
-use clap::Parser;
 use std::ffi::OsString;
 use std::io;
 
@@ -62,7 +61,7 @@ pub fn run() -> ExitCode {
             .unwrap_or_default();
         diag::Diag::default().fail(format!("internal error{at}: {what} (please report it)"));
     }));
-    let cli = match cli::Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
@@ -74,6 +73,15 @@ pub fn run() -> ExitCode {
             ExitCode::Error
         }
     }
+}
+
+/// The command line, parsed with the hints of [`docs::cli_command`] (they show in help
+/// and completions, and accept any word).
+fn parse() -> Result<cli::Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let mut command = docs::cli_command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    cli::Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
 }
 
 /// Help and version go to stdout as clap writes them; a usage error becomes one
@@ -89,7 +97,7 @@ fn usage_error(mut e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::Error;
     }
-    let mut root = <cli::Cli as clap::CommandFactory>::command();
+    let mut root = docs::cli_command();
     // With the `--help` and `--version` clap adds.
     root.build();
     let path = command_path(&root, std::env::args_os().skip(1));

@@ -67,6 +67,90 @@ fn completions_are_current() {
 #[test]
 fn clap_definition_is_consistent() {
     Cli::command().debug_assert();
+    toolsift::docs::cli_command().debug_assert();
+}
+
+#[test]
+fn man_synopsis_is_how_the_command_is_run() {
+    for (name, page) in toolsift::docs::man_pages() {
+        let Some(words) = name.strip_prefix("toolsift-") else {
+            continue;
+        };
+        let page = String::from_utf8(page).unwrap();
+        let synopsis = page
+            .split_once(".SH SYNOPSIS\n")
+            .and_then(|(_, rest)| rest.lines().next())
+            .unwrap_or_else(|| panic!("{name}: no synopsis"));
+        let run = format!("\\fBtoolsift {}\\fR", words.replace('-', " "));
+        assert!(synopsis.starts_with(&run), "{name}: {synopsis}");
+    }
+    let check = std::fs::read_to_string(root().join("man/toolsift-check.1")).unwrap();
+    assert!(
+        check.contains("\n\\fBtoolsift check\\fR [OPTIONS] [FILE]...\n"),
+        "{check}"
+    );
+}
+
+#[test]
+fn man_takes_the_names_it_lists() {
+    let out = toolsift().args(["man", "nosuch"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8(out.stderr).unwrap();
+    let listed = message
+        .split_once("(pages: ")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .unwrap_or_else(|| panic!("{message}"))
+        .0;
+    let listed: Vec<&str> = listed.split(", ").collect();
+    assert!(listed.contains(&"check") && listed.contains(&"tools render"));
+    for words in listed {
+        let mut args = vec!["man"];
+        args.extend(words.split(' '));
+        let page = printed(&args);
+        // The page's own name too: `toolsift man toolsift-tools-render`.
+        let name = format!("toolsift-{}", words.replace(' ', "-"));
+        assert_eq!(printed(&["man", &name]), page, "{name}");
+        assert!(
+            String::from_utf8(page)
+                .unwrap()
+                .contains(&format!(".TH {name} 1"))
+        );
+    }
+}
+
+#[test]
+fn completions_offer_dialect_and_page_names() {
+    let bash = String::from_utf8(printed(&["completions", "bash"])).unwrap();
+    let registry: Vec<String> =
+        toolsift::dialects::all_rows(toolsift::dialects::Registry::builtin())
+            .into_iter()
+            .map(|row| row.name)
+            .collect();
+    // extract, check and convert: after --dialects, the registry's names.
+    let mut offered = 0;
+    for (_, rest) in bash
+        .match_indices("--dialects)\n")
+        .map(|(i, _)| bash.split_at(i))
+    {
+        let words = rest
+            .split_once("compgen -W \"")
+            .and_then(|(_, w)| w.split_once('"'))
+            .unwrap()
+            .0;
+        assert_eq!(words.split(' ').collect::<Vec<_>>(), registry);
+        offered += 1;
+    }
+    assert_eq!(offered, 3);
+    // toolsift man <TAB>: the subcommands.
+    let man = bash
+        .split_once("toolsift__subcmd__man)\n")
+        .and_then(|(_, rest)| rest.split_once("opts=\""))
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .unwrap()
+        .0;
+    for name in ["check", "convert", "extract", "tools", "render"] {
+        assert!(man.split(' ').any(|w| w == name), "{man}");
+    }
 }
 
 #[test]
