@@ -284,14 +284,14 @@ anthropic\t'Anthropic Messages: tool_use blocks, tool_result in the next user me
 gemini\t'Gemini contents: functionCall and functionResponse parts'
 responses\t'OpenAI Responses input items: function_call and function_call_output'
 mandrake-json\t'Mandrake\'s JSON calls in text: {"name":"server.method","arguments":…}'
-xml\t'Mandrake\'s XML calls in text: <tool_call><server>…</server><method>…</method>'"
-complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l from -d 'The format to read (default: detected per file)' -r -f -a "json\t'toolsift\'s canonical transcript (`toolsift schema transcript`)'
+xml\t'Mandrake\'s XML calls in text: <tool_call> holding <server>, <method> and <arguments>'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l from -d 'The format to read, forced for every file: one of the --to formats. By default it is detected per file, and more are read than can be forced: besides the --to formats, single API responses (OpenAI, Anthropic, Gemini, Responses), Claude Code and Codex session logs, Gemini CLI sessions, SWE-agent trajectories, and anything else `toolsift extract` reads (streams, cassettes, notebooks, OpenHands logs, model output with calls)' -r -f -a "json\t'toolsift\'s canonical transcript (`toolsift schema transcript`)'
 openai\t'OpenAI Chat messages: tool_calls with string arguments, role "tool" results'
 anthropic\t'Anthropic Messages: tool_use blocks, tool_result in the next user message'
 gemini\t'Gemini contents: functionCall and functionResponse parts'
 responses\t'OpenAI Responses input items: function_call and function_call_output'
 mandrake-json\t'Mandrake\'s JSON calls in text: {"name":"server.method","arguments":…}'
-xml\t'Mandrake\'s XML calls in text: <tool_call><server>…</server><method>…</method>'"
+xml\t'Mandrake\'s XML calls in text: <tool_call> holding <server>, <method> and <arguments>'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s o -l output -d 'Write the output to FILE (one input only)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l out-dir -d 'Write one output per input under DIR, keeping paths relative to each directory argument' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l backup -d 'With --in-place: keep each original as FILE + SUFFIX' -r

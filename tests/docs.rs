@@ -174,6 +174,43 @@ fn help_texts() {
 }
 
 #[test]
+fn convert_help_says_what_is_read_and_written() {
+    let out = toolsift()
+        .args(["convert", "--help"])
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.lines().all(|l| l.chars().count() <= 80), "{help}");
+    // Each option's help as one line of words.
+    let option = |name: &str| -> String {
+        let header = |l: &str| l.starts_with("  -") || l.starts_with("      --");
+        help.lines()
+            .skip_while(|l| !l.starts_with(&format!("      {name} <")))
+            .enumerate()
+            .take_while(|(i, l)| *i == 0 || !header(l))
+            .flat_map(|(_, l)| l.split_whitespace())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let from = option("--from");
+    for source in [
+        "detected",
+        "Claude Code",
+        "Codex",
+        "SWE-agent",
+        "toolsift extract",
+    ] {
+        assert!(from.contains(source), "--from: {from}");
+    }
+    let to = option("--to");
+    assert!(
+        to.contains("<tool_call> holding <server>, <method> and <arguments>"),
+        "--to: {to}"
+    );
+}
+
+#[test]
 fn readme_first_commands_work() {
     // The two commands on the README's first screen.
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
