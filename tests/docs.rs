@@ -367,3 +367,94 @@ fn readme_commands_make_the_directories_they_write_to() {
         }
     }
 }
+
+#[test]
+fn github_workflow_example_is_a_whole_workflow() {
+    use yaml_rust2::{Yaml, YamlLoader};
+    let rel = "examples/github-workflow.yml";
+    let text = std::fs::read_to_string(root().join(rel)).unwrap();
+    assert!(!text.contains("|| true"), "{rel} hides a failure");
+    let docs = YamlLoader::load_from_str(&text).expect("the workflow is YAML");
+    let workflow = &docs[0];
+    assert!(workflow["on"].as_hash().is_some(), "{rel}: no triggers");
+    let jobs = workflow["jobs"].as_hash().expect("jobs");
+    assert_eq!(jobs.len(), 1);
+    let job = jobs.values().next().unwrap();
+    let steps = job["steps"].as_vec().expect("steps");
+    let field = |step: &Yaml, key: &str| step[key].as_str().unwrap_or("").to_owned();
+    let find = |what: &str, is: &dyn Fn(&Yaml) -> bool| {
+        steps
+            .iter()
+            .position(is)
+            .unwrap_or_else(|| panic!("{rel}: no step that {what}"))
+    };
+    let uses = |action: &str| {
+        let action = action.to_owned();
+        move |s: &Yaml| field(s, "uses").starts_with(&format!("{action}@"))
+    };
+    assert_eq!(find("checks out", &uses("actions/checkout")), 0);
+    let cache = find("caches", &uses("actions/cache"));
+    let cached = field(&steps[cache]["with"], "path");
+    assert!(
+        cached.lines().any(|p| p.starts_with("~/.cargo")),
+        "{cached}"
+    );
+    assert!(cached.lines().any(|p| p == "target"), "{cached}");
+    let key = field(&steps[cache]["with"], "key");
+    assert!(
+        key.contains("hashFiles(") && key.contains("Cargo.lock"),
+        "{key}"
+    );
+    assert_eq!(job["env"]["CARGO_TARGET_DIR"].as_str(), Some("target"));
+    let runs = |needle: &str| {
+        let needle = needle.to_owned();
+        move |s: &Yaml| field(s, "run").contains(&needle)
+    };
+    let install = find("installs", &runs("cargo install --locked"));
+    assert!(cache < install);
+    assert_eq!(
+        steps
+            .iter()
+            .filter(|s| field(s, "run").contains("cargo install"))
+            .count(),
+        1,
+        "{rel}: toolsift is installed once"
+    );
+    let check = find("checks with --format github", &runs("--format github"));
+    assert!(field(&steps[check], "run").starts_with("toolsift check "));
+    assert!(install < check);
+    let junit = find(
+        "writes a JUnit report",
+        &runs("--format junit -o report.xml"),
+    );
+    assert!(check < junit);
+    // The report is written even when the check found something.
+    assert!(field(&steps[junit], "if").contains("!cancelled()"));
+    let upload = find("uploads", &uses("actions/upload-artifact"));
+    assert!(junit < upload);
+    assert_eq!(field(&steps[upload], "if"), "always()");
+    assert_eq!(field(&steps[upload]["with"], "path"), "report.xml");
+    // The README shows the same file.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```yaml\n{text}```\n")),
+        "README does not show {rel} as it is"
+    );
+    actionlint(rel);
+}
+
+/// actionlint's verdict on a workflow, when it is installed.
+fn actionlint(rel: &str) {
+    let Ok(out) = std::process::Command::new("actionlint")
+        .arg(root().join(rel))
+        .output()
+    else {
+        println!("actionlint is not on PATH: {rel} checked as YAML only");
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "actionlint {rel}:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
