@@ -458,3 +458,50 @@ fn actionlint(rel: &str) {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn fixture_sources_name_repository_files_and_state_facts() {
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(root().join("fixtures")) {
+        let entry = entry.unwrap();
+        if entry.file_name() != "SOURCES.md" {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(root())
+            .unwrap()
+            .display()
+            .to_string();
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            // No path of the machine it was written on (paths inside the recorded
+            // transcripts, a session's cwd, are what they are).
+            for machine in ["/work/", "target/debug/", "target/release/"] {
+                assert!(!line.contains(machine), "{rel}:{}: {line}", n + 1);
+            }
+            // No first person: what was done, not who did it.
+            if !rel.starts_with("fixtures/convert/") {
+                continue;
+            }
+            let words: Vec<&str> = line
+                .split(|c: char| !c.is_alphanumeric() && c != '\'')
+                .collect();
+            assert!(
+                !words
+                    .iter()
+                    .any(|w| ["I", "I'm", "I've", "myself"].contains(w)),
+                "{rel}:{}: {line}",
+                n + 1
+            );
+        }
+        // Repository files it names exist.
+        for quoted in text.split('`').skip(1).step_by(2) {
+            if quoted.starts_with("fixtures/") && !quoted.contains([' ', '*', '<', '{']) {
+                assert!(root().join(quoted).exists(), "{rel} names {quoted}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} SOURCES.md");
+}
