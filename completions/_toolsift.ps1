@@ -132,7 +132,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
         }
         'toolsift;convert' {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The format to write')
-            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The format to read (default: detected per file)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The format to read, forced for every file: one of the --to formats. By default it is detected per file, and more are read than can be forced: besides the --to formats, single API responses (OpenAI, Anthropic, Gemini, Responses), Claude Code and Codex session logs, Gemini CLI sessions, SWE-agent trajectories, and anything else `toolsift extract` reads (streams, cassettes, notebooks, OpenHands logs, model output with calls)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the output to FILE (one input only)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the output to FILE (one input only)')
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write one output per input under DIR, keeping paths relative to each directory argument')

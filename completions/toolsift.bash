@@ -129,7 +129,7 @@ _toolsift() {
                     return 0
                     ;;
                 --dialects)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "openai openai-function-call openai-custom openai-chat-stream openai-responses openai-responses-stream ollama anthropic anthropic-stream gemini gemini-stream gemini-cli bedrock bedrock-stream langchain langchain-stream codex toolsift swe-agent-trajectory hermes mistral mistral-v11 llama3-python-tag functools functionary-v3.1 functionary-v3.2 granite granite-20b-fc internlm jamba minimax-m1 nemotron longcat apertus gigachat gigachat-3.1 command-r inkling laguna sarashina kimi-k2 deepseek-r1 deepseek-v3.1 harmony ksi ksi-event ikigai mandrake-json json-name-arguments xlam llama3-json openai-json llamacpp-generic uicp-batch uicp-call natural-tag natural-tool-call mandrake-xml seed-oss qwen3-coder glm minimax-m2 step3 deepseek-dsml deepseek-dsml-v4.1 gigachat-3.5 kimi-k3 muse-glimmer minimax-m3 cline-xml anthropic-xml anthropic-xml-legacy pythonic llama4-pythonic lfm2 olmo3 llama3-builtin functiongemma gemma4 wil swe-agent-command swe-agent-fence" -- "${cur}"))
                     return 0
                     ;;
                 --tools)
@@ -233,7 +233,7 @@ _toolsift() {
                     return 0
                     ;;
                 --dialects)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "openai openai-function-call openai-custom openai-chat-stream openai-responses openai-responses-stream ollama anthropic anthropic-stream gemini gemini-stream gemini-cli bedrock bedrock-stream langchain langchain-stream codex toolsift swe-agent-trajectory hermes mistral mistral-v11 llama3-python-tag functools functionary-v3.1 functionary-v3.2 granite granite-20b-fc internlm jamba minimax-m1 nemotron longcat apertus gigachat gigachat-3.1 command-r inkling laguna sarashina kimi-k2 deepseek-r1 deepseek-v3.1 harmony ksi ksi-event ikigai mandrake-json json-name-arguments xlam llama3-json openai-json llamacpp-generic uicp-batch uicp-call natural-tag natural-tool-call mandrake-xml seed-oss qwen3-coder glm minimax-m2 step3 deepseek-dsml deepseek-dsml-v4.1 gigachat-3.5 kimi-k3 muse-glimmer minimax-m3 cline-xml anthropic-xml anthropic-xml-legacy pythonic llama4-pythonic lfm2 olmo3 llama3-builtin functiongemma gemma4 wil swe-agent-command swe-agent-fence" -- "${cur}"))
                     return 0
                     ;;
                 --tools)
@@ -309,7 +309,7 @@ _toolsift() {
                     return 0
                     ;;
                 --dialects)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "openai openai-function-call openai-custom openai-chat-stream openai-responses openai-responses-stream ollama anthropic anthropic-stream gemini gemini-stream gemini-cli bedrock bedrock-stream langchain langchain-stream codex toolsift swe-agent-trajectory hermes mistral mistral-v11 llama3-python-tag functools functionary-v3.1 functionary-v3.2 granite granite-20b-fc internlm jamba minimax-m1 nemotron longcat apertus gigachat gigachat-3.1 command-r inkling laguna sarashina kimi-k2 deepseek-r1 deepseek-v3.1 harmony ksi ksi-event ikigai mandrake-json json-name-arguments xlam llama3-json openai-json llamacpp-generic uicp-batch uicp-call natural-tag natural-tool-call mandrake-xml seed-oss qwen3-coder glm minimax-m2 step3 deepseek-dsml deepseek-dsml-v4.1 gigachat-3.5 kimi-k3 muse-glimmer minimax-m3 cline-xml anthropic-xml anthropic-xml-legacy pythonic llama4-pythonic lfm2 olmo3 llama3-builtin functiongemma gemma4 wil swe-agent-command swe-agent-fence" -- "${cur}"))
                     return 0
                     ;;
                 --tools)
@@ -514,7 +514,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__man)
-            opts="-h --help"
+            opts="-h --help check completions convert dialects extract man render schema tools"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -120,7 +120,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
         }
         &'toolsift;convert'= {
             cand --to 'The format to write'
-            cand --from 'The format to read (default: detected per file)'
+            cand --from 'The format to read, forced for every file: one of the --to formats. By default it is detected per file, and more are read than can be forced: besides the --to formats, single API responses (OpenAI, Anthropic, Gemini, Responses), Claude Code and Codex session logs, Gemini CLI sessions, SWE-agent trajectories, and anything else `toolsift extract` reads (streams, cassettes, notebooks, OpenHands logs, model output with calls)'
             cand -o 'Write the output to FILE (one input only)'
             cand --output 'Write the output to FILE (one input only)'
             cand --out-dir 'Write one output per input under DIR, keeping paths relative to each directory argument'

@@ -4,7 +4,7 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::diag::{Diag, escape, needs_escape};
+use crate::diag::{Diag, escape, needs_escape, plural};
 use crate::engine::Engine;
 use crate::model::Call;
 use crate::output::{CallSink, Output};
@@ -270,7 +270,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         let summary = summary(&totals);
         match args.format {
             CheckFormat::Human => writeln!(sink, "{summary}")?,
-            CheckFormat::Junit => junit(&mut sink, &reports, &totals)?,
+            CheckFormat::Junit => junit(&mut sink, &reports)?,
             CheckFormat::Json | CheckFormat::Github => {}
         }
         sink.flush()?;
@@ -296,10 +296,6 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     } else {
         ExitCode::Success
     })
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// `3 files, 41 calls, 2 invalid, 1 unknown tool` (and failed assertions, if any).
@@ -449,7 +445,10 @@ impl FileCheck {
                     tool: None,
                     path: None,
                     kind: "max-calls",
-                    message: format!("{} calls, more than --max-calls {max}", self.calls),
+                    message: format!(
+                        "{}, more than --max-calls {max}",
+                        plural(self.calls, "call", "calls")
+                    ),
                 });
             }
             assertions.push((format!("max-calls {max}"), failed));
@@ -582,7 +581,7 @@ fn xml_text(s: &str) -> String {
 
 /// A JUnit XML report: one test suite per file; a test case per call (failing when
 /// the call is a finding) and per assertion.
-fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::Result<()> {
+fn junit(sink: &mut dyn Write, reports: &[FileReport]) -> io::Result<()> {
     let mut w = Writer::new_with_indent(sink, b' ', 2);
     let tests: usize = reports
         .iter()
@@ -631,8 +630,8 @@ fn junit(sink: &mut dyn Write, reports: &[FileReport], totals: &Totals) -> io::R
         w.write_event(Event::End(BytesEnd::new("testsuite")))?;
     }
     w.write_event(Event::End(BytesEnd::new("testsuites")))?;
-    let summary = format!("\n<!-- {} -->\n", summary(totals).replace("--", "- -"));
-    w.get_mut().write_all(summary.as_bytes())
+    // The summary goes to stderr, as for json and github: the report is XML only.
+    w.get_mut().write_all(b"\n")
 }
 
 /// The findings about calls (invalid, unknown tool), by the line and name of the call

@@ -75,8 +75,8 @@ pub struct CompletionsArgs {
 
 #[derive(Args, Debug)]
 pub struct ManArgs {
-    /// The subcommand whose page to print (`check`, `tools render`); none prints
-    /// toolsift(1).
+    /// The subcommand whose page to print (`check`, `tools render`, or the page's
+    /// name, `toolsift-check`); none prints toolsift(1).
     #[arg(value_name = "COMMAND")]
     pub command: Vec<String>,
 }
@@ -103,8 +103,13 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, value_name = "TARGET")]
     pub to: ConvertFormat,
 
-    /// The format to read (default: detected per file).
-    #[arg(long, value_enum, value_name = "SOURCE")]
+    /// The format to read, forced for every file: one of the --to formats. By default
+    /// it is detected per file, and more are read than can be forced: besides the
+    /// --to formats, single API responses (OpenAI, Anthropic, Gemini, Responses),
+    /// Claude Code and Codex session logs, Gemini CLI sessions, SWE-agent
+    /// trajectories, and anything else `toolsift extract` reads (streams, cassettes,
+    /// notebooks, OpenHands logs, model output with calls).
+    #[arg(long, value_enum, value_name = "SOURCE", hide_possible_values = true)]
     pub from: Option<ConvertFormat>,
 
     /// Write the output to FILE (one input only).
@@ -209,7 +214,8 @@ pub enum ConvertFormat {
     Responses,
     /// Mandrake's JSON calls in text: {"name":"server.method","arguments":…}.
     MandrakeJson,
-    /// Mandrake's XML calls in text: <tool_call><server>…</server><method>…</method>.
+    /// Mandrake's XML calls in text: <tool_call> holding <server>, <method> and
+    /// <arguments>.
     Xml,
 }
 

@@ -24,14 +24,12 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Man(args) => match crate::docs::man_page(&args.command) {
             Some(page) => print(&page),
             None => {
-                let names: Vec<String> = crate::docs::man_pages()
-                    .into_iter()
-                    .map(|(name, _)| name)
-                    .collect();
+                let mut words = crate::docs::man_page_words();
+                words.sort();
                 anyhow::bail!(
-                    "no man page for '{}' (there are {})",
+                    "no man page for '{}' (pages: {}; each also by its name, as toolsift-check; none for toolsift's own)",
                     args.command.join(" "),
-                    names.join(", ")
+                    words.join(", ")
                 )
             }
         },

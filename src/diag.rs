@@ -90,6 +90,11 @@ fn emit(at: Option<(&str, Option<u64>)>, message: &str) {
     );
 }
 
+/// `1 file`, `2 files`: a count with its noun in the right number.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The text with what could act on a terminal or a log reader made visible: control
 /// characters other than tab (line breaks, escape sequences) and the Unicode line
 /// separators and bidirectional controls become `\n`, `\u{1b}`, `\u{202e}`.
@@ -117,11 +122,6 @@ pub fn needs_escape(c: char) -> bool {
         )
 }
 
-/// `1 file`, `2 files`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// An I/O error's reason without the "(os error N)" suffix, wherever it sits in a
 /// message.
 pub fn without_os_error(text: &str) -> String {
@@ -146,6 +146,13 @@ mod tests {
     fn control_characters_are_escaped() {
         assert_eq!(escape("a\nb\u{1b}[31m\tc"), "a\\nb\\u{1b}[31m\tc");
         assert_eq!(escape("a\u{202e}b\u{2028}"), "a\\u{202e}b\\u{2028}");
+    }
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(plural(0, "file", "files"), "0 files");
+        assert_eq!(plural(1, "file", "files"), "1 file");
+        assert_eq!(plural(2, "file", "files"), "2 files");
     }
 
     #[test]

@@ -993,9 +993,12 @@ impl Stats {
     /// The `--stats` report, for stderr: every line a `toolsift: stats:` message, names
     /// from dialect files escaped.
     pub fn report(&self, paint: crate::style::Paint) -> String {
+        use crate::diag::plural;
         let mut s = format!(
-            "toolsift: stats: {} turns, {} with calls, {} fallbacks to a later channel\n",
-            self.turns, self.turns_with_calls, self.fallbacks
+            "toolsift: stats: {}, {} with calls, {} to a later channel\n",
+            plural(self.turns, "turn", "turns"),
+            self.turns_with_calls,
+            plural(self.fallbacks, "fallback", "fallbacks")
         );
         if self.dialects.is_empty() {
             return s;

@@ -33,7 +33,7 @@ mod check;
 mod commands;
 mod render;
 
-use clap::Parser;
+use std::ffi::OsString;
 use std::io;
 
 /// The documented exit codes.
@@ -63,9 +63,9 @@ pub fn run() -> ExitCode {
             .unwrap_or_default();
         diag::Diag::default().fail(format!("internal error{at}: {what} (please report it)"));
     }));
-    let cli = match cli::Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(e),
     };
     match commands::dispatch(cli) {
         Ok(code) => code,
@@ -77,9 +77,18 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// The command line, parsed with the hints of [`docs::cli_command`] (they show in help
+/// and completions, and accept any word).
+fn parse() -> Result<cli::Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let mut command = docs::cli_command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    cli::Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
 /// Help and version go to stdout as clap writes them; a usage error becomes one
 /// `toolsift: message` line that says where the help is.
-fn usage_error(e: &clap::Error) -> ExitCode {
+fn usage_error(mut e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if !e.use_stderr() {
         let _ = e.print();
@@ -90,15 +99,133 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::Error;
     }
-    diag::Diag::default().fail(clap_message(&e.render().to_string()));
+    let mut root = docs::cli_command();
+    // With the `--help` and `--version` clap adds.
+    root.build();
+    let path = command_path(&root, std::env::args_os().skip(1));
+    closest_suggestions(&mut e);
+    explain_parent_option(&mut e, &root, &path);
+    let command = format!("toolsift {}", path.join(" "));
+    diag::Diag::default().fail(clap_message(&e.render().to_string(), command.trim_end()));
     ExitCode::Error
+}
+
+/// The subcommands named by the command line (`["tools", "render"]`), as far as they
+/// are valid: the command a usage error is about.
+fn command_path(root: &clap::Command, args: impl Iterator<Item = OsString>) -> Vec<String> {
+    let mut path = Vec::new();
+    let mut command = root;
+    for arg in args {
+        let Some(arg) = arg.to_str() else { break };
+        if arg.starts_with('-') {
+            // No command with subcommands has an option that takes a value.
+            continue;
+        }
+        match command.find_subcommand(arg) {
+            Some(sub) => {
+                path.push(sub.get_name().to_owned());
+                command = sub;
+            }
+            None => break,
+        }
+    }
+    path
+}
+
+/// clap proposes every name close enough by Jaro similarity, least similar first
+/// (`chek`: 'schema', 'check'): only the closest by edit distance are kept.
+fn closest_suggestions(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue};
+    for (suggested, typed) in [
+        (
+            ContextKind::SuggestedSubcommand,
+            ContextKind::InvalidSubcommand,
+        ),
+        (ContextKind::SuggestedArg, ContextKind::InvalidArg),
+        (ContextKind::SuggestedValue, ContextKind::InvalidValue),
+    ] {
+        let (Some(ContextValue::Strings(names)), Some(ContextValue::String(typed))) =
+            (e.get(suggested), e.get(typed))
+        else {
+            continue;
+        };
+        let typed = typed.split('=').next().unwrap_or(typed);
+        let best = names
+            .iter()
+            .map(|n| edit_distance(typed, n))
+            .min()
+            .unwrap_or(0);
+        let mut closest: Vec<String> = names
+            .iter()
+            .filter(|n| edit_distance(typed, n) == best)
+            .cloned()
+            .collect();
+        let value = match closest.len() {
+            1 => ContextValue::String(closest.pop().unwrap()),
+            _ => ContextValue::Strings(closest),
+        };
+        e.insert(suggested, value);
+    }
+}
+
+/// Levenshtein distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// An option of `toolsift` itself given to a subcommand (`toolsift extract
+/// --version`): clap would propose a look-alike of the subcommand; say where the option
+/// is instead.
+fn explain_parent_option(e: &mut clap::Error, root: &clap::Command, path: &[String]) {
+    use clap::error::{ContextKind, ContextValue};
+    if path.is_empty() || e.kind() != clap::error::ErrorKind::UnknownArgument {
+        return;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    let arg = arg.split('=').next().unwrap_or(arg).to_owned();
+    let at_root = match (arg.strip_prefix("--"), arg.strip_prefix('-')) {
+        (Some(long), _) => root.get_arguments().any(|a| a.get_long() == Some(long)),
+        (None, Some(short)) => {
+            let mut chars = short.chars();
+            let flag = chars.next();
+            chars.next().is_none()
+                && root
+                    .get_arguments()
+                    .any(|a| flag.is_some() && a.get_short() == flag)
+        }
+        _ => false,
+    };
+    if !at_root {
+        return;
+    }
+    e.remove(ContextKind::SuggestedArg);
+    let tip = format!(
+        "'toolsift {}' has no {arg}; it is an option of toolsift itself: 'toolsift {arg}'",
+        path.join(" ")
+    );
+    e.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
 }
 
 /// clap's rendered error (`error: …`, tips, `Usage: …`, a pointer to `--help`) as one
 /// line: the error, its tips, and the help of the command it is about.
-fn clap_message(rendered: &str) -> String {
+fn clap_message(rendered: &str, command: &str) -> String {
     let mut message = String::new();
-    let mut command = "toolsift".to_owned();
     for paragraph in rendered.split("\n\n") {
         let joined = paragraph
             .lines()
@@ -110,12 +237,6 @@ fn clap_message(rendered: &str) -> String {
             message = error.to_owned();
         } else if let Some(tip) = joined.strip_prefix("tip: ") {
             message += &format!("; {tip}");
-        } else if let Some(usage) = joined.strip_prefix("Usage: ") {
-            let words: Vec<&str> = usage
-                .split(' ')
-                .take_while(|w| !w.starts_with(['[', '<', '-']))
-                .collect();
-            command = words.join(" ");
         }
     }
     format!("{message} (see '{command} --help')")

@@ -320,7 +320,11 @@ pub(crate) fn read_sources(
             diag.warn(
                 &name,
                 None,
-                format!("{more} more notes about blocks read as no call were not shown"),
+                format!(
+                    "{} about blocks read as no call {} not shown",
+                    crate::diag::plural(more, "more note", "more notes"),
+                    if more == 1 { "was" } else { "were" }
+                ),
             );
         }
         match result {

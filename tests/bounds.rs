@@ -195,7 +195,7 @@ fn windowed_text_with_all_writes_what_it_holds_once() {
     assert_eq!(json.len(), 1);
     // One turn, counted once although its calls were written in two parts.
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("stats: 1 turns, 1 with calls"), "{stderr}");
+    assert!(stderr.contains("stats: 1 turn, 1 with calls"), "{stderr}");
 }
 
 /// `toolsift extract ARGS FILE` with text windows of `window` bytes (0: read whole).
@@ -234,7 +234,7 @@ fn stats_of_windowed_text_are_those_of_a_whole_read() {
     let repaired = (0..3_000).filter(|i| i % 7 == 3).count();
     let invalid = (0..3_000).filter(|i| i % 11 == 5 && i % 7 != 3).count();
     let want = format!(
-        "toolsift: stats: 1 turns, 1 with calls, 1 fallbacks to a later channel\n\
+        "toolsift: stats: 1 turn, 1 with calls, 1 fallback to a later channel\n\
          toolsift: stats: channel  dialect    calls  invalid  repaired\n\
          toolsift: stats: json     hermes      3000      {invalid:>3}       {repaired:>3}\n"
     );
@@ -364,7 +364,7 @@ fn a_turn_settled_in_windows_on_calls_inside_reasoning_writes_them() {
         );
         let turns = stderr
             .lines()
-            .find(|l| l.contains("stats: 1 turns"))
+            .find(|l| l.contains("stats: 1 turn,"))
             .unwrap_or_default()
             .to_owned();
         let names = common::records(&out.stdout)
@@ -374,8 +374,8 @@ fn a_turn_settled_in_windows_on_calls_inside_reasoning_writes_them() {
         (names, turns)
     };
     let want: Vec<String> = (0..10_000).map(|i| format!("plan {i}")).collect();
-    let with = "toolsift: stats: 1 turns, 1 with calls, 1 fallbacks to a later channel";
-    let without = "toolsift: stats: 1 turns, 0 with calls, 0 fallbacks to a later channel";
+    let with = "toolsift: stats: 1 turn, 1 with calls, 1 fallback to a later channel";
+    let without = "toolsift: stats: 1 turn, 0 with calls, 0 fallbacks to a later channel";
     for window in ["0", "65536"] {
         assert_eq!(read(window, "fallback"), (want.clone(), with.to_owned()));
         assert_eq!(read(window, "exclude"), (vec![], without.to_owned()));

@@ -147,7 +147,14 @@ fn assertions_and_allowances() {
 fn junit_is_well_formed_xml() {
     let mut args = SCENARIO.to_vec();
     args.extend(["--format", "junit", DATA]);
-    let (_, stdout, _) = check(&args);
+    let (_, stdout, stderr) = check(&args);
+    // Nothing but the report on stdout (the README: the summary goes to stderr).
+    assert!(stdout.ends_with("</testsuites>\n"), "{stdout}");
+    assert!(!stdout.contains("<!--"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "toolsift: 3 files, 6 calls, 3 invalid, 1 unknown tool, 3 failed assertions\n"
+    );
     let mut reader = quick_xml::Reader::from_str(&stdout);
     let (mut cases, mut failures, mut declared) = (0, 0, None);
     let mut depth = 0i32;

@@ -72,6 +72,90 @@ fn usage_errors_exit_2() {
         .stderr(predicate::str::contains("unknown role 'robot'"));
 }
 
+/// The one-line message of a usage error.
+fn usage_message(args: &[&str]) -> String {
+    let out = toolsift().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "toolsift {args:?}");
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn usage_errors_name_the_subcommand_typed() {
+    // An invalid value: clap prints no usage line, the help is still the subcommand's.
+    let m = usage_message(&["convert", "--to", "yaml"]);
+    assert!(m.ends_with("(see 'toolsift convert --help')\n"), "{m}");
+    let m = usage_message(&["tools", "render", "--style", "md", "x.json"]);
+    assert!(m.ends_with("(see 'toolsift tools render --help')\n"), "{m}");
+    let m = usage_message(&["tools", "rendr"]);
+    assert!(m.contains("'render'") && m.ends_with("(see 'toolsift tools --help')\n"));
+    let m = usage_message(&["check", "--formt", "json"]);
+    assert!(m.contains("'--format'") && m.ends_with("(see 'toolsift check --help')\n"));
+}
+
+#[test]
+fn an_option_of_toolsift_itself_given_to_a_subcommand_says_so() {
+    for (flag, sub) in [("--version", "extract"), ("-V", "check")] {
+        let m = usage_message(&[sub, flag]);
+        assert!(m.contains(&format!("'toolsift {flag}'")), "{m}");
+        assert!(!m.contains("similar argument"), "{m}");
+        assert!(
+            m.ends_with(&format!("(see 'toolsift {sub} --help')\n")),
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn a_mistyped_subcommand_suggests_the_closest() {
+    let m = usage_message(&["chek"]);
+    assert!(
+        m.contains("a similar subcommand exists: 'check'") && !m.contains("schema"),
+        "{m}"
+    );
+    let m = usage_message(&["convrt"]);
+    assert!(m.contains("'convert'"), "{m}");
+}
+
+#[test]
+fn summaries_say_one_in_the_singular() {
+    // One file, one conversation, one message (with two calls).
+    let out = toolsift()
+        .args(["convert", "--to", "openai", "--verify", CHAT])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolsift: 1 file, 1 conversation, 1 message, 2 calls, 0 results, 0 warnings, 0 failed\n"
+    );
+    // One call over --max-calls.
+    let legacy = "fixtures/openai-chat/function-call-legacy.json";
+    let out = toolsift()
+        .args(["check", "--allow-unknown", "--max-calls", "0", legacy])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(": 1 call, more than --max-calls 0"),
+        "{report}"
+    );
+    assert!(report.contains("1 file, 1 call, 0 invalid"), "{report}");
+    // One turn in --stats.
+    let out = toolsift()
+        .args(["extract", "--stats", CHAT])
+        .output()
+        .unwrap();
+    let stats = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stats.starts_with("toolsift: stats: 1 turn, 1 with calls, 0 fallbacks"),
+        "{stats}"
+    );
+}
+
 #[test]
 fn missing_file_is_reported_and_the_others_still_processed() {
     let out = toolsift()

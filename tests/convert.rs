@@ -529,7 +529,9 @@ fn one_bad_file_fails_alone() {
     assert!(err.contains("b.json") && err.contains("c.json"), "{err}");
     // Broken JSON fails; plain text found in a directory is no conversation, skipped.
     assert!(
-        err.contains("4 files") && err.contains("1 failed") && err.contains("1 not a conversation"),
+        err.contains("4 files")
+            && err.contains("1 failed")
+            && err.contains("1 not a conversation (plain text)"),
         "{err}"
     );
     // Named on its own, plain text with no call still fails: there is nothing in it.

@@ -377,7 +377,7 @@ fn sweep_stale_temporaries(jobs: &[Job], started: SystemTime, diag: &Diag) {
             None,
             format!(
                 "removed {} of an earlier run that was stopped",
-                crate::diag::plural(removed, "temporary file", "temporary files")
+                plural(removed, "temporary file", "temporary files")
             ),
         );
     }
@@ -423,7 +423,6 @@ struct Summary {
 
 impl Summary {
     fn line(&self, dry_run: bool) -> String {
-        use crate::diag::plural;
         let mut s = format!(
             "{}, {}, {}, {}, {}, {}, {} failed",
             plural(self.files, "file", "files"),
@@ -699,8 +698,8 @@ fn one(
                     &job.name,
                     None,
                     format!(
-                        "would write {} bytes to standard output",
-                        converted.output.len()
+                        "would write {} to standard output",
+                        plural(converted.output.len(), "byte", "bytes")
                     ),
                 );
             });
@@ -718,9 +717,9 @@ fn one(
                 &job.name,
                 None,
                 format!(
-                    "would write {} ({} bytes)",
+                    "would write {} ({})",
                     path.display(),
-                    converted.output.len()
+                    plural(converted.output.len(), "byte", "bytes")
                 ),
             );
         });
@@ -867,6 +866,11 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// `1 file`, `2 files`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    crate::diag::plural(n as u64, one, many)
 }
 
 #[cfg(test)]

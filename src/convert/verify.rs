@@ -29,7 +29,7 @@ pub fn compare(source: &Transcript, back: &Transcript, to: Format) -> Vec<String
         out.push("reasoning text differs".into());
     }
     if a.calls.len() != b.calls.len() {
-        out.push(format!("{} calls became {}", a.calls.len(), b.calls.len()));
+        out.push(format!("calls: {} became {}", a.calls.len(), b.calls.len()));
     }
     let ids = !matches!(to, Format::Gemini | Format::Xml | Format::MandrakeJson);
     for (i, (x, y)) in a.calls.iter().zip(&b.calls).enumerate() {
@@ -48,7 +48,7 @@ pub fn compare(source: &Transcript, back: &Transcript, to: Format) -> Vec<String
     }
     if a.results.len() != b.results.len() {
         out.push(format!(
-            "{} results became {}",
+            "results: {} became {}",
             a.results.len(),
             b.results.len()
         ));
@@ -76,7 +76,7 @@ pub fn compare(source: &Transcript, back: &Transcript, to: Format) -> Vec<String
             |t: &Transcript| -> Vec<String> { t.messages.iter().map(message_text).collect() };
         let (wa, wb) = (whole(source), whole(back));
         if wa.len() != wb.len() {
-            out.push(format!("{} messages became {}", wa.len(), wb.len()));
+            out.push(format!("messages: {} became {}", wa.len(), wb.len()));
         } else if let Some(i) = (0..wa.len()).find(|&i| wa[i] != wb[i]) {
             out.push(format!("message {i} is not reproduced byte for byte"));
         }

@@ -244,7 +244,11 @@ impl<'a, 's> Reader<'a, 's> {
             self.diag.warn(
                 self.name,
                 None,
-                format!("{more} more warnings about this input were not shown"),
+                format!(
+                    "{} about this input {} not shown",
+                    crate::diag::plural(more, "more warning", "more warnings"),
+                    if more == 1 { "was" } else { "were" }
+                ),
             );
         }
         result
