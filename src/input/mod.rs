@@ -258,6 +258,15 @@ impl<'a, 's> Reader<'a, 's> {
         }
     }
 
+    /// A part of the input passed over unread (a line over the limit, binary data, a
+    /// body that cannot be decoded): told, and counted, as a warning is, and kept by a
+    /// recording [`Diag`] for the report ([`Diag::skipped`]).
+    fn skip(&mut self, line: Option<u64>, message: impl std::fmt::Display) {
+        self.warnings += 1;
+        self.diag
+            .skipped(self.name, line, message, self.warnings <= MAX_WARNINGS);
+    }
+
     fn read_framed(
         &mut self,
         input: &mut (dyn BufRead + Send),
@@ -269,7 +278,7 @@ impl<'a, 's> Reader<'a, 's> {
             // such as /dev/zero never ends).
             let head = lines.input.fill_buf()?;
             if let Some(offset) = memchr::memchr(0, &head[..head.len().min(BINARY_PROBE)]) {
-                self.warn(
+                self.skip(
                     None,
                     format!("binary data (NUL byte at offset {offset}); skipped"),
                 );
@@ -395,7 +404,8 @@ impl<'a, 's> Reader<'a, 's> {
                     let problem = match Doc::parse(&text) {
                         Ok(doc) => {
                             let index = LineIndex::new(&text, line);
-                            if !self.interp.feed_item(doc.root(), &index) {
+                            let found = self.interp.feed_item(doc.root(), &index);
+                            if !found {
                                 self.interp.feed_text(&text, line);
                             }
                             None
@@ -876,7 +886,7 @@ impl<'a, 's> Reader<'a, 's> {
     /// Reports the lines `lines` passed over as too long, in order.
     fn report_overlong(&mut self, lines: &mut Lines) {
         for o in std::mem::take(&mut lines.overlong) {
-            self.warn(Some(o.line), overlong_message(o));
+            self.skip(Some(o.line), overlong_message(o));
         }
     }
 
@@ -900,7 +910,7 @@ impl<'a, 's> Reader<'a, 's> {
 
     fn report_skipped(&mut self, skipped: Vec<Overlong>) {
         for o in skipped {
-            self.warn(Some(o.line), overlong_message(o));
+            self.skip(Some(o.line), overlong_message(o));
         }
     }
 
@@ -925,7 +935,8 @@ impl<'a, 's> Reader<'a, 's> {
     fn json_record(&mut self, text: &str, number: u64, parsed: Result<Doc, String>) {
         match parsed {
             Ok(doc) => {
-                if !self.interp.feed(doc.root(), &LineIndex::fixed(number)) {
+                let found = self.interp.feed(doc.root(), &LineIndex::fixed(number));
+                if !found {
                     self.interp.feed_text(text, number);
                 }
             }
@@ -958,7 +969,7 @@ impl<'a, 's> Reader<'a, 's> {
             for batch in &batches {
                 for record in &batch.records {
                     if let Some(message) = &record.skipped {
-                        self.warn(Some(record.number), message);
+                        self.skip(Some(record.number), message);
                         continue;
                     }
                     let text = batch.text(record);
@@ -1011,7 +1022,7 @@ impl<'a, 's> Reader<'a, 's> {
     /// One event's data; gives back its buffer for reuse.
     fn sse_event(&mut self, event: sse::Event) -> String {
         if event.too_long {
-            self.warn(
+            self.skip(
                 Some(event.line),
                 format!("event longer than {}; skipped", limit_text()),
             );
@@ -1165,10 +1176,10 @@ impl<'a, 's> Reader<'a, 's> {
     fn document(&mut self, text: &str, first_line: u64) -> io::Result<()> {
         match Doc::parse(text) {
             Ok(doc) => {
-                if !self
+                let found = self
                     .interp
-                    .feed(doc.root(), &LineIndex::new(text, first_line))
-                {
+                    .feed(doc.root(), &LineIndex::new(text, first_line));
+                if !found {
                     self.interp.feed_text(text, first_line);
                 }
             }
@@ -1231,14 +1242,15 @@ impl<'a, 's> Reader<'a, 's> {
             None => body.text.as_str(),
             Some(binary) => match binary.decode() {
                 Ok((text, warning)) => {
+                    // A stream broken part way: the calls after the break are not read.
                     if let Some(message) = warning {
-                        self.warn(Some(body.line), message);
+                        self.skip(Some(body.line), message);
                     }
                     decoded = text;
                     decoded.as_str()
                 }
                 Err(message) => {
-                    self.warn(Some(body.line), message);
+                    self.skip(Some(body.line), message);
                     return;
                 }
             },
@@ -1312,7 +1324,7 @@ impl<'a, 's> Reader<'a, 's> {
     fn http(&mut self, text: &str) -> io::Result<()> {
         let (exchanges, warnings) = http::parse(text);
         for (line, message) in warnings {
-            self.warn(Some(line), message);
+            self.skip(Some(line), message);
         }
         self.interactions(exchanges)
     }
