@@ -307,8 +307,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 } else if no_calls && !unread && !engine.read_structure() && !args.allow_empty {
                     // A glob that matched the wrong files: nothing in it was a transcript.
                     totals.empty += 1;
-                    let message = "no transcript recognised: no message, call or result was read (--allow-empty lets it pass)";
-                    report.add_failure("transcript", "no-transcript", message);
+                    let message = match engine.unknown_shape() {
+                        Some(shape) => format!(
+                            "no transcript recognised: JSON of no known transcript shape ({shape}); no calls read (--allow-empty lets it pass)"
+                        ),
+                        None => "no transcript recognised: no message, call or result was read (--allow-empty lets it pass)".to_owned(),
+                    };
+                    report.add_failure("transcript", "no-transcript", &message);
                 }
                 write(report, &mut totals)
             },

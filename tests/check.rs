@@ -527,3 +527,33 @@ fn input_passed_over_unread_is_a_finding_in_every_format() {
     assert_eq!(code, 1, "{stdout}");
     assert_eq!(stdout.lines().last(), Some(summary));
 }
+
+#[test]
+fn json_of_no_known_shape_is_named_by_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(
+        &file,
+        "{\"evt\": \"start\", \"payload\": {\"n\": 1}, \"at\": 1}\n{\"evt\": \"end\"}\n",
+    )
+    .unwrap();
+    let (code, stdout, last) = report("json", &[file.as_os_str()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        json_findings(&stdout),
+        [(
+            file.to_str().unwrap().to_owned(),
+            None,
+            "no-transcript".to_owned(),
+            "no transcript recognised: JSON of no known transcript shape (top-level keys: evt, \
+             payload, at); no calls read (--allow-empty lets it pass)"
+                .to_owned()
+        )]
+    );
+    assert_eq!(
+        last,
+        "toolsift: 1 file, 0 calls, 0 invalid, 0 unknown tools, 1 file without a transcript"
+    );
+    let (code, _, _) = report("json", &[OsStr::new("--allow-empty"), file.as_os_str()]);
+    assert_eq!(code, 0);
+}

@@ -382,6 +382,14 @@ fn check_fails_on_files_with_no_transcript() {
         ["empty.jsonl", "notes.txt", "package.json"],
         "{stdout}"
     );
+    // JSON of another kind is named by its keys.
+    assert!(
+        stdout.contains(
+            "package.json: no transcript recognised: JSON of no known transcript shape \
+             (top-level keys: name, version); no calls read"
+        ),
+        "{stdout}"
+    );
     // A binary was not read at all: that is a finding of its own, which --allow-empty
     // does not let pass.
     assert!(
