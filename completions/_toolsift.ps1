@@ -93,7 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--require-valid', '--require-valid', [CompletionResultType]::ParameterName, 'Invalid calls are findings (the default)')
             [CompletionResult]::new('--allow-invalid', '--allow-invalid', [CompletionResultType]::ParameterName, 'Invalid calls are counted but are not findings')
             [CompletionResult]::new('--allow-unknown', '--allow-unknown', [CompletionResultType]::ParameterName, 'Calls to tools the contracts do not declare are not findings')
-            [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind, binary data) is not a finding')
+            [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind), or a path that holds no file, is not a finding. Input passed over unread (binary data, a line over the limit) still is')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

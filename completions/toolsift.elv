@@ -88,7 +88,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --require-valid 'Invalid calls are findings (the default)'
             cand --allow-invalid 'Invalid calls are counted but are not findings'
             cand --allow-unknown 'Calls to tools the contracts do not declare are not findings'
-            cand --allow-empty 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind, binary data) is not a finding'
+            cand --allow-empty 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind), or a path that holds no file, is not a finding. Input passed over unread (binary data, a line over the limit) still is'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

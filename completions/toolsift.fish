@@ -263,7 +263,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s q -l quiet -
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l require-valid -d 'Invalid calls are findings (the default)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-invalid -d 'Invalid calls are counted but are not findings'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-unknown -d 'Calls to tools the contracts do not declare are not findings'
-complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-empty -d 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind, binary data) is not a finding'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-empty -d 'A file in which no transcript is recognised (no message, call or result: an empty file, JSON of another kind), or a path that holds no file, is not a finding. Input passed over unread (binary data, a line over the limit) still is'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -s h -l help -d 'Print help'
 complete -c toolsift -n "__fish_toolsift_using_subcommand tools; and not __fish_seen_subcommand_from render help" -f -a "render" -d 'Render tool contracts as Markdown for a system prompt, with an example call generated from each schema'

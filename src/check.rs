@@ -4,7 +4,7 @@
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::diag::{Diag, escape, needs_escape, plural};
+use crate::diag::{Diag, Skip, escape, needs_escape, plural};
 use crate::engine::Engine;
 use crate::model::Call;
 use crate::output::{CallSink, Output};
@@ -29,8 +29,8 @@ pub struct Finding {
     pub tool: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    /// `invalid`, `unknown-tool`, `expect`, `forbid`, `max-calls`, `no-transcript` or
-    /// `unreadable`.
+    /// `invalid`, `unknown-tool`, `expect`, `forbid`, `max-calls`, `no-transcript`,
+    /// `no-input`, `unread` or `unreadable`.
     pub kind: &'static str,
     pub message: String,
 }
@@ -122,6 +122,37 @@ impl FileReport {
         }
     }
 
+    /// A named path that held no file to read, as a failed test case.
+    fn no_input(path: &str) -> FileReport {
+        let mut report = FileReport::unreadable(path, Vec::new());
+        report.add_failure(
+            "input",
+            "no-input",
+            "no input file: nothing to read under it (hidden files, links and special files are skipped; --allow-empty lets it pass)",
+        );
+        report
+    }
+
+    /// Parts of the file passed over unread: a finding each, one failed test case.
+    fn add_unread(&mut self, skips: Vec<Skip>) {
+        if skips.is_empty() {
+            return;
+        }
+        let mut failed = Vec::new();
+        for skip in skips {
+            failed.push(self.findings.len());
+            self.findings.push(Finding {
+                file: self.file.clone(),
+                line: skip.line,
+                tool: None,
+                path: None,
+                kind: "unread",
+                message: skip.message,
+            });
+        }
+        self.assertions.push(("read in full".to_owned(), failed));
+    }
+
     /// A failed check about the whole file, as a test case of its own.
     fn add_failure(&mut self, case: &str, kind: &'static str, message: &str) {
         self.assertions
@@ -146,6 +177,10 @@ struct Totals {
     failed_assertions: u64,
     /// Files read in which no transcript was recognised.
     empty: u64,
+    /// Parts of files passed over unread.
+    unread: u64,
+    /// Named paths that held no file to read.
+    no_input: u64,
     unreadable: u64,
 }
 
@@ -200,6 +235,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 .count() as u64
                 + report.unlisted_forbid;
             totals.unreadable += report.errors.len() as u64;
+            let kinds = |kind| report.findings.iter().filter(|f| f.kind == kind).count() as u64;
+            totals.unread += kinds("unread");
+            totals.no_input += kinds("no-input");
             findings += report.findings.len() + report.unlisted as usize;
             // In line order; findings about the whole file last.
             let mut ordered: Vec<&Finding> = report.findings.iter().collect();
@@ -220,6 +258,12 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             }
             Ok(())
         };
+        // A glob or directory that matched nothing passes nothing: no input is a finding.
+        if files.is_empty() && walk_errors.is_empty() && !args.allow_empty {
+            for path in &args.files {
+                write(FileReport::no_input(&path.to_string_lossy()), &mut totals)?;
+            }
+        }
         for (path, reason) in walk_errors {
             write(FileReport::unreadable(&path, vec![reason]), &mut totals)?;
         }
@@ -232,6 +276,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             &diag,
             |file, engine: &mut Engine| {
                 let errors: Vec<String> = diag.take_errors().into_iter().map(|(_, e)| e).collect();
+                let skips = diag.take_skipped();
                 let check = engine
                     .output()
                     .checker::<FileCheck>()
@@ -253,16 +298,22 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                         ),
                     );
                 }
+                // What was passed over unread is a finding, whatever else the file held:
+                // 100 MB skipped is not a clean run.
+                let unread = !skips.is_empty();
+                report.add_unread(skips);
                 if !errors.is_empty() {
                     report.add_errors(errors);
-                } else if no_calls && !engine.read_structure() && !args.allow_empty {
+                } else if no_calls && !unread && !engine.read_structure() && !args.allow_empty {
                     // A glob that matched the wrong files: nothing in it was a transcript.
                     totals.empty += 1;
-                    report.add_failure(
-                        "transcript",
-                        "no-transcript",
-                        "no transcript recognised: no message, call or result was read (--allow-empty lets it pass)",
-                    );
+                    let message = match engine.unknown_shape() {
+                        Some(shape) => format!(
+                            "no transcript recognised: JSON of no known transcript shape ({shape}); no calls read (--allow-empty lets it pass)"
+                        ),
+                        None => "no transcript recognised: no message, call or result was read (--allow-empty lets it pass)".to_owned(),
+                    };
+                    report.add_failure("transcript", "no-transcript", &message);
                 }
                 write(report, &mut totals)
             },
@@ -314,11 +365,15 @@ fn summary(t: &Totals) -> String {
             "file without a transcript",
             "files without a transcript",
         ),
+        (t.unread, "part not read", "parts not read"),
         (t.unreadable, "unreadable file", "unreadable files"),
     ] {
         if n > 0 {
             s += &format!(", {}", plural(n, one, many));
         }
+    }
+    if t.no_input > 0 {
+        s += ", no input file";
     }
     s
 }
@@ -734,6 +789,23 @@ mod tests {
         assert_eq!(
             summary(&t),
             "1 file, 1 call, 0 invalid, 2 unknown tools, 1 failed assertion"
+        );
+        let t = Totals {
+            files: 1,
+            unread: 2,
+            ..Totals::default()
+        };
+        assert_eq!(
+            summary(&t),
+            "1 file, 0 calls, 0 invalid, 0 unknown tools, 2 parts not read"
+        );
+        let t = Totals {
+            no_input: 2,
+            ..Totals::default()
+        };
+        assert_eq!(
+            summary(&t),
+            "0 files, 0 calls, 0 invalid, 0 unknown tools, no input file"
         );
     }
 

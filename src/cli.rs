@@ -296,7 +296,8 @@ pub struct CheckArgs {
     pub allow_unknown: bool,
 
     /// A file in which no transcript is recognised (no message, call or result: an
-    /// empty file, JSON of another kind, binary data) is not a finding.
+    /// empty file, JSON of another kind), or a path that holds no file, is not a
+    /// finding. Input passed over unread (binary data, a line over the limit) still is.
     #[arg(long)]
     pub allow_empty: bool,
 

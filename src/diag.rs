@@ -14,6 +14,16 @@ pub struct Diag {
     quiet: bool,
     /// With [`Diag::recording`]: every error, by file, for a report that must name them.
     recorded: Option<Mutex<Vec<(String, String)>>>,
+    /// With [`Diag::recording`]: every part of an input passed over unread.
+    skips: Option<Mutex<Vec<Skip>>>,
+}
+
+/// A part of an input passed over unread (see [`Diag::skipped`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    pub file: String,
+    pub line: Option<u64>,
+    pub message: String,
 }
 
 impl Diag {
@@ -22,13 +32,16 @@ impl Diag {
             errored: AtomicBool::new(false),
             quiet,
             recorded: None,
+            skips: None,
         }
     }
 
-    /// Also keeps each error about a file, for [`Diag::take_errors`].
+    /// Also keeps each error about a file, for [`Diag::take_errors`], and each part of
+    /// an input passed over unread, for [`Diag::take_skipped`].
     pub fn recording(quiet: bool) -> Diag {
         Diag {
             recorded: Some(Mutex::default()),
+            skips: Some(Mutex::default()),
             ..Diag::new(quiet)
         }
     }
@@ -37,6 +50,25 @@ impl Diag {
     pub fn warn(&self, file: &str, line: Option<u64>, message: impl Display) {
         if !self.quiet {
             emit(Some((file, line)), &message.to_string());
+        }
+    }
+
+    /// A part of an input passed over unread: a line over the limit, binary data, a
+    /// body that cannot be decoded. Told as a warning is (`shown` false: only kept, once
+    /// an input's warnings are over their limit), and the exit code is unchanged; when
+    /// recording, kept for the report, which makes it a finding (`check`).
+    pub fn skipped(&self, file: &str, line: Option<u64>, message: impl Display, shown: bool) {
+        let message = message.to_string();
+        if shown {
+            self.warn(file, line, &message);
+        }
+        if let Some(skips) = &self.skips {
+            let mut skips = skips.lock().unwrap_or_else(|e| e.into_inner());
+            skips.push(Skip {
+                file: file.to_owned(),
+                line,
+                message,
+            });
         }
     }
 
@@ -72,6 +104,13 @@ impl Diag {
     pub fn take_errors(&self) -> Vec<(String, String)> {
         self.recorded.as_ref().map_or_else(Vec::new, |r| {
             std::mem::take(&mut *r.lock().unwrap_or_else(|e| e.into_inner()))
+        })
+    }
+
+    /// The parts passed over unread since the last call, in the order told.
+    pub fn take_skipped(&self) -> Vec<Skip> {
+        self.skips.as_ref().map_or_else(Vec::new, |s| {
+            std::mem::take(&mut *s.lock().unwrap_or_else(|e| e.into_inner()))
         })
     }
 }
@@ -153,6 +192,23 @@ mod tests {
         assert_eq!(plural(0, "file", "files"), "0 files");
         assert_eq!(plural(1, "file", "files"), "1 file");
         assert_eq!(plural(2, "file", "files"), "2 files");
+    }
+
+    #[test]
+    fn skips_are_kept_when_recording_shown_or_not() {
+        let diag = Diag::recording(true);
+        diag.skipped("a.jsonl", Some(2), "line longer than 64 MiB; skipped", true);
+        diag.skipped("a.jsonl", None, "binary data; skipped", false);
+        assert!(!diag.errored());
+        let skips = diag.take_skipped();
+        assert_eq!(skips.len(), 2);
+        assert_eq!(skips[0].line, Some(2));
+        assert_eq!(skips[1].message, "binary data; skipped");
+        assert!(diag.take_skipped().is_empty());
+        // Not recording: told only.
+        let diag = Diag::new(true);
+        diag.skipped("a.jsonl", None, "binary data; skipped", true);
+        assert!(diag.take_skipped().is_empty());
     }
 
     #[test]

@@ -145,6 +145,8 @@ pub struct Stats {
     pub turns: u64,
     pub turns_with_calls: u64,
     pub fallbacks: u64,
+    /// Files of JSON of no known transcript shape, with no call found in their text.
+    pub unknown_shape: u64,
     /// (channel, dialect) -> (calls, invalid, repaired)
     pub dialects: BTreeMap<(Channel, &'static str), (u64, u64, u64)>,
 }
@@ -200,6 +202,7 @@ impl Stats {
         self.turns += other.turns;
         self.turns_with_calls += other.turns_with_calls;
         self.fallbacks += other.fallbacks;
+        self.unknown_shape += other.unknown_shape;
         for (key, (a, b, c)) in other.dialects {
             let e = self.dialects.entry(key).or_default();
             e.0 += a;
@@ -226,6 +229,11 @@ pub struct Engine<'o> {
     /// Whether the current source held something of a transcript's shape: a message
     /// (not only text read as it stands), a structured call, or a result.
     structured: bool,
+    /// Calls written from the current source.
+    source_calls: u64,
+    /// The current source was JSON of no known shape, described (see
+    /// [`Engine::set_unknown_shape`]).
+    unknown_shape: Option<String>,
     window: Option<PendingText>,
     /// The calls each channel found in the current turn (kept for their capacity).
     found: Vec<Vec<Chosen>>,
@@ -257,6 +265,8 @@ impl<'o> Engine<'o> {
             notebook_calls: HashSet::new(),
             file: String::new(),
             structured: false,
+            source_calls: 0,
+            unknown_shape: None,
             window: None,
             found: Vec::new(),
             notes: Default::default(),
@@ -304,6 +314,8 @@ impl<'o> Engine<'o> {
     pub fn start_source(&mut self, file: &str) {
         self.file = file.to_owned();
         self.structured = false;
+        self.source_calls = 0;
+        self.unknown_shape = None;
         self.turns = 0;
         self.calls.clear();
         self.notebook_calls.clear();
@@ -318,6 +330,24 @@ impl<'o> Engine<'o> {
     /// role; text read as it stands (plain text, JSON of no known shape) does not count.
     pub fn read_structure(&self) -> bool {
         self.structured
+    }
+
+    /// How many calls the current source gave.
+    pub fn source_calls(&self) -> u64 {
+        self.source_calls
+    }
+
+    /// Notes that the current source, read, was JSON of no known transcript shape
+    /// (described: its top-level keys) in which no call was found; counted for
+    /// `--stats`, and named by `check`'s finding.
+    pub fn set_unknown_shape(&mut self, shape: String) {
+        self.stats.unknown_shape += 1;
+        self.unknown_shape = Some(shape);
+    }
+
+    /// The current source's shape as noted by [`Engine::set_unknown_shape`].
+    pub fn unknown_shape(&self) -> Option<&str> {
+        self.unknown_shape.as_deref()
     }
 
     pub fn event(&mut self, event: Event) -> io::Result<()> {
@@ -725,6 +755,7 @@ impl<'o> Engine<'o> {
     }
 
     fn write_call(&mut self, c: &Chosen, turn: u64) -> io::Result<()> {
+        self.source_calls += 1;
         let source = Source {
             file: &self.file,
             line: c.call.line,
@@ -1000,6 +1031,12 @@ impl Stats {
             self.turns_with_calls,
             plural(self.fallbacks, "fallback", "fallbacks")
         );
+        if self.unknown_shape > 0 {
+            s.push_str(&format!(
+                "toolsift: stats: files of no known shape: {}\n",
+                self.unknown_shape
+            ));
+        }
         if self.dialects.is_empty() {
             return s;
         }

@@ -311,10 +311,23 @@ pub(crate) fn read_sources(
             engine.take_notes(|line, message| diag.warn(&name, Some(line), message));
             written
         };
+        let mut shape = None;
         let result = Reader::new(&name, diag, &mut sink)
             .with_window(window)
             .with_pipeline(pipeline && regular_file)
+            .noting_shape(&mut shape)
             .read(&mut *input, framing(scan.input));
+        // JSON that no reader knows, with no call in its text either: said, never
+        // dropped in silence.
+        if let Some(shape) = shape
+            && result.is_ok()
+            && engine.source_calls() == 0
+            && !engine.read_structure()
+        {
+            let message = format!("JSON of no known transcript shape ({shape}); no calls read");
+            diag.warn(&name, None, message);
+            engine.set_unknown_shape(shape);
+        }
         if engine.notes_not_shown() > 0 {
             let more = engine.notes_not_shown();
             diag.warn(

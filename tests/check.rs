@@ -6,6 +6,7 @@ mod common;
 use common::toolsift;
 use predicates::prelude::*;
 use quick_xml::events::Event;
+use std::ffi::OsStr;
 
 const OPENAI: &str = "tests/data/contracts/openai.json";
 const DATA: &str = "tests/data/check/";
@@ -315,4 +316,251 @@ fn rendered_examples_are_valid_calls() {
             assert_eq!(v["valid"], true, "{name} {style}: {line}");
         }
     }
+}
+
+/// The report of `check ARGS --format FORMAT`: exit code, stdout, the summary line
+/// (the last line of `human`, stderr otherwise).
+fn report(format: &str, args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let out = toolsift()
+        .args(["check", "--format", format])
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let summary = if format == "human" {
+        stdout.lines().last().unwrap_or_default().to_owned()
+    } else {
+        stderr.lines().last().unwrap_or_default().to_owned()
+    };
+    (out.status.code().unwrap(), stdout, summary)
+}
+
+/// The findings of a `--format json` report, as (file, line, kind, message).
+fn json_findings(stdout: &str) -> Vec<(String, Option<u64>, String, String)> {
+    stdout
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["file"].as_str().unwrap().to_owned(),
+                v["line"].as_u64(),
+                v["kind"].as_str().unwrap().to_owned(),
+                v["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_directory_with_no_file_to_read_is_a_finding_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    let hidden = dir.path().join("hidden");
+    std::fs::create_dir(&empty).unwrap();
+    std::fs::create_dir(&hidden).unwrap();
+    std::fs::write(hidden.join(".session.jsonl"), "{}\n").unwrap();
+    for path in [&empty, &hidden] {
+        let shown = path.to_str().unwrap();
+        let message = "no input file: nothing to read under it (hidden files, links and \
+                       special files are skipped; --allow-empty lets it pass)";
+        let summary = "0 files, 0 calls, 0 invalid, 0 unknown tools, no input file";
+        let args = [path.as_os_str()];
+        let (code, stdout, last) = report("human", &args);
+        assert_eq!(code, 1, "{stdout}");
+        assert_eq!(stdout, format!("{shown}: {message}\n{summary}\n"));
+        assert_eq!(last, summary);
+        let (code, stdout, last) = report("json", &args);
+        assert_eq!(code, 1, "{stdout}");
+        assert_eq!(
+            json_findings(&stdout),
+            [(
+                shown.to_owned(),
+                None,
+                "no-input".to_owned(),
+                message.to_owned()
+            )]
+        );
+        assert_eq!(last, format!("toolsift: {summary}"));
+        let (code, stdout, last) = report("github", &args);
+        assert_eq!(code, 1, "{stdout}");
+        assert!(
+            stdout.starts_with(&format!(
+                "::error file={shown},title=toolsift check::no input file: "
+            )),
+            "{stdout}"
+        );
+        assert_eq!(last, format!("toolsift: {summary}"));
+        let (code, stdout, last) = report("junit", &args);
+        assert_eq!(code, 1, "{stdout}");
+        assert!(
+            stdout.contains(
+                r#"<testsuites name="toolsift check" tests="1" failures="1" errors="0">"#
+            ) && stdout.contains(r#"<testcase classname=""#)
+                && stdout.contains(r#"<failure type="no-input" message="no input file: "#),
+            "{stdout}"
+        );
+        assert_eq!(last, format!("toolsift: {summary}"));
+        // Let through on request, as a file without a transcript is.
+        let (code, stdout, _) = report("human", &[OsStr::new("--allow-empty"), path.as_os_str()]);
+        assert_eq!(
+            (code, stdout.as_str()),
+            (0, "0 files, 0 calls, 0 invalid, 0 unknown tools\n")
+        );
+    }
+    // A directory that holds a file is no finding of this kind.
+    std::fs::copy("tests/data/check/good.jsonl", empty.join("good.jsonl")).unwrap();
+    let (code, stdout, _) = report("human", &[empty.as_os_str(), hidden.as_os_str()]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "1 file, 1 call, 0 invalid, 0 unknown tools\n")
+    );
+}
+
+/// A call record, as `tests/data/check/good.jsonl` holds.
+const CALL: &str = r#"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}"#;
+
+#[test]
+fn input_passed_over_unread_is_a_finding_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Binary data from the first block.
+    std::fs::write(d.join("a.bin"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    // A line past the limit (binary: past 1 MiB; a text line's limit is 64 MiB) after a
+    // call: the call is read, the rest is not. Past the first block, which is looked at
+    // for binary data before any line is read.
+    let mut long = format!(
+        "{{\"role\": \"user\", \"content\": \"{}\"}}\n{CALL}\n",
+        "x".repeat(9000)
+    )
+    .into_bytes();
+    long.extend(b"{\"a\": \"\0");
+    long.resize(long.len() + (3 << 20), b'x');
+    long.extend(b"\"}\n");
+    long.extend(format!("{CALL}\n").as_bytes());
+    std::fs::write(d.join("b.jsonl"), long).unwrap();
+    // A recording's compressed body that does not decode, after a call.
+    std::fs::write(
+        d.join("c.yaml"),
+        concat!(
+            "interactions:\n",
+            "- request:\n    body: '{}'\n    method: POST\n  response:\n    body:\n      string: '",
+            r#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "call_p", "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}}]}"#,
+            "'\n    status:\n      code: 200\n",
+            "- request:\n    body: '{}'\n    method: POST\n  response:\n    body:\n      string: !!binary |\n",
+            "        bm90IGd6aXA=\n",
+            "    headers:\n      Content-Encoding:\n      - gzip\n    status:\n      code: 200\n",
+            "version: 1\n",
+        ),
+    )
+    .unwrap();
+    // A saved HTTP message whose body is compressed.
+    std::fs::write(
+        d.join("d.http"),
+        "HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: 4\n\nabcd",
+    )
+    .unwrap();
+    let shown = |name: &str| d.join(name).to_str().unwrap().to_owned();
+    let summary = "4 files, 2 calls, 0 invalid, 0 unknown tools, 4 parts not read";
+    let args = [d.as_os_str()];
+    let (code, stdout, last) = report("json", &args);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(last, format!("toolsift: {summary}"));
+    let findings = json_findings(&stdout);
+    let unread = |name: &str, line: Option<u64>, start: &str| {
+        findings.iter().any(|(f, l, k, m)| {
+            *f == shown(name) && *l == line && k == "unread" && m.starts_with(start)
+        })
+    };
+    assert_eq!(findings.len(), 4, "{stdout}");
+    assert!(
+        unread("a.bin", None, "binary data (NUL byte at offset 7); skipped"),
+        "{stdout}"
+    );
+    assert!(
+        unread(
+            "b.jsonl",
+            Some(3),
+            "binary data (NUL byte) in a line longer than 1 MiB; the rest of the input was skipped"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        unread("c.yaml", Some(16), "corrupt gzip body ("),
+        "{stdout}"
+    );
+    assert!(
+        unread(
+            "d.http",
+            Some(5),
+            "gzip body of a saved HTTP message not decoded; calls in it are not read"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout, last) = report("human", &args);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(last, summary);
+    assert!(
+        stdout.contains(&format!(
+            "{}:3: binary data (NUL byte) in a line longer than 1 MiB; the rest of the input was skipped\n",
+            shown("b.jsonl")
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, _) = report("github", &args);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "::error file={},line=5,title=toolsift check::gzip body of a saved HTTP message not decoded; calls in it are not read\n",
+            shown("d.http")
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, _) = report("junit", &args);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        stdout.matches(r#"<testcase classname="#).count(),
+        6,
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches(r#"<failure type="unread""#).count(),
+        4,
+        "{stdout}"
+    );
+    assert!(stdout.contains(r#"name="read in full""#), "{stdout}");
+    // Not a file without a transcript: --allow-empty does not let it pass.
+    let (code, stdout, _) = report("human", &[OsStr::new("--allow-empty"), d.as_os_str()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some(summary));
+}
+
+#[test]
+fn json_of_no_known_shape_is_named_by_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(
+        &file,
+        "{\"evt\": \"start\", \"payload\": {\"n\": 1}, \"at\": 1}\n{\"evt\": \"end\"}\n",
+    )
+    .unwrap();
+    let (code, stdout, last) = report("json", &[file.as_os_str()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        json_findings(&stdout),
+        [(
+            file.to_str().unwrap().to_owned(),
+            None,
+            "no-transcript".to_owned(),
+            "no transcript recognised: JSON of no known transcript shape (top-level keys: evt, \
+             payload, at); no calls read (--allow-empty lets it pass)"
+                .to_owned()
+        )]
+    );
+    assert_eq!(
+        last,
+        "toolsift: 1 file, 0 calls, 0 invalid, 0 unknown tools, 1 file without a transcript"
+    );
+    let (code, _, _) = report("json", &[OsStr::new("--allow-empty"), file.as_os_str()]);
+    assert_eq!(code, 0);
 }

@@ -1207,7 +1207,14 @@ fn jobs_keep_file_order_and_lose_nothing() {
             .output()
             .unwrap();
         assert!(out.status.success());
-        (out.stdout, String::from_utf8(out.stderr).unwrap())
+        // Warnings come as each worker finds them: the same lines, in any order; the
+        // stats come last, in order.
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let (mut warnings, stats): (Vec<&str>, Vec<&str>) = stderr
+            .lines()
+            .partition(|l| !l.starts_with("toolsift: stats: "));
+        warnings.sort_unstable();
+        (out.stdout, format!("{warnings:?}\n{stats:?}"))
     };
     let (one, stats_one) = run("1");
     assert!(one.len() > 10_000);
@@ -2065,4 +2072,149 @@ fn a_cut_off_gzip_file_is_a_read_error_and_the_other_files_are_read() {
         .filter(|f| f != &cut)
         .collect();
     assert_eq!(files, [CHAT; 4]);
+}
+
+/// The fixtures deliberately of no known shape.
+const UNKNOWN_SHAPE: &[(&str, &str)] = &[
+    (
+        "fixtures/unknown-shape/events.jsonl",
+        "top-level keys: evt, payload, ts",
+    ),
+    (
+        "fixtures/unknown-shape/package.json",
+        "top-level keys: name, version, private, scripts, dependencies",
+    ),
+    (
+        "fixtures/unknown-shape/stream.sse",
+        "top-level keys: seq, delta",
+    ),
+    (
+        "fixtures/unknown-shape/trajectory.json",
+        "a top-level array; keys of its first object: step, thought, act",
+    ),
+];
+
+#[test]
+fn json_of_no_known_shape_is_said_once_per_file() {
+    let said = |file: &str, shape: &str| {
+        format!("toolsift: {file}: JSON of no known transcript shape ({shape}); no calls read\n")
+    };
+    for &(file, shape) in UNKNOWN_SHAPE {
+        let out = toolsift().args(["extract", file]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        assert_eq!(out.stdout, b"", "{file}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), said(file, shape));
+        // Quiet with -q, and the exit code is unchanged.
+        toolsift()
+            .args(["extract", "-q", file])
+            .assert()
+            .success()
+            .stdout("")
+            .stderr("");
+    }
+    // Counted by --stats, on one thread and on several.
+    let files: Vec<&str> = UNKNOWN_SHAPE.iter().map(|(f, _)| *f).collect();
+    for jobs in ["1", "2"] {
+        let out = toolsift()
+            .args(["extract", "-q", "--stats", "-j", jobs])
+            .args(&files)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("\ntoolsift: stats: files of no known shape: 4\n"),
+            "{stderr}"
+        );
+    }
+    // Shapes that are known and simply hold no call are quiet: a chat completion and a
+    // message with only text, Claude Code lines of known types, stream events, a list
+    // of messages. So is JSON of no known shape whose text holds a call, and JSON Lines
+    // of which some lines have a known shape.
+    let quiet: &[(&str, &str)] = &[
+        (
+            ".json",
+            r#"{"id": "c", "object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": "Hi."}}]}"#,
+        ),
+        (
+            ".json",
+            r#"{"id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "text", "text": "Hi."}]}"#,
+        ),
+        (
+            ".jsonl",
+            concat!(
+                r#"{"type": "summary", "summary": "Weather", "leafUuid": "x"}"#,
+                "\n",
+                r#"{"type": "user", "message": {"role": "user", "content": "hi"}, "uuid": "u1", "parentUuid": null, "sessionId": "s"}"#,
+                "\n",
+            ),
+        ),
+        (
+            ".jsonl",
+            concat!(
+                r#"{"type": "response.created", "response": {"id": "resp_1", "status": "in_progress"}}"#,
+                "\n",
+                r#"{"type": "response.output_text.delta", "item_id": "msg_1", "delta": "Hi"}"#,
+                "\n",
+            ),
+        ),
+        (
+            ".sse",
+            "data: {\"type\": \"message_start\", \"message\": {\"id\": \"msg_1\", \"type\": \"message\", \"role\": \"assistant\", \"content\": []}}\n\ndata: {\"type\": \"message_stop\"}\n\n",
+        ),
+        (
+            ".json",
+            r#"[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello."}]"#,
+        ),
+        (".json", "{}"),
+        (".json", "[]"),
+        (
+            ".jsonl",
+            concat!(
+                r#"{"evt": "start"}"#,
+                "\n",
+                r#"{"role": "assistant", "content": "Hi."}"#,
+                "\n",
+            ),
+        ),
+    ];
+    for (suffix, text) in quiet {
+        let f = write_temp(text.as_bytes(), suffix);
+        toolsift()
+            .arg("extract")
+            .arg(f.path())
+            .assert()
+            .success()
+            .stderr("");
+    }
+    let f = write_temp(
+        br#"{"log": "<read_file><path>a.txt</path></read_file>"}"#,
+        ".json",
+    );
+    let out = toolsift().arg("extract").arg(f.path()).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(names(&records(&out.stdout)), ["read_file"]);
+}
+
+/// No fixture is of no known shape but those made so: every recording, response and
+/// stream of `fixtures/` is read as what it is.
+#[test]
+fn no_fixture_is_of_no_known_shape_but_those_made_so() {
+    let out = toolsift()
+        .args(["extract", "--with-results", "fixtures"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut named: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains(": JSON of no known transcript shape ("))
+        .map(|l| {
+            l.strip_prefix("toolsift: ")
+                .and_then(|l| l.split(": JSON of no known").next())
+                .unwrap()
+        })
+        .collect();
+    named.sort_unstable();
+    let files: Vec<&str> = UNKNOWN_SHAPE.iter().map(|(f, _)| *f).collect();
+    assert_eq!(named, files, "{stderr}");
 }

@@ -379,13 +379,43 @@ fn check_fails_on_files_with_no_transcript() {
         .collect();
     assert_eq!(
         flagged,
-        ["empty.jsonl", "notes.txt", "package.json", "tool.bin"],
+        ["empty.jsonl", "notes.txt", "package.json"],
+        "{stdout}"
+    );
+    // JSON of another kind is named by its keys.
+    assert!(
+        stdout.contains(
+            "package.json: no transcript recognised: JSON of no known transcript shape \
+             (top-level keys: name, version); no calls read"
+        ),
+        "{stdout}"
+    );
+    // A binary was not read at all: that is a finding of its own, which --allow-empty
+    // does not let pass.
+    assert!(
+        stdout.contains("tool.bin: binary data (NUL byte at offset 7); skipped\n"),
         "{stdout}"
     );
     assert!(
-        stdout.ends_with(", 4 files without a transcript\n"),
+        stdout.ends_with(", 3 files without a transcript, 1 part not read\n"),
         "{stdout}"
     );
+    let out = toolsift()
+        .args(["check", "--allow-empty"])
+        .arg(d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert_eq!(
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.contains(": "))
+            .count(),
+        1,
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::remove_file(d.join("tool.bin")).unwrap();
     let out = toolsift()
         .args(["check", "--allow-empty"])
         .arg(d)

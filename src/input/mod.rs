@@ -17,7 +17,7 @@ mod pipeline;
 mod sse;
 
 use crate::diag::Diag;
-use crate::json::{Doc, LineIndex};
+use crate::json::{Doc, LineIndex, Node};
 use crate::model::{Event, Text, Window};
 use crate::transcript::Interpreter;
 use std::borrow::Cow;
@@ -120,6 +120,12 @@ pub struct Reader<'a, 's> {
     /// A failed write of records handed on where it cannot be returned at once (the
     /// elements of a long event): the next [`Reader::pump`] returns it.
     held_error: Option<io::Error>,
+    /// Some JSON value of the input had a known shape (or the input is a recording).
+    shape_known: bool,
+    /// The first JSON value of no known shape, described (see [`shape_of`]).
+    unknown_shape: Option<String>,
+    /// Where [`Reader::read`] says whether the input was JSON of no known shape.
+    shape_out: Option<&'a mut Option<String>>,
 }
 
 /// Warnings shown per input; the rest are counted in one last line.
@@ -218,7 +224,20 @@ impl<'a, 's> Reader<'a, 's> {
             pipeline: false,
             warnings: 0,
             held_error: None,
+            shape_known: false,
+            unknown_shape: None,
+            shape_out: None,
         }
+    }
+
+    /// After the read, `shape` holds a description of the input's JSON (its top-level
+    /// keys) when it held JSON values and none had a shape a transcript has: JSON of
+    /// another kind, or a transcript format toolsift has no reader for. The caller tells
+    /// it when no call was found in its text either.
+    pub fn noting_shape(mut self, shape: &'a mut Option<String>) -> Self {
+        *shape = None;
+        self.shape_out = Some(shape);
+        self
     }
 
     /// Reads JSON Lines on two threads: one reads and parses the records, this one
@@ -239,6 +258,11 @@ impl<'a, 's> Reader<'a, 's> {
     /// stop it; problems in the data are reported and passed over.
     pub fn read(mut self, input: &mut (dyn BufRead + Send), framing: Framing) -> io::Result<()> {
         let result = self.read_framed(input, framing);
+        if let Some(out) = self.shape_out.take()
+            && !self.shape_known
+        {
+            *out = self.unknown_shape.take();
+        }
         if self.warnings > MAX_WARNINGS {
             let more = self.warnings - MAX_WARNINGS;
             self.diag.warn(
@@ -263,6 +287,25 @@ impl<'a, 's> Reader<'a, 's> {
         }
     }
 
+    /// A part of the input passed over unread (a line over the limit, binary data, a
+    /// body that cannot be decoded): told, and counted, as a warning is, and kept by a
+    /// recording [`Diag`] for the report ([`Diag::skipped`]).
+    fn skip(&mut self, line: Option<u64>, message: impl std::fmt::Display) {
+        self.warnings += 1;
+        self.diag
+            .skipped(self.name, line, message, self.warnings <= MAX_WARNINGS);
+    }
+
+    /// Notes whether a JSON value walked had a known shape (`found`), for
+    /// [`Reader::noting_shape`]; `item` for an element of a top-level array read alone.
+    fn note_shape(&mut self, found: bool, node: Node, item: bool) {
+        if found {
+            self.shape_known = true;
+        } else if !self.shape_known && self.unknown_shape.is_none() && self.shape_out.is_some() {
+            self.unknown_shape = shape_of(node, item);
+        }
+    }
+
     fn read_framed(
         &mut self,
         input: &mut (dyn BufRead + Send),
@@ -274,7 +317,7 @@ impl<'a, 's> Reader<'a, 's> {
             // such as /dev/zero never ends).
             let head = lines.input.fill_buf()?;
             if let Some(offset) = memchr::memchr(0, &head[..head.len().min(BINARY_PROBE)]) {
-                self.warn(
+                self.skip(
                     None,
                     format!("binary data (NUL byte at offset {offset}); skipped"),
                 );
@@ -400,7 +443,9 @@ impl<'a, 's> Reader<'a, 's> {
                     let problem = match Doc::parse(&text) {
                         Ok(doc) => {
                             let index = LineIndex::new(&text, line);
-                            if !self.interp.feed_item(doc.root(), &index) {
+                            let found = self.interp.feed_item(doc.root(), &index);
+                            self.note_shape(found, doc.root(), true);
+                            if !found {
                                 self.interp.feed_text(&text, line);
                             }
                             None
@@ -881,7 +926,7 @@ impl<'a, 's> Reader<'a, 's> {
     /// Reports the lines `lines` passed over as too long, in order.
     fn report_overlong(&mut self, lines: &mut Lines) {
         for o in std::mem::take(&mut lines.overlong) {
-            self.warn(Some(o.line), overlong_message(o));
+            self.skip(Some(o.line), overlong_message(o));
         }
     }
 
@@ -905,7 +950,7 @@ impl<'a, 's> Reader<'a, 's> {
 
     fn report_skipped(&mut self, skipped: Vec<Overlong>) {
         for o in skipped {
-            self.warn(Some(o.line), overlong_message(o));
+            self.skip(Some(o.line), overlong_message(o));
         }
     }
 
@@ -930,7 +975,9 @@ impl<'a, 's> Reader<'a, 's> {
     fn json_record(&mut self, text: &str, number: u64, parsed: Result<Doc, String>) {
         match parsed {
             Ok(doc) => {
-                if !self.interp.feed(doc.root(), &LineIndex::fixed(number)) {
+                let found = self.interp.feed(doc.root(), &LineIndex::fixed(number));
+                self.note_shape(found, doc.root(), false);
+                if !found {
                     self.interp.feed_text(text, number);
                 }
             }
@@ -963,7 +1010,7 @@ impl<'a, 's> Reader<'a, 's> {
             for batch in &batches {
                 for record in &batch.records {
                     if let Some(message) = &record.skipped {
-                        self.warn(Some(record.number), message);
+                        self.skip(Some(record.number), message);
                         continue;
                     }
                     let text = batch.text(record);
@@ -1016,7 +1063,7 @@ impl<'a, 's> Reader<'a, 's> {
     /// One event's data; gives back its buffer for reuse.
     fn sse_event(&mut self, event: sse::Event) -> String {
         if event.too_long {
-            self.warn(
+            self.skip(
                 Some(event.line),
                 format!("event longer than {}; skipped", limit_text()),
             );
@@ -1093,6 +1140,7 @@ impl<'a, 's> Reader<'a, 's> {
                 } else {
                     self.interp.feed(doc.root(), &lines)
                 };
+                self.note_shape(found, doc.root(), item);
                 if !found {
                     self.interp.feed_text(text, line);
                 }
@@ -1170,10 +1218,11 @@ impl<'a, 's> Reader<'a, 's> {
     fn document(&mut self, text: &str, first_line: u64) -> io::Result<()> {
         match Doc::parse(text) {
             Ok(doc) => {
-                if !self
+                let found = self
                     .interp
-                    .feed(doc.root(), &LineIndex::new(text, first_line))
-                {
+                    .feed(doc.root(), &LineIndex::new(text, first_line));
+                self.note_shape(found, doc.root(), false);
+                if !found {
                     self.interp.feed_text(text, first_line);
                 }
             }
@@ -1236,14 +1285,15 @@ impl<'a, 's> Reader<'a, 's> {
             None => body.text.as_str(),
             Some(binary) => match binary.decode() {
                 Ok((text, warning)) => {
+                    // A stream broken part way: the calls after the break are not read.
                     if let Some(message) = warning {
-                        self.warn(Some(body.line), message);
+                        self.skip(Some(body.line), message);
                     }
                     decoded = text;
                     decoded.as_str()
                 }
                 Err(message) => {
-                    self.warn(Some(body.line), message);
+                    self.skip(Some(body.line), message);
                     return;
                 }
             },
@@ -1297,6 +1347,9 @@ impl<'a, 's> Reader<'a, 's> {
     /// Recorded exchanges: requests replay earlier calls as history (only their results
     /// count); responses hold the calls.
     fn interactions(&mut self, interactions: Vec<cassette::Interaction>) -> io::Result<()> {
+        // A recording is a known shape, whatever its bodies hold (a request to another
+        // API, a body not decoded).
+        self.shape_known = true;
         for interaction in interactions {
             self.interp.set_history(true);
             for body in &interaction.request {
@@ -1317,7 +1370,7 @@ impl<'a, 's> Reader<'a, 's> {
     fn http(&mut self, text: &str) -> io::Result<()> {
         let (exchanges, warnings) = http::parse(text);
         for (line, message) in warnings {
-            self.warn(Some(line), message);
+            self.skip(Some(line), message);
         }
         self.interactions(exchanges)
     }
@@ -1350,6 +1403,46 @@ fn starts_like_json(line: &[u8]) -> bool {
         Some(b'{' | b'[' | b']' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => open == b'[',
         _ => false,
     }
+}
+
+/// How JSON of no known shape is described: its top-level keys, or for an array those
+/// of its first object (`item`: `node` is an element of a top-level array); `None` for
+/// an empty or scalar value, which holds nothing to lose.
+fn shape_of(node: Node, item: bool) -> Option<String> {
+    const SHOWN: usize = 12;
+    let keys = |obj: &crate::json::Obj| {
+        let keys: Vec<String> = obj.iter().map(|(k, _)| k.into_owned()).collect();
+        let mut list = keys[..keys.len().min(SHOWN)].join(", ");
+        if keys.len() > SHOWN {
+            list += &format!(", … ({} in all)", keys.len());
+        }
+        list
+    };
+    let first_object = |obj: &crate::json::Obj| {
+        format!("a top-level array; keys of its first object: {}", keys(obj))
+    };
+    if let Some(obj) = node.object().filter(|o| !o.is_empty()) {
+        return Some(if item {
+            first_object(&obj)
+        } else {
+            format!("top-level keys: {}", keys(&obj))
+        });
+    }
+    if item {
+        return None;
+    }
+    let items = node
+        .array()
+        .filter(|a| !a.iter().all(|i| i.object().is_some_and(|o| o.is_empty())))?;
+    Some(
+        match items
+            .iter()
+            .find_map(|i| i.object().filter(|o| !o.is_empty()))
+        {
+            Some(obj) => first_object(&obj),
+            None => "a top-level array of no objects".to_owned(),
+        },
+    )
 }
 
 /// The warning about a line passed over as too long.
@@ -1820,4 +1913,47 @@ fn string_from_utf8(bytes: Vec<u8>) -> Result<String, std::string::FromUtf8Error
         return Ok(unsafe { String::from_utf8_unchecked(bytes) });
     }
     String::from_utf8(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(json: &str, item: bool) -> Option<String> {
+        shape_of(Doc::parse(json).unwrap().root(), item)
+    }
+
+    #[test]
+    fn shapes_are_described_by_their_keys() {
+        assert_eq!(
+            shape(r#"{"name": "x", "version": "1"}"#, false).as_deref(),
+            Some("top-level keys: name, version")
+        );
+        assert_eq!(
+            shape(r#"[1, {"step": 1, "act": {}}]"#, false).as_deref(),
+            Some("a top-level array; keys of its first object: step, act")
+        );
+        assert_eq!(
+            shape(r#"{"step": 1}"#, true).as_deref(),
+            Some("a top-level array; keys of its first object: step")
+        );
+        assert_eq!(
+            shape("[1, 2]", false).as_deref(),
+            Some("a top-level array of no objects")
+        );
+        let many = (0..14)
+            .map(|i| format!("\"k{i}\": {i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert!(
+            shape(&format!("{{{many}}}"), false)
+                .unwrap()
+                .ends_with("k10, k11, … (14 in all)")
+        );
+        // Nothing to lose: no message.
+        for empty in ["{}", "[]", "[{}]", "42", "\"text\""] {
+            assert_eq!(shape(empty, false), None, "{empty}");
+        }
+        assert_eq!(shape("[1]", true), None);
+    }
 }

@@ -107,7 +107,6 @@ const LOG_KEYS: &[&str] = &[
     "sessionId",
     "session_id",
     "parentUuid",
-    "payload",
     "choices",
     "candidates",
     "usageMetadata",
