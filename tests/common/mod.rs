@@ -2,6 +2,8 @@
 //! on any record that drifts from the documented shape.
 #![allow(dead_code)]
 
+pub mod api_schemas;
+
 use assert_cmd::Command;
 use serde::Deserialize;
 use serde_json::{Map, Value};

@@ -1,0 +1,439 @@
+//! The vendored request schemas (fixtures/api-schemas/) accept the requests the providers
+//! document and refuse the ones their APIs answer with HTTP 400.
+
+mod common;
+
+use common::api_schemas::validate;
+use serde_json::{Value, json};
+
+fn assert_valid(target: &str, name: &str, request: Value) {
+    let errors = validate(target, &request);
+    assert!(errors.is_empty(), "{target} {name}: {errors:#?}");
+}
+
+/// Fails unless some violation is reported at `pointer` and mentions `needle`.
+fn assert_invalid(target: &str, name: &str, request: Value, pointer: &str, needle: &str) {
+    let errors = validate(target, &request);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with(&format!("{pointer}: ")) && e.contains(needle)),
+        "{target} {name}: expected a violation at {pointer} mentioning {needle:?}, got {errors:#?}"
+    );
+}
+
+fn weather_parameters() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"location": {"type": "string"}, "unit": {"enum": ["c", "f"]}},
+        "required": ["location"],
+        "additionalProperties": false
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Chat Completions
+
+fn openai_tool_round() -> Value {
+    json!([
+        {"role": "developer", "content": "You are terse."},
+        {"role": "user", "content": "Weather in Paris and in Bogotá?"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"location\": \"Paris\"}"}},
+            {"id": "call_2", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"location\": \"Bogotá\"}"}}
+        ]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "14°C"},
+        {"role": "tool", "tool_call_id": "call_2", "content": [{"type": "text", "text": "18°C"}]},
+        {"role": "assistant", "content": "Paris 14°C, Bogotá 18°C."}
+    ])
+}
+
+#[test]
+fn openai_accepts_documented_requests() {
+    assert_valid("openai", "bare messages", openai_tool_round());
+    assert_valid(
+        "openai",
+        "full request",
+        json!({
+            "model": "gpt-4.1",
+            "messages": openai_tool_round(),
+            "tools": [{"type": "function", "function": {
+                "name": "get_weather", "description": "Current weather",
+                "parameters": weather_parameters(), "strict": true}}],
+            "tool_choice": "auto",
+            "parallel_tool_calls": true,
+            "temperature": 0.2,
+            "max_completion_tokens": 200,
+            "metadata": {"any key": "any value"}
+        }),
+    );
+    assert_valid(
+        "openai",
+        "messages without model",
+        json!({"messages": openai_tool_round(), "tools": []}),
+    );
+    assert_valid(
+        "openai",
+        "image part",
+        json!([
+            {"role": "system", "content": [{"type": "text", "text": "Describe images."}]},
+            {"role": "user", "name": "ana", "content": [
+                {"type": "text", "text": "What is in this image?"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "low"}}
+            ]},
+            {"role": "assistant", "content": [{"type": "text", "text": "A cat."}], "refusal": null}
+        ]),
+    );
+}
+
+#[test]
+fn openai_refuses_what_the_api_refuses() {
+    let mut request = openai_tool_round();
+    request[1]["reasoning_content"] = json!("thinking…");
+    assert_invalid(
+        "openai",
+        "unknown message field",
+        request,
+        "/1",
+        "reasoning_content",
+    );
+
+    let mut request = openai_tool_round();
+    request[2]["tool_calls"][0]["function"]["arguments"] = json!({"location": "Paris"});
+    assert_invalid(
+        "openai",
+        "object arguments",
+        request,
+        "/2/tool_calls/0/function/arguments",
+        "is not of type \"string\"",
+    );
+
+    let mut request = openai_tool_round();
+    request[2]["tool_calls"][1]["index"] = json!(1);
+    assert_invalid(
+        "openai",
+        "tool call field",
+        request,
+        "/2/tool_calls/1",
+        "index",
+    );
+
+    let mut request = openai_tool_round();
+    request[3].as_object_mut().unwrap().remove("tool_call_id");
+    assert_invalid("openai", "no tool_call_id", request, "/3", "tool_call_id");
+
+    assert_invalid(
+        "openai",
+        "unknown role",
+        json!([{"role": "model", "content": "hi"}]),
+        "/0/role",
+        "is not one of",
+    );
+    assert_invalid(
+        "openai",
+        "unknown top-level field",
+        json!({"messages": openai_tool_round(), "system": "be terse"}),
+        "/",
+        "system",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Anthropic Messages
+
+fn anthropic_tool_round() -> Value {
+    json!({
+        "system": "You are terse.",
+        "messages": [
+            {"role": "user", "content": "Weather in Paris and in Bogotá?"},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "Two cities: two calls.", "signature": "EqQBCgIYAhIM"},
+                {"type": "text", "text": "Checking both."},
+                {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"location": "Paris"}},
+                {"type": "tool_use", "id": "toolu_02", "name": "get_weather", "input": {"location": "Bogotá"}}
+            ]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01", "content": "14°C"},
+                {"type": "tool_result", "tool_use_id": "toolu_02", "is_error": true,
+                 "content": [{"type": "text", "text": "station offline"}]}
+            ]},
+            {"role": "assistant", "content": [
+                {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix/LafPsn4a"},
+                {"type": "text", "text": "Paris 14°C; Bogotá unknown."}
+            ]}
+        ]
+    })
+}
+
+#[test]
+fn anthropic_accepts_documented_requests() {
+    assert_valid("anthropic", "partial request", anthropic_tool_round());
+    assert_valid(
+        "anthropic",
+        "bare messages",
+        anthropic_tool_round()["messages"].clone(),
+    );
+    let mut full = anthropic_tool_round();
+    full["model"] = json!("claude-sonnet-4-5");
+    full["max_tokens"] = json!(1024);
+    full["tools"] = json!([{"name": "get_weather", "description": "Current weather",
+                            "input_schema": weather_parameters()}]);
+    full["tool_choice"] = json!({"type": "auto", "disable_parallel_tool_use": false});
+    full["thinking"] = json!({"type": "enabled", "budget_tokens": 2048});
+    full["metadata"] = json!({"user_id": "u-1"});
+    full["stop_sequences"] = json!(["\n\nHuman:"]);
+    full["temperature"] = json!(1);
+    full["stream"] = json!(false);
+    assert_valid("anthropic", "full request", full);
+    assert_valid(
+        "anthropic",
+        "image and document blocks",
+        json!({"messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+            {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.jpg"}},
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "notes"}},
+            {"type": "text", "text": "Compare these.", "cache_control": {"type": "ephemeral"}}
+        ]}]}),
+    );
+}
+
+#[test]
+fn anthropic_refuses_what_the_api_refuses() {
+    let mut request = anthropic_tool_round();
+    request["messages"][2]["content"][0]["name"] = json!("get_weather");
+    assert_invalid(
+        "anthropic",
+        "tool_result with a name",
+        request,
+        "/messages/2/content/0",
+        "name",
+    );
+
+    let mut request = anthropic_tool_round();
+    request["messages"][1]["content"][2]["input"] = json!("{\"location\": \"Paris\"}");
+    assert_invalid(
+        "anthropic",
+        "string input",
+        request,
+        "/messages/1/content/2/input",
+        "is not of type \"object\"",
+    );
+
+    let mut request = anthropic_tool_round();
+    request["messages"][0]["name"] = json!("ana");
+    assert_invalid("anthropic", "message field", request, "/messages/0", "name");
+
+    assert_invalid(
+        "anthropic",
+        "unknown block type",
+        json!({"messages": [{"role": "user", "content": [{"type": "tool_call", "id": "x"}]}]}),
+        "/messages/0/content/0/type",
+        "is not one of",
+    );
+    assert_invalid(
+        "anthropic",
+        "tool_use without input",
+        json!([{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f"}]}]),
+        "/0/content/0",
+        "input",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemini generateContent
+
+fn gemini_tool_round() -> Value {
+    json!({
+        "systemInstruction": {"parts": [{"text": "You are terse."}]},
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather in Paris and in Bogotá?"}]},
+            {"role": "model", "parts": [
+                {"text": "Planning the calls.", "thought": true},
+                {"functionCall": {"name": "get_weather", "args": {"location": "Paris"}},
+                 "thoughtSignature": "CiQBcsjafE4="},
+                {"functionCall": {"id": "c2", "name": "get_weather", "args": {"location": "Bogotá"}}}
+            ]},
+            {"role": "user", "parts": [
+                {"functionResponse": {"name": "get_weather", "response": {"temperature": 14}}},
+                {"functionResponse": {"id": "c2", "name": "get_weather", "response": {"error": "offline"}}}
+            ]},
+            {"role": "model", "parts": [{"text": "Paris 14°C."}]}
+        ]
+    })
+}
+
+#[test]
+fn gemini_accepts_documented_requests() {
+    assert_valid("gemini", "partial request", gemini_tool_round());
+    assert_valid(
+        "gemini",
+        "bare contents",
+        gemini_tool_round()["contents"].clone(),
+    );
+    let mut full = gemini_tool_round();
+    full["tools"] = json!([{"functionDeclarations": [{
+        "name": "get_weather", "description": "Current weather",
+        "parameters": {"type": "OBJECT", "properties": {"location": {"type": "STRING"}}}}]}]);
+    full["toolConfig"] = json!({"functionCallingConfig": {"mode": "AUTO"}});
+    full["generationConfig"] = json!({"temperature": 0.2, "maxOutputTokens": 256,
+                                      "thinkingConfig": {"includeThoughts": true, "thinkingBudget": 1024}});
+    assert_valid("gemini", "full request", full);
+    assert_valid(
+        "gemini",
+        "image parts",
+        json!({"contents": [{"role": "user", "parts": [
+            {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}},
+            {"fileData": {"mimeType": "image/jpeg", "fileUri": "https://generativelanguage.googleapis.com/v1beta/files/abc"}},
+            {"text": "Compare these."}
+        ]}]}),
+    );
+}
+
+#[test]
+fn gemini_refuses_what_the_api_refuses() {
+    let mut request = gemini_tool_round();
+    request["contents"][1]["parts"][1]["function_call"] = json!({"name": "x"});
+    assert_invalid(
+        "gemini",
+        "snake_case part key",
+        request,
+        "/contents/1/parts/1",
+        "function_call",
+    );
+
+    let mut request = gemini_tool_round();
+    request["contents"][2]["parts"][0]["functionResponse"]["response"] = json!("14°C");
+    assert_invalid(
+        "gemini",
+        "string response",
+        request,
+        "/contents/2/parts/0/functionResponse/response",
+        "is not of type \"object\"",
+    );
+
+    let mut request = gemini_tool_round();
+    request["contents"][1]["parts"][1]["functionCall"]
+        .as_object_mut()
+        .unwrap()
+        .remove("name");
+    assert_invalid(
+        "gemini",
+        "unnamed call",
+        request,
+        "/contents/1/parts/1/functionCall",
+        "name",
+    );
+
+    assert_invalid(
+        "gemini",
+        "assistant role",
+        json!([{"role": "assistant", "parts": [{"text": "hi"}]}]),
+        "/0/role",
+        "is not one of",
+    );
+    assert_invalid(
+        "gemini",
+        "unknown content key",
+        json!({"contents": [{"role": "user", "parts": [{"text": "hi"}], "content": "hi"}]}),
+        "/contents/0",
+        "content",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Responses
+
+fn responses_tool_round() -> Value {
+    json!([
+        {"role": "system", "content": "You are terse."},
+        {"role": "user", "content": [
+            {"type": "input_text", "text": "Weather where this photo was taken?"},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}
+        ]},
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Looks like Paris."}]},
+        {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{\"location\": \"Paris\"}"},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "get_time", "arguments": "{}", "status": "completed"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "14°C"},
+        {"type": "function_call_output", "call_id": "call_2",
+         "output": [{"type": "input_text", "text": "09:00"}]},
+        {"type": "message", "role": "assistant", "content": "Paris, 14°C at 09:00."}
+    ])
+}
+
+#[test]
+fn responses_accepts_documented_requests() {
+    assert_valid("responses", "bare input", responses_tool_round());
+    assert_valid(
+        "responses",
+        "full request",
+        json!({
+            "model": "gpt-5",
+            "instructions": "Be terse.",
+            "input": responses_tool_round(),
+            "tools": [{"type": "function", "name": "get_weather", "description": "Current weather",
+                       "parameters": weather_parameters(), "strict": true}],
+            "tool_choice": "auto",
+            "reasoning": {"effort": "low", "summary": "auto"},
+            "store": false,
+            "include": ["reasoning.encrypted_content"]
+        }),
+    );
+    assert_valid(
+        "responses",
+        "output message passed back",
+        json!({"input": [
+            {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+             "content": [{"type": "output_text", "text": "Hi.", "annotations": [], "logprobs": []}]},
+            {"type": "item_reference", "id": "rs_1"},
+            {"role": "user", "content": "Thanks"}
+        ]}),
+    );
+}
+
+#[test]
+fn responses_refuses_what_the_api_refuses() {
+    let mut request = responses_tool_round();
+    request[5]["output"] = json!({"temperature": 14});
+    assert_invalid("responses", "object output", request, "/5/output", "anyOf");
+
+    let mut request = responses_tool_round();
+    request[3]["arguments"] = json!({"location": "Paris"});
+    assert_invalid(
+        "responses",
+        "object arguments",
+        request,
+        "/3/arguments",
+        "is not of type \"string\"",
+    );
+
+    let mut request = responses_tool_round();
+    request[5]["is_error"] = json!(true);
+    assert_invalid("responses", "error flag", request, "/5", "is_error");
+
+    let mut request = responses_tool_round();
+    request[2].as_object_mut().unwrap().remove("summary");
+    assert_invalid(
+        "responses",
+        "reasoning without summary",
+        request,
+        "/2",
+        "summary",
+    );
+
+    assert_invalid(
+        "responses",
+        "chat-style tool message",
+        json!([{"role": "tool", "tool_call_id": "call_1", "content": "14°C"}]),
+        "/0/role",
+        "is not one of",
+    );
+    assert_invalid(
+        "responses",
+        "unknown item type",
+        json!({"input": [{"type": "tool_result", "call_id": "c"}]}),
+        "/input/0/type",
+        "is not one of",
+    );
+}
