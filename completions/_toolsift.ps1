@@ -137,6 +137,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolsift' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the output to FILE (one input only)')
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write one output per input under DIR, keeping paths relative to each directory argument')
             [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'With --in-place: keep each original as FILE + SUFFIX')
+            [CompletionResult]::new('--rename-tools', '--rename-tools', [CompletionResultType]::ParameterName, 'API targets: rename tool names the API refuses, the same way on every call and result, and say how in the notes. `dots`: `server.method` becomes `server__method` (refused when a name already holds `__`, so it can be undone)')
             [CompletionResult]::new('--dialects', '--dialects', [CompletionResultType]::ParameterName, 'Only these dialects find calls in text (names from `toolsift dialects`)')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas')
             [CompletionResult]::new('--dialect-file', '--dialect-file', [CompletionResultType]::ParameterName, 'Extra dialects (see `toolsift extract --help`)')

@@ -202,7 +202,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -u -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --wrap --compact --dialects --tools --dialect-file --follow --exclude --jobs --quiet --help"
+            opts="-o -u -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -230,6 +230,10 @@ _toolsift() {
                     ;;
                 --backup)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rename-tools)
+                    COMPREPLY=($(compgen -W "dots" -- "${cur}"))
                     return 0
                     ;;
                 --dialects)

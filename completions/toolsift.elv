@@ -125,6 +125,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --output 'Write the output to FILE (one input only)'
             cand --out-dir 'Write one output per input under DIR, keeping paths relative to each directory argument'
             cand --backup 'With --in-place: keep each original as FILE + SUFFIX'
+            cand --rename-tools 'API targets: rename tool names the API refuses, the same way on every call and result, and say how in the notes. `dots`: `server.method` becomes `server__method` (refused when a name already holds `__`, so it can be undone)'
             cand --dialects 'Only these dialects find calls in text (names from `toolsift dialects`)'
             cand --tools 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas'
             cand --dialect-file 'Extra dialects (see `toolsift extract --help`)'

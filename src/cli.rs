@@ -157,6 +157,12 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// API targets: rename tool names the API refuses, the same way on every call and
+    /// result, and say how in the notes. `dots`: `server.method` becomes
+    /// `server__method` (refused when a name already holds `__`, so it can be undone).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub rename_tools: Option<RenameTools>,
+
     /// mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}.
     #[arg(long)]
     pub wrap: bool,
@@ -198,6 +204,12 @@ pub struct ConvertArgs {
     /// No warnings (errors and the summary are still printed).
     #[arg(short = 'q', long)]
     pub quiet: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenameTools {
+    /// `server.method` becomes `server__method`.
+    Dots,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -556,7 +556,7 @@ fn convert_settings(to: crate::convert::model::Format) -> crate::convert::Settin
     crate::convert::Settings {
         to,
         from: None,
-        write: crate::convert::write::WriteOptions { wrap: false },
+        write: crate::convert::write::WriteOptions::default(),
         compact: false,
         verify: true,
         options: Options {

@@ -123,7 +123,7 @@ fn a_mistyped_subcommand_suggests_the_closest() {
 fn summaries_say_one_in_the_singular() {
     // One file, one conversation, one message (with two calls).
     let out = toolsift()
-        .args(["convert", "--to", "openai", "--verify", CHAT])
+        .args(["convert", "--to", "json", "--verify", CHAT])
         .output()
         .unwrap();
     assert!(out.status.success());

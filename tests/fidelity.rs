@@ -99,8 +99,11 @@ fn no_span_yields_two_calls_in_any_fixture() {
     let mut files = vec![common::root().join("fixtures")];
     let mut checked = 0;
     while let Some(path) = files.pop() {
+        // The providers' request schemas are not transcripts.
         if path.is_dir() {
-            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            if !path.ends_with("api-schemas") {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            }
             continue;
         }
         // Provenance notes and scripts are not inputs.

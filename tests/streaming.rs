@@ -117,9 +117,10 @@ fn fixtures() -> Vec<PathBuf> {
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_dir() {
+            // The providers' request schemas are not transcripts.
+            if path.is_dir() && !path.ends_with("api-schemas") {
                 stack.push(path);
-            } else if path.extension().is_none_or(|e| e != "md") {
+            } else if path.is_file() && path.extension().is_none_or(|e| e != "md") {
                 files.push(path);
             }
         }

@@ -87,7 +87,10 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     let settings = Settings {
         to: format_of(args.to),
         from: args.from.map(format_of),
-        write: WriteOptions { wrap: args.wrap },
+        write: WriteOptions {
+            wrap: args.wrap,
+            rename_dots: args.rename_tools.is_some(),
+        },
         compact: args.compact,
         verify: args.verify,
         options,

@@ -55,6 +55,11 @@ impl J {
         }
     }
 
+    /// Whether this is an object with a member `key`.
+    pub fn has(&self, key: &str) -> bool {
+        matches!(self, J::Obj(members) if members.iter().any(|(k, _)| k == key))
+    }
+
     /// Whether this is the string `s`.
     pub fn is_str(&self, s: &str) -> bool {
         matches!(self, J::Str(v) if v == s)

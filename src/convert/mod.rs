@@ -13,6 +13,7 @@ pub mod gemini;
 pub mod model;
 pub mod pair;
 pub mod read;
+pub mod request;
 pub mod responses;
 pub mod results;
 pub mod rules;
@@ -170,6 +171,8 @@ fn emit(
         ));
     }
     let mut doc_notes = Notes::default();
+    // An API target gets what its API accepts; the changes are in the notes.
+    let t = request::prepare(&t, settings.to, settings.write, &mut doc_notes);
     let j = write::write(&t, settings.to, settings.write, &mut doc_notes);
     let rendered = j.render(document && !settings.compact);
     if settings.verify {
@@ -177,6 +180,13 @@ fn emit(
         pair::pair(&mut back, n);
         for d in verify::compare(&t, &back, settings.to) {
             out.differences.push(format!("{prefix}{d}"));
+        }
+        // What the target's API would refuse, though nothing is lost.
+        if let Ok(written) = serde_json::from_str::<serde_json::Value>(&rendered) {
+            for r in rules::check(&written, settings.to) {
+                out.differences
+                    .push(format!("{prefix}the API would refuse it: {r}"));
+            }
         }
     }
     notes.merge(doc_notes);

@@ -270,7 +270,11 @@ impl ResultPart {
                 .map(|b| {
                     b.get("text")
                         .and_then(|t| t.as_str())
-                        .filter(|_| b.get("type").is_none_or(|t| t == "text"))
+                        .filter(|_| {
+                            b.get("type").is_none_or(|t| {
+                                matches!(t.as_str(), Some("text" | "input_text" | "output_text"))
+                            })
+                        })
                         .map(str::to_owned)
                 })
                 .collect();

@@ -419,6 +419,17 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
 /// then kept whole in the message's `extra`.
 fn openai_call(node: &Node) -> Option<CallPart> {
     let obj = node.object()?;
+    // A custom tool's call: free text, read as `{"input": text}` as `extract` has it.
+    if let Some(custom) = obj.obj("custom") {
+        let name = custom.str("name")?.into_owned();
+        let input = custom.get("input").filter(|i| i.kind() == Kind::String)?;
+        let mut call = CallPart::new(name, Raw(format!("{{\"input\":{}}}", input.text())));
+        call.id = obj.str("id").map(|s| s.into_owned());
+        call.extra = vec![("type".into(), Raw::string("custom"))];
+        return extra_of(&custom, &["name", "input"])
+            .is_empty()
+            .then_some(call);
+    }
     let f = obj.obj("function")?;
     let name = f.str("name")?.into_owned();
     let mut call = CallPart::new(name, Raw::empty_object());

@@ -4,7 +4,7 @@
 //! Codex's `custom_tool_call` (free text: arguments `{"input": text}`, as `extract`
 //! has them) and `local_shell_call` (tool `local_shell`, arguments its `action`) are
 //! calls too, and every `*_call_output` a result; their `type` stays in `extra`, so
-//! that the Responses writer writes them back as what they were.
+//! that the Responses writer writes a custom tool call back as what it was.
 
 use super::emit::J;
 use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
@@ -211,7 +211,10 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                     let mut j = J::obj()
                         .with("type", J::str(block_type))
                         .with("text", J::str(&x.text));
-                    plain &= x.extra.is_empty();
+                    // The model's text goes back as a string: a request's
+                    // `output_text` part wants an id and annotations a log may lack
+                    // (the part's own fields are named in the notes).
+                    plain &= x.extra.is_empty() || m.role == Role::Assistant;
                     keep_extra(&mut j, &x.extra, t, to, notes, "content fields");
                     text.push(j);
                 }
@@ -220,7 +223,15 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                         let is_item = raw.value().get("type").is_some_and(|k| {
                             !matches!(k.as_str(), Some("input_image" | "input_file" | "refusal"))
                         });
-                        if is_item {
+                        let value = raw.value();
+                        if is_item && value.get("id").is_none() {
+                            // A server tool's item (`web_search_call`…) is sent back by
+                            // its id, which a log may not keep.
+                            notes.add(format!(
+                                "{} items without an id not written: a request refers to them by id",
+                                value.get("type").and_then(|k| k.as_str()).unwrap_or("other")
+                            ));
+                        } else if is_item {
                             flush(&mut text, &mut plain, &mut items, notes);
                             items.push(J::Raw(raw.clone()));
                         } else {
@@ -241,13 +252,28 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                                 .with("text", J::str(&x.text)),
                         ]),
                     };
+                    // The API wants an id on every reasoning item: the source's, or
+                    // one made from the reasoning's place and text (the same each run).
+                    let id = match x.extra.iter().find(|(k, _)| k == "id") {
+                        Some((_, raw)) if same && raw.as_string().is_some() => J::Raw(raw.clone()),
+                        _ => J::str(format!(
+                            "rs_{:016x}",
+                            xxhash_rust::xxh3::xxh3_64(
+                                format!("{}\u{0}{}", items.len(), x.text).as_bytes()
+                            )
+                        )),
+                    };
                     let mut j = J::obj()
                         .with("type", J::str("reasoning"))
+                        .with("id", id)
                         .with("summary", summary);
+                    // `content: null` is refused; absent, it means the same.
                     let rest: Vec<(String, Raw)> = x
                         .extra
                         .iter()
-                        .filter(|(k, _)| k != "summary")
+                        .filter(|(k, v)| {
+                            k != "summary" && k != "id" && !(k == "content" && v.as_str() == "null")
+                        })
                         .cloned()
                         .collect();
                     keep_extra(&mut j, &rest, t, to, notes, "reasoning fields");
@@ -275,9 +301,6 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                                 }),
                             );
                         }
-                        Some("local_shell_call") if c.arguments_raw.is_none() => {
-                            j.push("action", J::Raw(c.arguments.clone()));
-                        }
                         _ => {
                             if let J::Obj(members) = &mut j {
                                 members[0].1 = J::str("function_call");
@@ -286,7 +309,11 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                             j.push("arguments", J::str(c.arguments_text()));
                         }
                     }
-                    keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
+                    let what = match kind {
+                        Some("custom_tool_call") => "custom call fields",
+                        _ => "call fields",
+                    };
+                    keep_extra(&mut j, &c.extra, t, to, notes, what);
                     items.push(j);
                 }
                 Part::Result(r) => {
@@ -294,19 +321,17 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                     let kind = item_type(&r.extra, same).unwrap_or("function_call_output");
                     let mut j = J::obj().with("type", J::str(kind));
                     j.push_some("call_id", r.call_id.as_deref().map(J::str));
-                    let c = r.content.as_str().trim_start();
-                    let output = if c.starts_with('"') || c.starts_with('[') {
-                        J::Raw(r.content.clone())
-                    } else {
-                        J::Str(r.content.0.clone())
-                    };
-                    j.push("output", output);
+                    j.push("output", output(r));
                     if r.is_error {
                         notes.add(
                             "results marked as errors: a function_call_output has no error flag",
                         );
                     }
-                    keep_extra(&mut j, &r.extra, t, to, notes, "result fields");
+                    let what = match kind {
+                        "custom_tool_call_output" => "custom result fields",
+                        _ => "result fields",
+                    };
+                    keep_extra(&mut j, &r.extra, t, to, notes, what);
                     items.push(j);
                 }
             }
@@ -321,8 +346,46 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
     doc
 }
 
+/// A `function_call_output`'s `output`: a string, or input content parts (text blocks
+/// of another API become `input_text`); other JSON as its text.
+fn output(r: &ResultPart) -> J {
+    let c = r.content.as_str().trim_start();
+    if c.starts_with('"') {
+        return J::Raw(r.content.clone());
+    }
+    if let serde_json::Value::Array(items) = r.content.value() {
+        let input_parts = items.iter().all(|b| {
+            b.get("type")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| matches!(t, "input_text" | "input_image" | "input_file"))
+        });
+        if input_parts && !items.is_empty() {
+            return J::Raw(r.content.clone());
+        }
+        let texts: Option<Vec<J>> = items
+            .iter()
+            .map(|b| {
+                let text = b.get("text")?.as_str()?;
+                b.get("type")
+                    .is_none_or(|t| matches!(t.as_str(), Some("text" | "output_text")))
+                    .then(|| {
+                        J::obj()
+                            .with("type", J::str("input_text"))
+                            .with("text", J::str(text))
+                    })
+            })
+            .collect();
+        if let Some(texts) = texts.filter(|t| !t.is_empty()) {
+            return J::Arr(texts);
+        }
+    }
+    J::Str(r.content_text())
+}
+
 /// The item type a call or result was read from (kept in its `extra`), when the source
-/// was the Responses API: `custom_tool_call`, `local_shell_call`, `*_call_output`.
+/// was the Responses API: `custom_tool_call` and its output. (A `local_shell_call` is
+/// written as a `function_call` of `local_shell`: the request's `local_shell_call`
+/// wants an id and an `env` that a log does not keep.)
 fn item_type(extra: &[(String, Raw)], same: bool) -> Option<&'static str> {
     if !same {
         return None;
@@ -330,9 +393,9 @@ fn item_type(extra: &[(String, Raw)], same: bool) -> Option<&'static str> {
     let kind = extra.iter().find(|(k, _)| k == "type")?.1.as_string()?;
     match kind.as_str() {
         "custom_tool_call" => Some("custom_tool_call"),
-        "local_shell_call" => Some("local_shell_call"),
+
         "custom_tool_call_output" => Some("custom_tool_call_output"),
-        "local_shell_call_output" => Some("local_shell_call_output"),
+
         _ => None,
     }
 }

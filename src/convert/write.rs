@@ -53,6 +53,9 @@ impl Notes {
 pub struct WriteOptions {
     /// mandrake-json: wrap calls and results as `{"tool_calls":[…]}` / `{"tool_results":[…]}`.
     pub wrap: bool,
+    /// API targets: tool names `server.method` written `server__method`
+    /// (`--rename-tools dots`).
+    pub rename_dots: bool,
 }
 
 /// The formats whose messages share OpenAI's shape: fields kept in `extra` by one are
@@ -106,8 +109,20 @@ pub fn keep_extra(
     if extra.is_empty() {
         return;
     }
-    if same_family(t, to) {
+    if same_family(t, to) && !super::request::is_api(to) {
         j.push_extra(extra);
+    } else if same_family(t, to) {
+        // A request takes back only the fields its API knows there.
+        // A null is not a value the request's field takes (`"user": null`).
+        let (kept, dropped): (Vec<_>, Vec<_>) = extra
+            .iter()
+            .filter(|(k, _)| !j.has(k))
+            .cloned()
+            .partition(|(k, v)| super::request::accepted(to, what, k) && v.as_str() != "null");
+        j.push_extra(&kept);
+        if !dropped.is_empty() {
+            notes.dropped(what, dropped.iter().map(|(k, _)| k.as_str()));
+        }
     } else {
         // A few request fields mean the same in every API that has them.
         let portable: Vec<(String, Raw)> = extra
@@ -160,9 +175,6 @@ fn openai(t: &Transcript, notes: &mut Notes) -> J {
                     flush(&mut current, &mut out, notes);
                     let mut j = J::obj().with("role", J::str("tool"));
                     j.push_some("tool_call_id", r.call_id.as_deref().map(J::str));
-                    if m.role == Role::Tool {
-                        j.push_some("name", r.name.as_deref().map(J::str));
-                    }
                     j.push("content", openai_content(r));
                     if r.is_error {
                         notes.add(
@@ -170,7 +182,7 @@ fn openai(t: &Transcript, notes: &mut Notes) -> J {
                         );
                     }
                     if m.role == Role::Tool {
-                        keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
+                        keep_extra(&mut j, &m.extra, t, to, notes, "tool message fields");
                     }
                     out.push(j);
                 }
@@ -179,29 +191,16 @@ fn openai(t: &Transcript, notes: &mut Notes) -> J {
                     cur.calls.push(openai_call(c, t, notes));
                 }
                 Part::Text(text) => {
-                    if current.as_ref().is_some_and(|c| !c.calls.is_empty()) {
-                        flush(&mut current, &mut out, notes);
-                    }
+                    // Text after calls stays in their message: a message between the
+                    // calls and their tool messages is refused. (Content goes before
+                    // the calls there; the text of the role keeps its order.)
                     let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
                     cur.blocks
                         .push(text_block(&text.text, &text.extra, t, to, notes));
                     cur.plain &= text.extra.is_empty();
                 }
-                Part::Reasoning(r) => {
-                    if current
-                        .as_ref()
-                        .is_some_and(|c| !c.calls.is_empty() || !c.blocks.is_empty())
-                    {
-                        flush(&mut current, &mut out, notes);
-                    }
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    cur.reasoning.push_str(&r.text);
-                    if !r.extra.is_empty() {
-                        notes.add(
-                            "reasoning signatures not written: OpenAI Chat has no field for them",
-                        );
-                    }
-                }
+                // Not written: see `request::prepare`.
+                Part::Reasoning(_) => {}
                 Part::Block(raw) => {
                     let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
                     if same_family(t, to) {
@@ -241,7 +240,6 @@ struct OpenaiMessage {
     blocks: Vec<J>,
     /// Every block is plain text: the content is written as one string.
     plain: bool,
-    reasoning: String,
     calls: Vec<J>,
 }
 
@@ -251,7 +249,6 @@ impl OpenaiMessage {
             role: role.to_owned(),
             blocks: Vec::new(),
             plain: true,
-            reasoning: String::new(),
             calls: Vec::new(),
         }
     }
@@ -276,9 +273,6 @@ impl OpenaiMessage {
             J::Arr(self.blocks)
         };
         j.push("content", content);
-        if !self.reasoning.is_empty() {
-            j.push("reasoning_content", J::str(self.reasoning));
-        }
         if !self.calls.is_empty() {
             j.push("tool_calls", J::Arr(self.calls));
         }
@@ -288,6 +282,29 @@ impl OpenaiMessage {
 }
 
 fn openai_call(c: &CallPart, t: &Transcript, notes: &mut Notes) -> J {
+    // A custom tool's call read from OpenAI goes back as one: its text input.
+    let custom = c
+        .extra
+        .iter()
+        .any(|(k, v)| k == "type" && v.as_str() == "\"custom\"");
+    if custom
+        && same_family(t, Format::Openai)
+        && c.arguments_raw.is_none()
+        && let serde_json::Value::Object(mut o) = c.arguments.value()
+        && o.len() == 1
+        && let Some(serde_json::Value::String(input)) = o.remove("input")
+    {
+        let mut j = J::obj();
+        j.push_some("id", c.id.as_deref().map(J::str));
+        j.push("type", J::str("custom"));
+        j.push(
+            "custom",
+            J::obj()
+                .with("name", J::str(&c.name))
+                .with("input", J::str(input)),
+        );
+        return j;
+    }
     let mut function = J::obj().with("name", J::str(&c.name));
     function.push("arguments", J::str(c.arguments_text()));
     let mut j = J::obj();
@@ -375,7 +392,7 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
                         .with("type", J::str("thinking"))
                         .with("thinking", J::str(&r.text));
                     if same_family(t, to) {
-                        j.push_extra(&r.extra);
+                        keep_extra(&mut j, &r.extra, t, to, notes, "reasoning fields");
                     }
                     blocks.push(j);
                 }
@@ -401,13 +418,7 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
                     }
                     let mut j = J::obj().with("type", J::str("tool_result"));
                     j.push_some("tool_use_id", r.call_id.as_deref().map(J::str));
-                    let c = r.content.as_str().trim_start();
-                    let content = if c.starts_with('"') || c.starts_with('[') {
-                        J::Raw(r.content.clone())
-                    } else {
-                        J::Str(content_string(r))
-                    };
-                    j.push("content", content);
+                    j.push("content", anthropic_result_content(r));
                     if r.is_error {
                         j.push("is_error", J::Bool(true));
                     }
@@ -428,7 +439,7 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
         }
         push_grouped(role, "user", &mut blocks, &mut out, m);
     }
-    let messages: Vec<J> = out
+    let messages: Vec<J> = alternate(out)
         .into_iter()
         .map(|(role, blocks, m)| {
             let plain = blocks.len() == 1
@@ -471,6 +482,65 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
     doc.push("messages", J::Arr(messages));
     keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
     doc
+}
+
+/// Anthropic's roles alternate: consecutive messages of one role are one message (the
+/// first one's fields kept), and in a user message the `tool_result` blocks come first.
+fn alternate(grouped: Grouped) -> Grouped {
+    let mut out: Grouped = Vec::with_capacity(grouped.len());
+    for (role, blocks, m) in grouped {
+        match out.last_mut() {
+            Some((last, into, _)) if *last == role => into.extend(blocks),
+            _ => out.push((role, blocks, m)),
+        }
+    }
+    for (role, blocks, _) in &mut out {
+        if role == "user" {
+            let is_result = |b: &J| matches!(b, J::Obj(members) if members.first().is_some_and(|(k, v)| k == "type" && v.is_str("tool_result")));
+            let (results, rest): (Vec<J>, Vec<J>) =
+                std::mem::take(blocks).into_iter().partition(is_result);
+            blocks.extend(results);
+            blocks.extend(rest);
+        }
+    }
+    out
+}
+
+/// A `tool_result`'s content: a string, or content blocks, every text block typed
+/// (Bedrock's and Gemini's `{"text": …}` parts become `{"type": "text", …}`); other
+/// JSON as its text.
+fn anthropic_result_content(r: &ResultPart) -> J {
+    let c = r.content.as_str().trim_start();
+    if c.starts_with('"') {
+        return J::Raw(r.content.clone());
+    }
+    if let serde_json::Value::Array(items) = r.content.value()
+        && !items.is_empty()
+    {
+        let typed = items.iter().all(|b| {
+            b.get("type")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| matches!(t, "text" | "image" | "document" | "search_result"))
+        });
+        if typed {
+            return J::Raw(r.content.clone());
+        }
+        let texts: Option<Vec<J>> = items
+            .iter()
+            .map(|b| {
+                let text = b.get("text")?.as_str()?;
+                b.get("type").is_none_or(|t| t == "text").then(|| {
+                    J::obj()
+                        .with("type", J::str("text"))
+                        .with("text", J::str(text))
+                })
+            })
+            .collect();
+        if let Some(texts) = texts {
+            return J::Arr(texts);
+        }
+    }
+    J::Str(content_string(r))
 }
 
 /// Messages being built: role, blocks, and the message whose fields they carry.
