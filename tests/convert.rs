@@ -1174,8 +1174,8 @@ fn out_dir_and_inputs_never_overlap_and_an_empty_folder_is_said() {
         stderr(&out)
     );
     assert_eq!(std::fs::read(od.join("x.json")).unwrap(), history);
-    // A named file inside the output directory, written to itself.
-    let out = run(&["--out-dir", "od", "od/x.json"]);
+    // A named file whose path as given, under the output directory, is itself.
+    let out = run(&["--out-dir", ".", "od/x.json"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(std::fs::read(od.join("x.json")).unwrap(), history);
     // The output directory above the input: outputs at the paths relative to it.
@@ -1268,5 +1268,29 @@ fn io_errors_are_words_on_the_users_paths() {
     assert!(
         !err.contains("os error") && !err.contains("toolsift-tmp"),
         "{err}"
+    );
+}
+
+/// Files of one name in several folders, named one by one (as a shell glob names Cline
+/// task folders), keep their folders under --out-dir, as `cp --parents` does.
+#[test]
+fn named_files_keep_their_paths_under_out_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("out");
+    let out = convert(&[
+        "--to",
+        "json",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "fixtures/convert/cline/task-1/api_conversation_history.json",
+        "fixtures/convert/cline/task-2/api_conversation_history.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        tree(&out_dir),
+        [
+            "fixtures/convert/cline/task-1/api_conversation_history.json",
+            "fixtures/convert/cline/task-2/api_conversation_history.json"
+        ]
     );
 }

@@ -245,7 +245,7 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
         } else if let Some((dir, _)) = &out_dir {
             let relative = match &w.root {
                 Some(root) => w.path.strip_prefix(root).unwrap_or(&w.path).to_path_buf(),
-                None => PathBuf::from(w.path.file_name().unwrap_or_default()),
+                None => as_given(&w.path),
             };
             (Destination::File(dir.join(relative)), None)
         } else if args.in_place {
@@ -327,6 +327,17 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
         }
     }
     Ok(plan)
+}
+
+/// A named file's path under `--out-dir`: the path as given, as `cp --parents` keeps
+/// it (`tasks/a/history.json` stays `tasks/a/history.json`, so files of one name in
+/// several folders stay apart), less what cannot be inside a directory (a leading `/`,
+/// `..`, `.`).
+fn as_given(path: &Path) -> PathBuf {
+    use std::path::Component;
+    path.components()
+        .filter(|c| matches!(c, Component::Normal(_)))
+        .collect()
 }
 
 /// The canonical path, `None` when it does not exist.
