@@ -1260,3 +1260,82 @@ fn io_errors_are_words_on_the_users_paths() {
         "{err}"
     );
 }
+
+/// The calls and results of `file` converted to canonical JSON, in order, and the
+/// names of the calls no result answers.
+fn pairing(file: &str) -> (Vec<Value>, Vec<Value>, Vec<String>) {
+    let out = convert(&["--to", "json", file]);
+    assert!(out.status.success(), "{file}: {}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let parts: Vec<Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap().clone())
+        .collect();
+    let of = |kind: &str| -> Vec<Value> {
+        parts
+            .iter()
+            .filter(|p| p["type"] == kind)
+            .cloned()
+            .collect()
+    };
+    let (calls, results) = (of("call"), of("result"));
+    let open = calls
+        .iter()
+        .filter(|c| !results.iter().any(|r| r["call_id"] == c["id"]))
+        .map(|c| c["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    (calls, results, open)
+}
+
+/// The records of `extract --with-results` of `file` of one type.
+fn extracted(file: &str, kind: &str) -> Vec<Value> {
+    let out = toolsift()
+        .args(["extract", "--with-results", file])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{file}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == kind)
+        .collect()
+}
+
+#[test]
+fn swe_agent_observations_are_the_results_of_their_actions() {
+    for file in [
+        "fixtures/swe-agent/xml-actions.traj",
+        "fixtures/swe-agent/function-calling.traj",
+        "fixtures/corpus/swe-agent/function_calling_simple.traj",
+        "fixtures/corpus/swe-agent/gpt4-test-repo-6e44b9.traj",
+        "fixtures/corpus/swe-agent/marshmallow-1867-xml.traj",
+        "fixtures/corpus/swe-agent/pydicom-1458-thought-action.traj",
+    ] {
+        let (calls, results, open) = pairing(file);
+        assert!(open.is_empty(), "{file}: unanswered {open:?}");
+        assert_eq!(calls.len(), results.len(), "{file}");
+        // The same calls as extract, the final submit step included.
+        let names: Vec<&str> = calls.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let want = extracted(file, "call");
+        let want: Vec<&str> = want.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(names, want, "{file}");
+        let last = &calls.last().unwrap()["arguments"];
+        assert!(
+            names.last() == Some(&"submit") || last["command"].as_str().unwrap().trim() == "submit",
+            "{file}: {last}"
+        );
+        // extract reads every observation as a result too.
+        assert_eq!(extracted(file, "result").len(), calls.len(), "{file}");
+    }
+    // The submit step that only the trajectory holds comes with its observation.
+    let (calls, results, _) = pairing("fixtures/corpus/swe-agent/gpt4-test-repo-6e44b9.traj");
+    assert_eq!(calls.last().unwrap()["name"], "submit");
+    let diff = results.last().unwrap()["content"].as_str().unwrap();
+    assert!(
+        diff.contains("diff --git a/tests/missing_colon.py"),
+        "{diff}"
+    );
+}

@@ -451,20 +451,42 @@ impl Interpreter {
         };
         let mut actions = 0usize;
         let mut function_calling = false;
+        // The last message was an action whose observation is its result (an action
+        // without native calls: those are answered by tool messages).
+        let mut acted = false;
         for message in history {
+            let mut observation = None;
             if let Some(m) = message.object() {
                 let demo = m.is("message_type", "demonstration")
                     || m.get("is_demo").and_then(|d| d.bool()) == Some(true);
+                let native = m.get("tool_calls").is_some_and(|t| !t.is_null());
                 if m.is("role", "assistant") && !demo {
                     actions += 1;
-                    function_calling |= m.get("tool_calls").is_some_and(|t| !t.is_null());
+                    function_calling |= native;
                 }
+                if acted && m.is("role", "user") {
+                    observation = m.get("content").filter(|c| c.kind() == Kind::String);
+                }
+                acted = m.is("role", "assistant") && m.has("action") && !native;
             }
             self.walk(message, &ctx);
+            if let Some(content) = observation {
+                self.swe_agent_observation(&content, &ctx);
+            }
+        }
+        let steps = obj.arr("trajectory").unwrap_or_default();
+        // The history ends on an action: its observation is in its trajectory step.
+        if acted
+            && let Some(step) = actions.checked_sub(1).and_then(|i| steps.get(i))
+            && let Some(content) = step
+                .object()
+                .and_then(|s| s.get("observation"))
+                .filter(|o| o.kind() == Kind::String)
+        {
+            self.swe_agent_observation(&content, &ctx);
         }
         // The history can end before the trajectory's last step (the submit step is
-        // often missing): such steps are calls too.
-        let steps = obj.arr("trajectory").unwrap_or_default();
+        // often missing): such steps are calls too, answered by their observations.
         for step in steps.iter().skip(actions) {
             let Some(s) = step.object() else { continue };
             let Some(action) = s.str("action").filter(|a| !a.trim().is_empty()) else {
@@ -485,7 +507,22 @@ impl Interpreter {
             };
             turn.push_call(call);
             self.submit(turn, None);
+            if let Some(content) = s.get("observation").filter(|o| o.kind() == Kind::String) {
+                self.swe_agent_observation(&content, &ctx);
+            }
         }
+    }
+
+    /// A SWE-agent observation: the result of the action before it.
+    fn swe_agent_observation(&mut self, content: &Node, ctx: &Ctx) {
+        self.result(ToolResult {
+            id: None,
+            name: None,
+            content: JsonText::of(content),
+            is_error: false,
+            dialect: native::SWE_AGENT_TRAJECTORY,
+            line: ctx.lines.line(content.offset()),
+        });
     }
 
     fn codex_line(&mut self, obj: &Obj, ctx: &Ctx) {
