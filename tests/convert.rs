@@ -1339,3 +1339,76 @@ fn swe_agent_observations_are_the_results_of_their_actions() {
         "{diff}"
     );
 }
+
+#[test]
+fn cline_text_results_answer_native_tool_use_calls() {
+    let file = "fixtures/cline/native-tool-use/api_conversation_history.json";
+    let (calls, results, open) = pairing(file);
+    assert_eq!((calls.len(), results.len()), (6, 5), "{results:?}");
+    // Only the final attempt_completion, which nothing answers.
+    assert_eq!(open, ["attempt_completion"]);
+    for r in &results {
+        let call = calls.iter().find(|c| c["id"] == r["call_id"]).unwrap();
+        assert_eq!(call["name"], r["name"], "{r}");
+        assert!(call["id"].as_str().unwrap().starts_with("toolu_"), "{call}");
+    }
+    let error = |name: &str| {
+        results.iter().find(|r| r["name"] == name).unwrap()["is_error"]
+            .as_bool()
+            .unwrap_or(false)
+    };
+    assert!(error("list_files") && error("search_files") && !error("read_file"));
+    // The failure right after its header is that result's content, not user text.
+    let search = results
+        .iter()
+        .find(|r| r["name"] == "search_files")
+        .unwrap();
+    assert!(
+        search["content"]
+            .as_str()
+            .unwrap()
+            .contains("unclosed group")
+    );
+    // extract reads the same results, with the ids of the calls they answer.
+    let ids: Vec<Value> = extracted(file, "result")
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    let want: Vec<Value> = results.iter().map(|r| r["call_id"].clone()).collect();
+    assert_eq!(ids, want);
+}
+
+#[test]
+fn a_cline_failure_after_its_header_is_one_error_result() {
+    let file = "fixtures/convert/cline/task-1/api_conversation_history.json";
+    let out = convert(&["--to", "json", file]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages = doc["messages"].as_array().unwrap();
+    let failed: Vec<&Value> = messages
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| {
+            p["type"] == "result"
+                && p["content"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("The tool execution failed"))
+        })
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["is_error"], true);
+    assert_eq!(failed[0]["name"], "execute_command");
+    // No empty result for the header, no failure left as user text.
+    for m in messages {
+        for p in m["parts"].as_array().unwrap() {
+            assert!(p["content"] != "", "{p}");
+            if p["type"] == "text" {
+                let t = p["text"].as_str().unwrap();
+                assert!(!t.starts_with("The tool execution failed"), "{t}");
+            }
+        }
+    }
+    let (_, _, open) = pairing("fixtures/convert/cline/task-2/api_conversation_history.json");
+    // The read_file cut off by "[Response interrupted by a tool use result…]" never ran;
+    // the last attempt_completion has no reply.
+    assert_eq!(open, ["read_file", "attempt_completion"]);
+}

@@ -63,10 +63,17 @@ pub struct Interpreter {
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
     too_deep: bool,
+    /// Calls with an id not answered yet (id, name), newest last, at most
+    /// [`MAX_OPEN_NAMED`]: Cline answers native calls with text headers that name the
+    /// tool, which pair with the earliest open call of that name.
+    open_named: std::collections::VecDeque<(String, String)>,
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
 }
+
+/// How many unanswered calls are remembered for results that name their tool only.
+const MAX_OPEN_NAMED: usize = 256;
 
 /// How many calls, or texts, a turn gathers from values with the same key (lines of one
 /// message, a long stream) before it is handed on and the next such value starts
@@ -312,11 +319,96 @@ impl Interpreter {
             }
         }
         if !self.history {
+            if let Some(id) = &call.id {
+                if self.open_named.len() == MAX_OPEN_NAMED {
+                    self.open_named.pop_front();
+                }
+                self.open_named.push_back((id.clone(), call.name.clone()));
+            }
             turn.push_call(call);
         }
     }
 
+    /// Cline's results in a user message's blocks (`[read_file for 'x'] Result:` and the
+    /// blocks after it), each answering the earliest open call of the tool it names.
+    fn cline_results(&mut self, content: &Node, ctx: &Ctx) -> Vec<ToolResult> {
+        use crate::convert::results::{ClineBlock, cline_groups};
+        let nodes: Vec<Node> = content.items().collect();
+        let texts: Vec<Option<String>> = nodes
+            .iter()
+            .map(|b| match b.kind() {
+                Kind::String => b.str().map(|s| s.into_owned()),
+                _ => b
+                    .object()
+                    .filter(|o| o.is("type", "text"))
+                    .and_then(|o| o.str("text").map(|s| s.into_owned())),
+            })
+            .collect();
+        let blocks: Vec<ClineBlock> = nodes
+            .iter()
+            .zip(&texts)
+            .map(|(b, t)| match t {
+                Some(t) => ClineBlock::Text(t),
+                None if b
+                    .object()
+                    .and_then(|o| o.str("type"))
+                    .is_some_and(|k| k.contains("tool_")) =>
+                {
+                    ClineBlock::Stop
+                }
+                None => ClineBlock::Other,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for g in cline_groups(&blocks) {
+            let Some(name) = g.name else { continue };
+            let Some(at) = self.open_named.iter().position(|(_, n)| *n == name) else {
+                continue;
+            };
+            let (id, _) = self.open_named.remove(at).expect("found");
+            let header = texts[g.at].as_deref().unwrap_or_default();
+            let rest = g
+                .rest_at
+                .map(|r| header[r..].trim_start_matches('\n'))
+                .filter(|r| !r.trim().is_empty());
+            let inner = &nodes[g.at + 1..g.end];
+            let content = match (rest, inner) {
+                (None, []) if g.rest_at.is_none() => JsonText::string(header),
+                (None, []) => JsonText::string(""),
+                (Some(r), []) => JsonText::string(r),
+                (None, [one]) if texts[g.at + 1].is_some() => {
+                    JsonText::string(texts[g.at + 1].as_deref().unwrap_or_default())
+                }
+                _ => {
+                    let mut items: Vec<String> = Vec::new();
+                    if let Some(r) = rest {
+                        items.push(format!(
+                            r#"{{"type":"text","text":{}}}"#,
+                            serde_json::to_string(r).expect("a string serializes")
+                        ));
+                    }
+                    items.extend(inner.iter().map(|n| n.kept_compact()));
+                    JsonText::raw(format!("[{}]", items.join(",")))
+                }
+            };
+            out.push(ToolResult {
+                id: Some(id),
+                name: Some(name),
+                content,
+                is_error: g.is_error,
+                dialect: crate::convert::results::CLINE,
+                line: ctx.lines.line(nodes[g.at].offset()),
+            });
+        }
+        out
+    }
+
     fn result(&mut self, result: ToolResult) {
+        if let Some(id) = &result.id
+            && let Some(at) = self.open_named.iter().position(|(o, _)| o == id)
+        {
+            self.open_named.remove(at);
+        }
         if let Some(id) = &result.id
             && !self.seen_results.insert(crate::recent::hash_parts(&[
                 &self.conversation.to_le_bytes(),
@@ -675,6 +767,9 @@ impl Interpreter {
             Some(content) if content.kind() == Kind::Array => {
                 for block in content.items() {
                     self.content_block(&block, &mut turn, ctx);
+                }
+                if role == Role::User && !self.open_named.is_empty() {
+                    pending_results.extend(self.cline_results(&content, ctx));
                 }
             }
             _ => {}
