@@ -1412,3 +1412,30 @@ fn a_cline_failure_after_its_header_is_one_error_result() {
     // the last attempt_completion has no reply.
     assert_eq!(open, ["read_file", "attempt_completion"]);
 }
+
+#[test]
+fn results_of_recordings_answer_calls_replayed_under_other_ids() {
+    for file in [
+        "fixtures/corpus/cassettes/llm-tools-streaming-variant-c.yaml",
+        "fixtures/corpus/cassettes/llm-gemini-tools-gzip-binary.yaml",
+        "fixtures/corpus/cassettes/pydantic-ai-bedrock-mantle-reused-tool-call-ids-stream.yaml",
+        "fixtures/corpus/cassettes/pydantic-ai-google-sse-tool-call-thought-signature.yaml",
+    ] {
+        let (calls, results, open) = pairing(file);
+        assert!(open.is_empty(), "{file}: unanswered {open:?}");
+        assert_eq!(calls.len(), results.len(), "{file}");
+        // extract gives a result the id of the call it answers, when the call has one.
+        let ids: Vec<Value> = extracted(file, "call")
+            .iter()
+            .filter_map(|c| c.get("id").cloned())
+            .collect();
+        for id in &ids {
+            assert!(
+                extracted(file, "result").iter().any(|r| r["id"] == *id),
+                "{file}: {id}"
+            );
+        }
+    }
+    let (calls, _, _) = pairing("fixtures/corpus/cassettes/llm-tools-streaming-variant-c.yaml");
+    assert_eq!(calls[0]["id"], "llm_version:0");
+}

@@ -67,9 +67,26 @@ pub struct Interpreter {
     /// [`MAX_OPEN_NAMED`]: Cline answers native calls with text headers that name the
     /// tool, which pair with the earliest open call of that name.
     open_named: std::collections::VecDeque<(String, String)>,
+    /// The calls handed on, oldest first, at most [`MAX_OPEN_NAMED`] * 16: (id, name and
+    /// arguments digest, replayed). A recording's request history replays them, often
+    /// under another id (`llm_version:0` replayed as `0`, `call_0` as
+    /// `resp_…:call_0`, an id the client made up for a call that had none), and its
+    /// results answer that id.
+    handed: std::collections::VecDeque<(Option<String>, u64, bool)>,
+    /// Ids of replayed calls that differ from the call's own: replayed id -> own id.
+    replayed_ids: std::collections::HashMap<String, String>,
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
+}
+
+/// A call's name and arguments, hashed: the same call replayed has the same digest.
+fn call_digest(call: &Call) -> u64 {
+    let arguments = match &call.arguments_raw {
+        Some(raw) => raw.clone(),
+        None => serde_json::to_string(&*call.arguments).unwrap_or_default(),
+    };
+    crate::recent::hash_parts(&[call.name.as_bytes(), arguments.as_bytes()])
 }
 
 /// How many unanswered calls are remembered for results that name their tool only.
@@ -318,7 +335,14 @@ impl Interpreter {
                 return;
             }
         }
-        if !self.history {
+        if self.history {
+            self.replayed(&call);
+        } else {
+            if self.handed.len() == MAX_OPEN_NAMED * 16 {
+                self.handed.pop_front();
+            }
+            self.handed
+                .push_back((call.id.clone(), call_digest(&call), false));
             if let Some(id) = &call.id {
                 if self.open_named.len() == MAX_OPEN_NAMED {
                     self.open_named.pop_front();
@@ -326,6 +350,31 @@ impl Interpreter {
                 self.open_named.push_back((id.clone(), call.name.clone()));
             }
             turn.push_call(call);
+        }
+    }
+
+    /// A call replayed in a recording's request history: the earliest call handed on
+    /// with its name and arguments not replayed yet is the same call; when it had
+    /// another id, results that answer the replayed id answer it.
+    fn replayed(&mut self, call: &Call) {
+        let Some(id) = &call.id else { return };
+        if self.replayed_ids.contains_key(id) {
+            return;
+        }
+        if let Some(own) = self.handed.iter_mut().find(|h| h.0.as_ref() == Some(id)) {
+            own.2 = true;
+            return;
+        }
+        let digest = call_digest(call);
+        let Some(own) = self.handed.iter_mut().find(|h| !h.2 && h.1 == digest) else {
+            return;
+        };
+        own.2 = true;
+        if let Some(own_id) = &own.0 {
+            if self.replayed_ids.len() >= MAX_OPEN_NAMED * 16 {
+                self.replayed_ids.clear();
+            }
+            self.replayed_ids.insert(id.clone(), own_id.clone());
         }
     }
 
@@ -403,7 +452,10 @@ impl Interpreter {
         out
     }
 
-    fn result(&mut self, result: ToolResult) {
+    fn result(&mut self, mut result: ToolResult) {
+        if let Some(own) = result.id.as_ref().and_then(|id| self.replayed_ids.get(id)) {
+            result.id = Some(own.clone());
+        }
         if let Some(id) = &result.id
             && let Some(at) = self.open_named.iter().position(|(o, _)| o == id)
         {
