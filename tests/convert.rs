@@ -1439,3 +1439,44 @@ fn results_of_recordings_answer_calls_replayed_under_other_ids() {
     let (calls, _, _) = pairing("fixtures/corpus/cassettes/llm-tools-streaming-variant-c.yaml");
     assert_eq!(calls[0]["id"], "llm_version:0");
 }
+
+#[test]
+fn responses_calls_keep_their_full_names_and_hosted_tools_are_calls() {
+    // Codex's namespaced calls: the name the model called, in every target.
+    for file in [
+        "fixtures/codex/rollout.jsonl",
+        "fixtures/corpus/codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+        "fixtures/corpus/codex/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl",
+        "fixtures/openai-responses/shell-call.json",
+    ] {
+        let (calls, _, _) = pairing(file);
+        let names: Vec<&str> = calls.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let want = extracted(file, "call");
+        let want: Vec<&str> = want.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(names, want, "{file}");
+    }
+    for to in ["openai", "anthropic", "gemini", "responses"] {
+        let out = convert(&["--to", to, "fixtures/codex/rollout.jsonl"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("\"mcp__node_repl__js\""), "{to}: {text}");
+    }
+    // A remote MCP call carries its output (or error) as its result.
+    let dir = std::env::temp_dir().join(format!("toolsift-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mcp.json");
+    std::fs::write(
+        &file,
+        r#"{"id":"resp_1","object":"response","output":[
+{"id":"mcp_1","type":"mcp_call","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"a\"}","output":"an answer","error":null,"status":"completed"},
+{"id":"mcp_2","type":"mcp_call","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"b\"}","output":null,"error":"timed out","status":"failed"},
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}"#,
+    )
+    .unwrap();
+    let (calls, results, open) = pairing(file.to_str().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!((calls.len(), results.len()), (2, 2));
+    assert!(open.is_empty(), "{open:?}");
+    assert_eq!(results[0]["content"], "an answer");
+    assert_eq!(results[1]["is_error"], true);
+    assert_eq!(calls[0]["namespace"], "deepwiki");
+}
