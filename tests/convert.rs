@@ -1480,3 +1480,101 @@ fn responses_calls_keep_their_full_names_and_hosted_tools_are_calls() {
     assert_eq!(results[1]["is_error"], true);
     assert_eq!(calls[0]["namespace"], "deepwiki");
 }
+
+#[test]
+fn claude_code_tool_results_each_answer_their_tool_use() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("fixtures/corpus/claude-code"))
+        .unwrap()
+        .map(|e| rel(&e.unwrap().path()))
+        .collect();
+    files.sort();
+    for file in &files {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let mut uses = 0;
+        let mut answers = 0;
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            for b in v["message"]["content"].as_array().into_iter().flatten() {
+                uses += usize::from(b["type"] == "tool_use");
+                answers += usize::from(b["type"] == "tool_result");
+            }
+        }
+        let (calls, results, _) = pairing(file);
+        let native: Vec<&Value> = calls
+            .iter()
+            .filter(|c| c["id"].as_str().is_some_and(|i| i.starts_with("toolu_")))
+            .collect();
+        assert_eq!((native.len(), results.len()), (uses, answers), "{file}");
+        for r in &results {
+            assert!(
+                native.iter().any(|c| c["id"] == r["call_id"]),
+                "{file}: {r}"
+            );
+        }
+    }
+    // Parallel calls over three lines of one message, answered in one line and in
+    // several: every result a functionResponse of its own in Gemini.
+    let call = |id: &str, n: u32| {
+        format!(
+            r#"{{"parentUuid":"p","sessionId":"s","type":"assistant","uuid":"a{n}","message":{{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{{"type":"tool_use","id":"{id}","name":"Read","input":{{"file_path":"/f{n}"}}}}]}}}}"#
+        )
+    };
+    let result = |ids: &[&str], n: u32| {
+        let blocks: Vec<String> = ids
+            .iter()
+            .map(|id| {
+                format!(r#"{{"type":"tool_result","tool_use_id":"{id}","content":"c {id}"}}"#)
+            })
+            .collect();
+        format!(
+            r#"{{"parentUuid":"p","sessionId":"s","type":"user","uuid":"u{n}","message":{{"role":"user","content":[{}]}}}}"#,
+            blocks.join(",")
+        )
+    };
+    let dir = std::env::temp_dir().join(format!("toolsift-cc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, lines) in [
+        (
+            "one-line.jsonl",
+            vec![
+                call("toolu_1", 1),
+                call("toolu_2", 2),
+                call("toolu_3", 3),
+                result(&["toolu_1", "toolu_2", "toolu_3"], 4),
+            ],
+        ),
+        (
+            "several-lines.jsonl",
+            vec![
+                call("toolu_1", 1),
+                call("toolu_2", 2),
+                call("toolu_3", 3),
+                result(&["toolu_1"], 4),
+                result(&["toolu_2"], 5),
+                result(&["toolu_3"], 6),
+            ],
+        ),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        let f = file.to_str().unwrap();
+        let (calls, results, open) = pairing(f);
+        assert_eq!((calls.len(), results.len()), (3, 3), "{name}");
+        assert!(open.is_empty(), "{name}: {open:?}");
+        let out = convert(&["--to", "gemini", f]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text.matches("\"functionCall\"").count(),
+            3,
+            "{name}: {text}"
+        );
+        assert_eq!(
+            text.matches("\"functionResponse\"").count(),
+            3,
+            "{name}: {text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
