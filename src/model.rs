@@ -385,6 +385,19 @@ impl JsonText {
         node.map_or_else(JsonText::default, |n| JsonText::of(&n))
     }
 
+    /// A JSON string holding `text`.
+    pub fn string(text: &str) -> JsonText {
+        JsonText::raw(serde_json::to_string(text).expect("a string serializes"))
+    }
+
+    /// JSON text (`null` when it is not JSON).
+    pub fn raw(text: String) -> JsonText {
+        JsonText(
+            serde_json::value::RawValue::from_string(text)
+                .unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned()),
+        )
+    }
+
     pub fn as_str(&self) -> &str {
         self.0.get()
     }

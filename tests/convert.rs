@@ -1294,3 +1294,321 @@ fn named_files_keep_their_paths_under_out_dir() {
         ]
     );
 }
+
+/// The calls and results of `file` converted to canonical JSON, in order, and the
+/// names of the calls no result answers.
+fn pairing(file: &str) -> (Vec<Value>, Vec<Value>, Vec<String>) {
+    let out = convert(&["--to", "json", file]);
+    assert!(out.status.success(), "{file}: {}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let parts: Vec<Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap().clone())
+        .collect();
+    let of = |kind: &str| -> Vec<Value> {
+        parts
+            .iter()
+            .filter(|p| p["type"] == kind)
+            .cloned()
+            .collect()
+    };
+    let (calls, results) = (of("call"), of("result"));
+    let open = calls
+        .iter()
+        .filter(|c| !results.iter().any(|r| r["call_id"] == c["id"]))
+        .map(|c| c["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    (calls, results, open)
+}
+
+/// The records of `extract --with-results` of `file` of one type.
+fn extracted(file: &str, kind: &str) -> Vec<Value> {
+    let out = toolsift()
+        .args(["extract", "--with-results", file])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{file}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == kind)
+        .collect()
+}
+
+#[test]
+fn swe_agent_observations_are_the_results_of_their_actions() {
+    for file in [
+        "fixtures/swe-agent/xml-actions.traj",
+        "fixtures/swe-agent/function-calling.traj",
+        "fixtures/corpus/swe-agent/function_calling_simple.traj",
+        "fixtures/corpus/swe-agent/gpt4-test-repo-6e44b9.traj",
+        "fixtures/corpus/swe-agent/marshmallow-1867-xml.traj",
+        "fixtures/corpus/swe-agent/pydicom-1458-thought-action.traj",
+    ] {
+        let (calls, results, open) = pairing(file);
+        assert!(open.is_empty(), "{file}: unanswered {open:?}");
+        assert_eq!(calls.len(), results.len(), "{file}");
+        // The same calls as extract, the final submit step included.
+        let names: Vec<&str> = calls.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let want = extracted(file, "call");
+        let want: Vec<&str> = want.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(names, want, "{file}");
+        let last = &calls.last().unwrap()["arguments"];
+        assert!(
+            names.last() == Some(&"submit") || last["command"].as_str().unwrap().trim() == "submit",
+            "{file}: {last}"
+        );
+        // extract reads every observation as a result too.
+        assert_eq!(extracted(file, "result").len(), calls.len(), "{file}");
+    }
+    // The submit step that only the trajectory holds comes with its observation.
+    let (calls, results, _) = pairing("fixtures/corpus/swe-agent/gpt4-test-repo-6e44b9.traj");
+    assert_eq!(calls.last().unwrap()["name"], "submit");
+    let diff = results.last().unwrap()["content"].as_str().unwrap();
+    assert!(
+        diff.contains("diff --git a/tests/missing_colon.py"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn cline_text_results_answer_native_tool_use_calls() {
+    let file = "fixtures/cline/native-tool-use/api_conversation_history.json";
+    let (calls, results, open) = pairing(file);
+    assert_eq!((calls.len(), results.len()), (6, 5), "{results:?}");
+    // Only the final attempt_completion, which nothing answers.
+    assert_eq!(open, ["attempt_completion"]);
+    for r in &results {
+        let call = calls.iter().find(|c| c["id"] == r["call_id"]).unwrap();
+        assert_eq!(call["name"], r["name"], "{r}");
+        assert!(call["id"].as_str().unwrap().starts_with("toolu_"), "{call}");
+    }
+    let error = |name: &str| {
+        results.iter().find(|r| r["name"] == name).unwrap()["is_error"]
+            .as_bool()
+            .unwrap_or(false)
+    };
+    assert!(error("list_files") && error("search_files") && !error("read_file"));
+    // The failure right after its header is that result's content, not user text.
+    let search = results
+        .iter()
+        .find(|r| r["name"] == "search_files")
+        .unwrap();
+    assert!(
+        search["content"]
+            .as_str()
+            .unwrap()
+            .contains("unclosed group")
+    );
+    // extract reads the same results, with the ids of the calls they answer.
+    let ids: Vec<Value> = extracted(file, "result")
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    let want: Vec<Value> = results.iter().map(|r| r["call_id"].clone()).collect();
+    assert_eq!(ids, want);
+}
+
+#[test]
+fn a_cline_failure_after_its_header_is_one_error_result() {
+    let file = "fixtures/convert/cline/task-1/api_conversation_history.json";
+    let out = convert(&["--to", "json", file]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages = doc["messages"].as_array().unwrap();
+    let failed: Vec<&Value> = messages
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| {
+            p["type"] == "result"
+                && p["content"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("The tool execution failed"))
+        })
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["is_error"], true);
+    assert_eq!(failed[0]["name"], "execute_command");
+    // No empty result for the header, no failure left as user text.
+    for m in messages {
+        for p in m["parts"].as_array().unwrap() {
+            assert!(p["content"] != "", "{p}");
+            if p["type"] == "text" {
+                let t = p["text"].as_str().unwrap();
+                assert!(!t.starts_with("The tool execution failed"), "{t}");
+            }
+        }
+    }
+    let (_, _, open) = pairing("fixtures/convert/cline/task-2/api_conversation_history.json");
+    // The read_file cut off by "[Response interrupted by a tool use result…]" never ran;
+    // the last attempt_completion has no reply.
+    assert_eq!(open, ["read_file", "attempt_completion"]);
+}
+
+#[test]
+fn results_of_recordings_answer_calls_replayed_under_other_ids() {
+    for file in [
+        "fixtures/corpus/cassettes/llm-tools-streaming-variant-c.yaml",
+        "fixtures/corpus/cassettes/llm-gemini-tools-gzip-binary.yaml",
+        "fixtures/corpus/cassettes/pydantic-ai-bedrock-mantle-reused-tool-call-ids-stream.yaml",
+        "fixtures/corpus/cassettes/pydantic-ai-google-sse-tool-call-thought-signature.yaml",
+    ] {
+        let (calls, results, open) = pairing(file);
+        assert!(open.is_empty(), "{file}: unanswered {open:?}");
+        assert_eq!(calls.len(), results.len(), "{file}");
+        // extract gives a result the id of the call it answers, when the call has one.
+        let ids: Vec<Value> = extracted(file, "call")
+            .iter()
+            .filter_map(|c| c.get("id").cloned())
+            .collect();
+        for id in &ids {
+            assert!(
+                extracted(file, "result").iter().any(|r| r["id"] == *id),
+                "{file}: {id}"
+            );
+        }
+    }
+    let (calls, _, _) = pairing("fixtures/corpus/cassettes/llm-tools-streaming-variant-c.yaml");
+    assert_eq!(calls[0]["id"], "llm_version:0");
+}
+
+#[test]
+fn responses_calls_keep_their_full_names_and_hosted_tools_are_calls() {
+    // Codex's namespaced calls: the name the model called, in every target.
+    for file in [
+        "fixtures/codex/rollout.jsonl",
+        "fixtures/corpus/codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+        "fixtures/corpus/codex/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl",
+        "fixtures/openai-responses/shell-call.json",
+    ] {
+        let (calls, _, _) = pairing(file);
+        let names: Vec<&str> = calls.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let want = extracted(file, "call");
+        let want: Vec<&str> = want.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(names, want, "{file}");
+    }
+    for to in ["openai", "anthropic", "gemini", "responses"] {
+        let out = convert(&["--to", to, "fixtures/codex/rollout.jsonl"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("\"mcp__node_repl__js\""), "{to}: {text}");
+    }
+    // A remote MCP call carries its output (or error) as its result.
+    let dir = std::env::temp_dir().join(format!("toolsift-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mcp.json");
+    std::fs::write(
+        &file,
+        r#"{"id":"resp_1","object":"response","output":[
+{"id":"mcp_1","type":"mcp_call","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"a\"}","output":"an answer","error":null,"status":"completed"},
+{"id":"mcp_2","type":"mcp_call","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"b\"}","output":null,"error":"timed out","status":"failed"},
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}"#,
+    )
+    .unwrap();
+    let (calls, results, open) = pairing(file.to_str().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!((calls.len(), results.len()), (2, 2));
+    assert!(open.is_empty(), "{open:?}");
+    assert_eq!(results[0]["content"], "an answer");
+    assert_eq!(results[1]["is_error"], true);
+    assert_eq!(calls[0]["namespace"], "deepwiki");
+}
+
+#[test]
+fn claude_code_tool_results_each_answer_their_tool_use() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("fixtures/corpus/claude-code"))
+        .unwrap()
+        .map(|e| rel(&e.unwrap().path()))
+        .collect();
+    files.sort();
+    for file in &files {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let mut uses = 0;
+        let mut answers = 0;
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            for b in v["message"]["content"].as_array().into_iter().flatten() {
+                uses += usize::from(b["type"] == "tool_use");
+                answers += usize::from(b["type"] == "tool_result");
+            }
+        }
+        let (calls, results, _) = pairing(file);
+        let native: Vec<&Value> = calls
+            .iter()
+            .filter(|c| c["id"].as_str().is_some_and(|i| i.starts_with("toolu_")))
+            .collect();
+        assert_eq!((native.len(), results.len()), (uses, answers), "{file}");
+        for r in &results {
+            assert!(
+                native.iter().any(|c| c["id"] == r["call_id"]),
+                "{file}: {r}"
+            );
+        }
+    }
+    // Parallel calls over three lines of one message, answered in one line and in
+    // several: every result a functionResponse of its own in Gemini.
+    let call = |id: &str, n: u32| {
+        format!(
+            r#"{{"parentUuid":"p","sessionId":"s","type":"assistant","uuid":"a{n}","message":{{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{{"type":"tool_use","id":"{id}","name":"Read","input":{{"file_path":"/f{n}"}}}}]}}}}"#
+        )
+    };
+    let result = |ids: &[&str], n: u32| {
+        let blocks: Vec<String> = ids
+            .iter()
+            .map(|id| {
+                format!(r#"{{"type":"tool_result","tool_use_id":"{id}","content":"c {id}"}}"#)
+            })
+            .collect();
+        format!(
+            r#"{{"parentUuid":"p","sessionId":"s","type":"user","uuid":"u{n}","message":{{"role":"user","content":[{}]}}}}"#,
+            blocks.join(",")
+        )
+    };
+    let dir = std::env::temp_dir().join(format!("toolsift-cc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, lines) in [
+        (
+            "one-line.jsonl",
+            vec![
+                call("toolu_1", 1),
+                call("toolu_2", 2),
+                call("toolu_3", 3),
+                result(&["toolu_1", "toolu_2", "toolu_3"], 4),
+            ],
+        ),
+        (
+            "several-lines.jsonl",
+            vec![
+                call("toolu_1", 1),
+                call("toolu_2", 2),
+                call("toolu_3", 3),
+                result(&["toolu_1"], 4),
+                result(&["toolu_2"], 5),
+                result(&["toolu_3"], 6),
+            ],
+        ),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        let f = file.to_str().unwrap();
+        let (calls, results, open) = pairing(f);
+        assert_eq!((calls.len(), results.len()), (3, 3), "{name}");
+        assert!(open.is_empty(), "{name}: {open:?}");
+        let out = convert(&["--to", "gemini", f]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text.matches("\"functionCall\"").count(),
+            3,
+            "{name}: {text}"
+        );
+        assert_eq!(
+            text.matches("\"functionResponse\"").count(),
+            3,
+            "{name}: {text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

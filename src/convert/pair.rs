@@ -13,6 +13,7 @@ pub struct Pairing {
 }
 
 pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
+    adopt_result_ids(t);
     let mut ordinal = 0;
     let mut used: std::collections::HashSet<String> = t
         .messages
@@ -119,4 +120,51 @@ pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
 /// A result named by method alone answers a namespaced call (`server.method`).
 fn ends_with_method(call: &str, name: &str) -> bool {
     call.rsplit_once('.').is_some_and(|(_, m)| m == name)
+}
+
+/// A call written without an id (Gemini's `functionCall`) whose result names an id no
+/// call has: the client gave the call that id when it ran it (a recording's next
+/// request replays it so). The earliest call before the result with no id, not given
+/// one yet, and of the result's tool when it names one, takes the result's id.
+fn adopt_result_ids(t: &mut Transcript) {
+    let known: std::collections::HashSet<String> = t
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::Call(c) => c.id.clone(),
+            _ => None,
+        })
+        .collect();
+    // (message, part, name) of the calls with no id seen so far, not given one.
+    let mut idless: Vec<(usize, usize, String)> = Vec::new();
+    let mut given: Vec<(usize, usize, String)> = Vec::new();
+    for (mi, m) in t.messages.iter().enumerate() {
+        for (pi, p) in m.parts.iter().enumerate() {
+            match p {
+                Part::Call(c) if c.id.is_none() => idless.push((mi, pi, c.name.clone())),
+                Part::Result(r) => {
+                    let Some(id) = r.call_id.as_ref().filter(|id| !known.contains(*id)) else {
+                        continue;
+                    };
+                    if given.iter().any(|g| &g.2 == id) {
+                        continue;
+                    }
+                    let at = idless
+                        .iter()
+                        .position(|c| r.name.as_ref().is_none_or(|n| *n == c.2));
+                    if let Some(at) = at {
+                        let (cm, cp, _) = idless.remove(at);
+                        given.push((cm, cp, id.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    for (mi, pi, id) in given {
+        if let Part::Call(c) = &mut t.messages[mi].parts[pi] {
+            c.id = Some(id);
+        }
+    }
 }

@@ -123,6 +123,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             let mut t = messages_transcript(&history, Some(&obj), "history")?;
             t.bare = false;
             t.origin = crate::model::Origin::SweAgent;
+            swe_agent(&mut t, &obj)?;
             return Ok(Some(t));
         }
         if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
@@ -165,6 +166,111 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
         }
     }
     Ok(None)
+}
+
+/// A SWE-agent trajectory's history as a conversation of calls and results: the
+/// observation after an action (the user message after an assistant message that has
+/// an `action` and no native calls) is the action's result. The trajectory's steps past
+/// the history's actions (the final `submit` is often missing from the history) are
+/// calls, each with its step's observation as result; so is the observation of the
+/// history's last action, when the history ends on it.
+fn swe_agent(t: &mut Transcript, top: &Obj) -> Result<()> {
+    let field = |m: &Message, k: &str| m.extra.iter().any(|(x, _)| x == k);
+    let is_action = |m: &Message| m.role == Role::Assistant && field(m, "action");
+    let native = |m: &Message| m.parts.iter().any(|p| matches!(p, Part::Call(_)));
+    let demo = |m: &Message| {
+        m.extra.iter().any(|(k, v)| {
+            k == "message_type" && v.as_str() == "\"demonstration\""
+                || k == "is_demo" && v.as_str() == "true"
+        })
+    };
+    for i in 1..t.messages.len() {
+        let (before, rest) = t.messages.split_at_mut(i);
+        let (prev, m) = (&before[i - 1], &mut rest[0]);
+        if m.role != Role::User || !is_action(prev) || native(prev) {
+            continue;
+        }
+        let content = std::mem::take(&mut m.parts);
+        let text: String = content
+            .iter()
+            .map(|p| match p {
+                Part::Text(x) => x.text.as_str(),
+                _ => "",
+            })
+            .collect();
+        if content.iter().all(|p| matches!(p, Part::Text(_))) {
+            m.parts
+                .push(Part::Result(ResultPart::new(Raw::string(&text))));
+            m.role = Role::Tool;
+        } else {
+            m.parts = content;
+        }
+    }
+    let actions = t
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant && !demo(m))
+        .count();
+    let function_calling = t.messages.iter().any(native);
+    let steps: Vec<Node> = top.items("trajectory").collect();
+    let observation = |step: &Node| -> Result<Option<ResultPart>> {
+        match step.object().and_then(|s| s.get("observation")) {
+            Some(o) if o.kind() == Kind::String => Ok(Some(ResultPart::new(Raw::string(&text(
+                &o,
+                "observation",
+            )?)))),
+            _ => Ok(None),
+        }
+    };
+    let tool = |r: ResultPart| {
+        let mut m = Message::new(Role::Tool);
+        m.parts.push(Part::Result(r));
+        m
+    };
+    // The history ends on an action whose observation only the trajectory has.
+    if let Some(last) = t.messages.last()
+        && is_action(last)
+        && !native(last)
+        && actions > 0
+        && let Some(step) = steps.get(actions - 1)
+        && let Some(r) = observation(step)?
+    {
+        t.messages.push(tool(r));
+    }
+    for step in steps.iter().skip(actions) {
+        let Some(s) = step.object() else { continue };
+        let Some(action) = s.get("action").filter(|a| a.kind() == Kind::String) else {
+            continue;
+        };
+        let action = text(&action, "action")?;
+        let action = action.trim();
+        if action.is_empty() {
+            continue;
+        }
+        let mut m = Message::new(Role::Assistant);
+        if let Some(thought) = s.get("thought").filter(|a| a.kind() == Kind::String) {
+            let thought = text(&thought, "thought")?;
+            if !thought.is_empty() {
+                m.parts.push(Part::Text(TextPart::new(thought)));
+            }
+        }
+        // As extract reads it: with function calling, a call without arguments is the
+        // bare tool name (`submit`); anything else is a command line for the shell.
+        let call = if function_calling && !action.contains(char::is_whitespace) {
+            CallPart::new(action, Raw::empty_object())
+        } else {
+            CallPart::new(
+                "bash",
+                Raw::new(format!("{{\"command\":{}}}", Raw::string(action).as_str())),
+            )
+        };
+        m.parts.push(Part::Call(call));
+        t.messages.push(m);
+        if let Some(r) = observation(step)? {
+            t.messages.push(tool(r));
+        }
+    }
+    Ok(())
 }
 
 /// A single API response, as a conversation of the one message it holds: an OpenAI

@@ -97,13 +97,79 @@ pub(super) fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
         }
         Some("function_call") => {
             let name = obj.str("name").unwrap_or_default().into_owned();
-            let mut call = CallPart::new(name, Raw::empty_object());
+            // Codex's `namespace` (`mcp__node_repl__`): the name the model called is
+            // the full one (`mcp__node_repl__js`), as extract reports it.
+            let namespace = obj
+                .str("namespace")
+                .filter(|n| !n.is_empty())
+                .map(|n| n.into_owned());
+            let full = match &namespace {
+                Some(ns) => crate::dialects::native::namespaced(ns, &name),
+                None => name,
+            };
+            let mut call = CallPart::new(full, Raw::empty_object());
             call.id = obj.str("call_id").map(|s| s.into_owned());
             if let Some(a) = obj.get("arguments") {
                 super::read::set_string_arguments(&mut call, &a)?;
             }
-            call.extra = extra_of(obj, &["type", "call_id", "name", "arguments"]);
+            let mut known = vec!["type", "call_id", "name", "arguments"];
+            if namespace.is_some() {
+                known.push("namespace");
+            }
+            call.namespace = namespace;
+            call.extra = extra_of(obj, &known);
             assistant(t).parts.push(Part::Call(call));
+        }
+        // The hosted shell tool's call: tool `shell`, arguments its `action`, as
+        // extract has them.
+        Some("shell_call") if obj.obj("action").is_some() => {
+            let action = obj.get("action").expect("checked");
+            let mut call = CallPart::new("shell", Raw::new(action.text()));
+            call.id = obj
+                .str("call_id")
+                .or_else(|| obj.str("id"))
+                .map(|s| s.into_owned());
+            call.extra = vec![("type".into(), Raw::string("shell_call"))];
+            call.extra
+                .extend(extra_of(obj, &["type", "call_id", "action"]));
+            assistant(t).parts.push(Part::Call(call));
+        }
+        // A remote MCP tool's call, run by the API: its `output` (or `error`) is its
+        // result, in the same item.
+        Some("mcp_call") if obj.has("name") => {
+            let name = obj.str("name").unwrap_or_default().into_owned();
+            let mut call = CallPart::new(name, Raw::empty_object());
+            call.id = obj.str("id").map(|s| s.into_owned());
+            if let Some(a) = obj.get("arguments") {
+                super::read::set_string_arguments(&mut call, &a)?;
+            }
+            call.namespace = obj.str("server_label").map(|s| s.into_owned());
+            call.extra = vec![("type".into(), Raw::string("mcp_call"))];
+            call.extra.extend(extra_of(
+                obj,
+                &["type", "id", "name", "arguments", "output", "error"],
+            ));
+            let error = obj.get("error").filter(|e| !e.is_null());
+            let output = obj.get("output").filter(|o| !o.is_null());
+            let result = match (error, output) {
+                (Some(e), _) => {
+                    let mut r = ResultPart::new(Raw::new(e.text()));
+                    r.is_error = true;
+                    Some(r)
+                }
+                (None, Some(o)) => Some(ResultPart::new(Raw::new(o.text()))),
+                (None, None) => None,
+            };
+            assistant(t).parts.push(Part::Call(call.clone()));
+            if let Some(mut r) = result {
+                r.call_id = call.id.clone();
+                r.name = Some(call.name.clone());
+                r.extra
+                    .push(("type".into(), Raw::string("mcp_call_output")));
+                let mut m = Message::new(Role::Tool);
+                m.parts.push(Part::Result(r));
+                t.messages.push(m);
+            }
         }
         Some("custom_tool_call") => {
             let name = obj.str("name").unwrap_or_default().into_owned();

@@ -231,52 +231,42 @@ fn mandrake_json_result(node: &crate::json::Node) -> Option<ResultPart> {
     Some(result)
 }
 
-/// Cline and Roo Code's results: in the user message after a tool tag, a text block
+/// Cline and Roo Code's results: in the user message after a tool call, a text block
 /// `[read_file for 'path'] Result:` heads the blocks of one result, up to the next
 /// header, a `Tool [name] was not executed…` line (a result of its own: the tool did
-/// not run), or `<environment_details>`. `open` counts the calls still unanswered: a
-/// header with none before it stays text.
+/// not run), or `<environment_details>`; a first block `The tool execution failed…`
+/// makes it an error. `open` counts the calls still unanswered: a header with none
+/// before it stays text.
 pub fn cline(parts: &mut Vec<Part>, open: &mut usize) {
-    let mut i = 0;
-    while i < parts.len() {
-        if *open == 0 {
-            return;
-        }
-        let Part::Text(t) = &parts[i] else {
-            i += 1;
+    let blocks: Vec<ClineBlock> = parts
+        .iter()
+        .map(|p| match p {
+            Part::Text(t) => ClineBlock::Text(&t.text),
+            Part::Block(_) => ClineBlock::Other,
+            _ => ClineBlock::Stop,
+        })
+        .collect();
+    let mut groups = cline_groups(&blocks);
+    groups.truncate(*open);
+    *open -= groups.len();
+    for g in groups.into_iter().rev() {
+        let Part::Text(t) = &parts[g.at] else {
             continue;
         };
-        let Some(head) = cline_head(&t.text) else {
-            i += 1;
-            continue;
-        };
-        let mut blocks: Vec<Part> = Vec::new();
         let mut written = t.text.clone();
-        let mut j = i + 1;
-        if let ClineHead::Result { rest_at, .. } = head {
+        let mut blocks: Vec<Part> = Vec::new();
+        if let Some(rest_at) = g.rest_at {
             let rest = &t.text[rest_at..];
             if !rest.trim().is_empty() {
                 written.truncate(rest_at);
                 blocks.push(Part::Text(TextPart::new(rest.trim_start_matches('\n'))));
             }
-            while j < parts.len() {
-                match &parts[j] {
-                    Part::Text(x) if cline_head(&x.text).is_some() || ends_result(&x.text) => break,
-                    Part::Text(_) | Part::Block(_) => blocks.push(parts[j].clone()),
-                    _ => break,
-                }
-                j += 1;
-            }
         }
-        let (name, is_error) = match &head {
-            ClineHead::Result { name, .. } => (name.clone(), false),
-            ClineHead::NotRun { name } => (name.clone(), true),
-            ClineHead::Failed => (String::new(), true),
-        };
-        let content = match (&head, blocks.as_slice()) {
-            (ClineHead::Result { .. }, [Part::Text(x)]) => Raw::string(&x.text),
-            (ClineHead::Result { .. }, []) => Raw::string(""),
-            (ClineHead::Result { .. }, _) => {
+        blocks.extend(parts[g.at + 1..g.end].iter().cloned());
+        let content = match (g.rest_at, blocks.as_slice()) {
+            (Some(_), [Part::Text(x)]) => Raw::string(&x.text),
+            (Some(_), []) => Raw::string(""),
+            (Some(_), _) => {
                 let items: Vec<super::emit::J> = blocks
                     .iter()
                     .map(|b| match b {
@@ -289,19 +279,115 @@ pub fn cline(parts: &mut Vec<Part>, open: &mut usize) {
                     .collect();
                 Raw::new(super::emit::J::Arr(items).render(false))
             }
-            _ => Raw::string(&t.text),
+            (None, _) => Raw::string(&t.text),
         };
         let mut result = ResultPart::new(content);
-        result.is_error = is_error;
-        result.name = (!name.is_empty()).then_some(name);
+        result.is_error = g.is_error;
+        result.name = g.name;
         result.written = Some(super::model::Written {
             dialect: CLINE.into(),
             text: written,
         });
-        parts.splice(i..j, [Part::Result(result)]);
-        *open -= 1;
-        i += 1;
+        parts.splice(g.at..g.end, [Part::Result(result)]);
     }
+}
+
+/// Whether a message's text blocks hold a Cline result header (`[name …] Result:`, or
+/// `Tool [name] was not executed…`) and no native result.
+pub fn has_cline_header(parts: &[Part]) -> bool {
+    !parts.iter().any(|p| matches!(p, Part::Result(_)))
+        && parts.iter().any(|p| {
+            matches!(p, Part::Text(t) if matches!(
+                cline_head(&t.text),
+                Some(ClineHead::Result { .. } | ClineHead::NotRun { .. })
+            ))
+        })
+}
+
+/// A block of a Cline user message, for [`cline_groups`].
+pub enum ClineBlock<'a> {
+    Text(&'a str),
+    /// A block that may be part of a result (an image).
+    Other,
+    /// A part that ends any result (a native result or call).
+    Stop,
+}
+
+/// One result Cline wrote in a user message's blocks: the blocks `at..end`.
+pub struct ClineGroup {
+    pub at: usize,
+    pub end: usize,
+    /// The tool it names (none for a failure without header).
+    pub name: Option<String>,
+    pub is_error: bool,
+    /// For a header: where the header block's own text after the header starts.
+    pub rest_at: Option<usize>,
+}
+
+/// The results in a Cline user message's blocks, in order.
+pub fn cline_groups(blocks: &[ClineBlock]) -> Vec<ClineGroup> {
+    const FAILED: &str = "The tool execution failed with the following error:";
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < blocks.len() {
+        let ClineBlock::Text(text) = blocks[i] else {
+            i += 1;
+            continue;
+        };
+        let Some(head) = cline_head(text) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        let group = match head {
+            ClineHead::Result { name, rest_at } => {
+                // Real Cline and Roo write the header and the content as separate
+                // blocks: a failure right after the header is this result's content.
+                let mut is_error = text[rest_at..].trim_start().starts_with(FAILED);
+                while j < blocks.len() {
+                    match blocks[j] {
+                        ClineBlock::Text(x)
+                            if ends_result(x)
+                                || matches!(
+                                    cline_head(x),
+                                    Some(ClineHead::Result { .. } | ClineHead::NotRun { .. })
+                                ) =>
+                        {
+                            break;
+                        }
+                        ClineBlock::Text(x) => is_error |= j == i + 1 && x.starts_with(FAILED),
+                        ClineBlock::Other => {}
+                        ClineBlock::Stop => break,
+                    }
+                    j += 1;
+                }
+                ClineGroup {
+                    at: i,
+                    end: j,
+                    name: Some(name),
+                    is_error,
+                    rest_at: Some(rest_at),
+                }
+            }
+            ClineHead::NotRun { name } => ClineGroup {
+                at: i,
+                end: j,
+                name: Some(name),
+                is_error: true,
+                rest_at: None,
+            },
+            ClineHead::Failed => ClineGroup {
+                at: i,
+                end: j,
+                name: None,
+                is_error: true,
+                rest_at: None,
+            },
+        };
+        out.push(group);
+        i = j;
+    }
+    out
 }
 
 pub const CLINE: &str = "cline-results";

@@ -54,7 +54,8 @@ pub fn split(
         cline |= m.parts.iter().any(|p| {
             matches!(p, Part::Call(c) if c.written.as_ref().is_some_and(|w| w.dialect == crate::dialects::cline::NAME))
         });
-        if cline && m.role == Role::User {
+        // Today's Cline calls with native `tool_use` blocks, but still answers in text.
+        if (cline || results::has_cline_header(&m.parts)) && m.role == Role::User {
             results::cline(&mut m.parts, &mut open);
         }
     }

@@ -63,10 +63,34 @@ pub struct Interpreter {
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
     too_deep: bool,
+    /// Calls with an id not answered yet (id, name), newest last, at most
+    /// [`MAX_OPEN_NAMED`]: Cline answers native calls with text headers that name the
+    /// tool, which pair with the earliest open call of that name.
+    open_named: std::collections::VecDeque<(String, String)>,
+    /// The calls handed on, oldest first, at most [`MAX_OPEN_NAMED`] * 16: (id, name and
+    /// arguments digest, replayed). A recording's request history replays them, often
+    /// under another id (`llm_version:0` replayed as `0`, `call_0` as
+    /// `resp_…:call_0`, an id the client made up for a call that had none), and its
+    /// results answer that id.
+    handed: std::collections::VecDeque<(Option<String>, u64, bool)>,
+    /// Ids of replayed calls that differ from the call's own: replayed id -> own id.
+    replayed_ids: std::collections::HashMap<String, String>,
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
 }
+
+/// A call's name and arguments, hashed: the same call replayed has the same digest.
+fn call_digest(call: &Call) -> u64 {
+    let arguments = match &call.arguments_raw {
+        Some(raw) => raw.clone(),
+        None => serde_json::to_string(&*call.arguments).unwrap_or_default(),
+    };
+    crate::recent::hash_parts(&[call.name.as_bytes(), arguments.as_bytes()])
+}
+
+/// How many unanswered calls are remembered for results that name their tool only.
+const MAX_OPEN_NAMED: usize = 256;
 
 /// How many calls, or texts, a turn gathers from values with the same key (lines of one
 /// message, a long stream) before it is handed on and the next such value starts
@@ -311,12 +335,132 @@ impl Interpreter {
                 return;
             }
         }
-        if !self.history {
+        if self.history {
+            self.replayed(&call);
+        } else {
+            if self.handed.len() == MAX_OPEN_NAMED * 16 {
+                self.handed.pop_front();
+            }
+            self.handed
+                .push_back((call.id.clone(), call_digest(&call), false));
+            if let Some(id) = &call.id {
+                if self.open_named.len() == MAX_OPEN_NAMED {
+                    self.open_named.pop_front();
+                }
+                self.open_named.push_back((id.clone(), call.name.clone()));
+            }
             turn.push_call(call);
         }
     }
 
-    fn result(&mut self, result: ToolResult) {
+    /// A call replayed in a recording's request history: the earliest call handed on
+    /// with its name and arguments not replayed yet is the same call; when it had
+    /// another id, results that answer the replayed id answer it.
+    fn replayed(&mut self, call: &Call) {
+        let Some(id) = &call.id else { return };
+        if self.replayed_ids.contains_key(id) {
+            return;
+        }
+        if let Some(own) = self.handed.iter_mut().find(|h| h.0.as_ref() == Some(id)) {
+            own.2 = true;
+            return;
+        }
+        let digest = call_digest(call);
+        let Some(own) = self.handed.iter_mut().find(|h| !h.2 && h.1 == digest) else {
+            return;
+        };
+        own.2 = true;
+        if let Some(own_id) = &own.0 {
+            if self.replayed_ids.len() >= MAX_OPEN_NAMED * 16 {
+                self.replayed_ids.clear();
+            }
+            self.replayed_ids.insert(id.clone(), own_id.clone());
+        }
+    }
+
+    /// Cline's results in a user message's blocks (`[read_file for 'x'] Result:` and the
+    /// blocks after it), each answering the earliest open call of the tool it names.
+    fn cline_results(&mut self, content: &Node, ctx: &Ctx) -> Vec<ToolResult> {
+        use crate::convert::results::{ClineBlock, cline_groups};
+        let nodes: Vec<Node> = content.items().collect();
+        let texts: Vec<Option<String>> = nodes
+            .iter()
+            .map(|b| match b.kind() {
+                Kind::String => b.str().map(|s| s.into_owned()),
+                _ => b
+                    .object()
+                    .filter(|o| o.is("type", "text"))
+                    .and_then(|o| o.str("text").map(|s| s.into_owned())),
+            })
+            .collect();
+        let blocks: Vec<ClineBlock> = nodes
+            .iter()
+            .zip(&texts)
+            .map(|(b, t)| match t {
+                Some(t) => ClineBlock::Text(t),
+                None if b
+                    .object()
+                    .and_then(|o| o.str("type"))
+                    .is_some_and(|k| k.contains("tool_")) =>
+                {
+                    ClineBlock::Stop
+                }
+                None => ClineBlock::Other,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for g in cline_groups(&blocks) {
+            let Some(name) = g.name else { continue };
+            let Some(at) = self.open_named.iter().position(|(_, n)| *n == name) else {
+                continue;
+            };
+            let (id, _) = self.open_named.remove(at).expect("found");
+            let header = texts[g.at].as_deref().unwrap_or_default();
+            let rest = g
+                .rest_at
+                .map(|r| header[r..].trim_start_matches('\n'))
+                .filter(|r| !r.trim().is_empty());
+            let inner = &nodes[g.at + 1..g.end];
+            let content = match (rest, inner) {
+                (None, []) if g.rest_at.is_none() => JsonText::string(header),
+                (None, []) => JsonText::string(""),
+                (Some(r), []) => JsonText::string(r),
+                (None, [one]) if texts[g.at + 1].is_some() => {
+                    JsonText::string(texts[g.at + 1].as_deref().unwrap_or_default())
+                }
+                _ => {
+                    let mut items: Vec<String> = Vec::new();
+                    if let Some(r) = rest {
+                        items.push(format!(
+                            r#"{{"type":"text","text":{}}}"#,
+                            serde_json::to_string(r).expect("a string serializes")
+                        ));
+                    }
+                    items.extend(inner.iter().map(|n| n.kept_compact()));
+                    JsonText::raw(format!("[{}]", items.join(",")))
+                }
+            };
+            out.push(ToolResult {
+                id: Some(id),
+                name: Some(name),
+                content,
+                is_error: g.is_error,
+                dialect: crate::convert::results::CLINE,
+                line: ctx.lines.line(nodes[g.at].offset()),
+            });
+        }
+        out
+    }
+
+    fn result(&mut self, mut result: ToolResult) {
+        if let Some(own) = result.id.as_ref().and_then(|id| self.replayed_ids.get(id)) {
+            result.id = Some(own.clone());
+        }
+        if let Some(id) = &result.id
+            && let Some(at) = self.open_named.iter().position(|(o, _)| o == id)
+        {
+            self.open_named.remove(at);
+        }
         if let Some(id) = &result.id
             && !self.seen_results.insert(crate::recent::hash_parts(&[
                 &self.conversation.to_le_bytes(),
@@ -451,20 +595,42 @@ impl Interpreter {
         };
         let mut actions = 0usize;
         let mut function_calling = false;
+        // The last message was an action whose observation is its result (an action
+        // without native calls: those are answered by tool messages).
+        let mut acted = false;
         for message in history {
+            let mut observation = None;
             if let Some(m) = message.object() {
                 let demo = m.is("message_type", "demonstration")
                     || m.get("is_demo").and_then(|d| d.bool()) == Some(true);
+                let native = m.get("tool_calls").is_some_and(|t| !t.is_null());
                 if m.is("role", "assistant") && !demo {
                     actions += 1;
-                    function_calling |= m.get("tool_calls").is_some_and(|t| !t.is_null());
+                    function_calling |= native;
                 }
+                if acted && m.is("role", "user") {
+                    observation = m.get("content").filter(|c| c.kind() == Kind::String);
+                }
+                acted = m.is("role", "assistant") && m.has("action") && !native;
             }
             self.walk(message, &ctx);
+            if let Some(content) = observation {
+                self.swe_agent_observation(&content, &ctx);
+            }
+        }
+        let steps = obj.arr("trajectory").unwrap_or_default();
+        // The history ends on an action: its observation is in its trajectory step.
+        if acted
+            && let Some(step) = actions.checked_sub(1).and_then(|i| steps.get(i))
+            && let Some(content) = step
+                .object()
+                .and_then(|s| s.get("observation"))
+                .filter(|o| o.kind() == Kind::String)
+        {
+            self.swe_agent_observation(&content, &ctx);
         }
         // The history can end before the trajectory's last step (the submit step is
-        // often missing): such steps are calls too.
-        let steps = obj.arr("trajectory").unwrap_or_default();
+        // often missing): such steps are calls too, answered by their observations.
         for step in steps.iter().skip(actions) {
             let Some(s) = step.object() else { continue };
             let Some(action) = s.str("action").filter(|a| !a.trim().is_empty()) else {
@@ -485,7 +651,22 @@ impl Interpreter {
             };
             turn.push_call(call);
             self.submit(turn, None);
+            if let Some(content) = s.get("observation").filter(|o| o.kind() == Kind::String) {
+                self.swe_agent_observation(&content, &ctx);
+            }
         }
+    }
+
+    /// A SWE-agent observation: the result of the action before it.
+    fn swe_agent_observation(&mut self, content: &Node, ctx: &Ctx) {
+        self.result(ToolResult {
+            id: None,
+            name: None,
+            content: JsonText::of(content),
+            is_error: false,
+            dialect: native::SWE_AGENT_TRAJECTORY,
+            line: ctx.lines.line(content.offset()),
+        });
     }
 
     fn codex_line(&mut self, obj: &Obj, ctx: &Ctx) {
@@ -638,6 +819,9 @@ impl Interpreter {
             Some(content) if content.kind() == Kind::Array => {
                 for block in content.items() {
                     self.content_block(&block, &mut turn, ctx);
+                }
+                if role == Role::User && !self.open_named.is_empty() {
+                    pending_results.extend(self.cline_results(&content, ctx));
                 }
             }
             _ => {}
