@@ -191,6 +191,7 @@ pub fn prepare(t: &Transcript, to: Format, options: WriteOptions, notes: &mut No
     if !is_api(to) {
         return t;
     }
+    sidechains(&mut t, notes);
     reasoning(&mut t, to, notes);
     result_names(&mut t);
     unanswered_calls_as_text(&mut t, notes);
@@ -308,6 +309,30 @@ fn open_calls_last(t: &mut Transcript, notes: &mut Notes) {
     m.parts.extend(rest);
     m.parts.extend(calls);
     notes.add("text after the open calls of the last message written before them (an item after a call must be its output)");
+}
+
+/// Claude Code logs a subagent's conversation (`"isSidechain": true` lines) inside the
+/// session, between the `Task` call and its result: another conversation, which a
+/// request of this one cannot hold in its middle.
+fn sidechains(t: &mut Transcript, notes: &mut Notes) {
+    let side = |m: &super::model::Message| {
+        m.extra
+            .iter()
+            .any(|(k, v)| k == "isSidechain" && v.as_str() == "true")
+    };
+    // A subagent's own log (`agent-*.jsonl`) is that conversation: kept whole.
+    if t.messages.iter().all(side) {
+        return;
+    }
+    let before = t.messages.len();
+    t.messages.retain(|m| !side(m));
+    let n = before - t.messages.len();
+    if n > 0 {
+        notes.add(format!(
+            "{} of subagents' conversations (Claude Code sidechains) not written: they are other conversations (kept by --to json)",
+            plural(n, "message", "messages")
+        ));
+    }
 }
 
 /// Reasoning a request can carry: none in a Chat Completions request (its
@@ -721,5 +746,43 @@ mod tests {
                 .any(|l| l.contains("functions.f:0 -> functions_f_0_2")),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn a_subagents_sidechain_is_not_written_in_the_middle_of_its_session() {
+        let side = |role, parts| {
+            let mut m = message(role, parts);
+            m.extra = vec![("isSidechain".into(), Raw::new("true"))];
+            m
+        };
+        let t = Transcript {
+            messages: vec![
+                message(Role::Assistant, vec![call("task", false)]),
+                side(Role::User, vec![text("sub task")]),
+                side(Role::Assistant, vec![text("done")]),
+                message(Role::User, vec![result("task")]),
+            ],
+            ..Transcript::default()
+        };
+        let p = prepare(
+            &t,
+            Format::Anthropic,
+            WriteOptions::default(),
+            &mut Notes::default(),
+        );
+        assert_eq!(p.messages.len(), 2);
+        assert_eq!(p.messages[1].role, Role::User);
+        // A subagent's own log is its conversation.
+        let own = Transcript {
+            messages: t.messages[1..3].to_vec(),
+            ..Transcript::default()
+        };
+        let p = prepare(
+            &own,
+            Format::Anthropic,
+            WriteOptions::default(),
+            &mut Notes::default(),
+        );
+        assert_eq!(p.messages.len(), 2);
     }
 }
