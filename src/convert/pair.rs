@@ -168,3 +168,90 @@ fn adopt_result_ids(t: &mut Transcript) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{CallPart, Message, Raw, ResultPart, Role};
+    use super::*;
+
+    fn call(name: &str, args: &str) -> Part {
+        Part::Call(CallPart::new(name, Raw::new(args)))
+    }
+
+    fn named_result(name: &str, content: &str) -> Part {
+        let mut r = ResultPart::new(Raw::string(content));
+        r.name = Some(name.into());
+        Part::Result(r)
+    }
+
+    fn transcript(parts: Vec<Vec<Part>>) -> Transcript {
+        let mut t = Transcript::default();
+        for (i, p) in parts.into_iter().enumerate() {
+            let mut m = Message::new(if i % 2 == 0 {
+                Role::Assistant
+            } else {
+                Role::User
+            });
+            m.parts = p;
+            t.messages.push(m);
+        }
+        t
+    }
+
+    fn ids(t: &Transcript) -> Vec<(String, Option<String>)> {
+        t.messages
+            .iter()
+            .flat_map(|m| &m.parts)
+            .filter_map(|p| match p {
+                Part::Call(c) => Some(("call".into(), c.id.clone())),
+                Part::Result(r) => Some(("result".into(), r.call_id.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn results_answered_out_of_order_pair_by_name() {
+        let mut t = transcript(vec![
+            vec![call("read", "{}"), call("write", "{}")],
+            vec![named_result("write", "w"), named_result("read", "r")],
+        ]);
+        let pairing = pair(&mut t, 0);
+        assert_eq!(pairing.orphans, 0);
+        let got = ids(&t);
+        // write's result answers write's call, read's answers read's.
+        assert_eq!(got[2].1, got[1].1);
+        assert_eq!(got[3].1, got[0].1);
+    }
+
+    #[test]
+    fn two_identical_calls_get_two_ids_the_same_on_every_run() {
+        let make = || {
+            transcript(vec![
+                vec![call("f", r#"{"a":1}"#), call("f", r#"{"a":1}"#)],
+                vec![named_result("f", "1"), named_result("f", "2")],
+            ])
+        };
+        let (mut a, mut b) = (make(), make());
+        pair(&mut a, 0);
+        pair(&mut b, 0);
+        let got = ids(&a);
+        assert_ne!(got[0].1, got[1].1);
+        assert_eq!(got, ids(&b));
+        // In order: the first result the first call.
+        assert_eq!(got[2].1, got[0].1);
+        assert_eq!(got[3].1, got[1].1);
+    }
+
+    #[test]
+    fn a_result_with_no_call_before_it_is_an_orphan() {
+        let mut t = transcript(vec![vec![], vec![named_result("f", "x")]]);
+        assert_eq!(pair(&mut t, 0).orphans, 1);
+        // Answered once: a second result of the same call is an orphan too.
+        let mut t = transcript(vec![
+            vec![call("f", "{}")],
+            vec![named_result("f", "1"), named_result("f", "2")],
+        ]);
+        assert_eq!(pair(&mut t, 0).orphans, 1);
+    }
+}

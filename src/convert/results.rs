@@ -469,4 +469,43 @@ mod tests {
         assert_eq!(found[1].result.content.as_string().unwrap(), "no such tool");
         assert!(text[found[1].end..].starts_with("\n</function_results>"));
     }
+
+    #[test]
+    fn a_function_results_block_of_plain_text_is_one_result() {
+        let text = "<function_results>\nfile written\n</function_results>\nNext.";
+        let found = find(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].result.content.as_string().unwrap(), "file written");
+        assert!(!found[0].result.is_error);
+        assert_eq!(&text[found[0].end..], "\nNext.");
+    }
+
+    #[test]
+    fn a_mandrake_result_that_is_not_json_is_its_text() {
+        let text = "<tool_result>\n<result>\nplain words, not JSON\n</result>\n</tool_result>";
+        let found = find(text);
+        assert_eq!(found.len(), 1);
+        // Kept as a JSON string (valid JSON in every target), its text as written.
+        assert_eq!(
+            found[0].result.content.as_str(),
+            "\"plain words, not JSON\""
+        );
+        assert_eq!(found[0].end, text.len());
+    }
+
+    #[test]
+    fn the_tool_results_wrapper_gives_each_result_in_order() {
+        let text = r#"{"tool_results": [{"name": "a.f", "content": {"x": 1}}, {"name": "b.g", "error": "no"}]}"#;
+        let found = find(text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].result.name.as_deref(), Some("a.f"));
+        assert_eq!(found[0].result.content.value()["x"], 1);
+        assert_eq!(found[1].result.name.as_deref(), Some("b.g"));
+        assert!(found[1].result.is_error);
+        // The text is written once: by the last result's span.
+        assert_eq!((found[0].start, found[0].end), (0, 0));
+        assert_eq!((found[1].start, found[1].end), (0, text.len()));
+        // A wrapper with another member is no result at all.
+        assert!(find(r#"{"tool_results": [{"name": "a", "content": 1}], "x": 1}"#).is_empty());
+    }
 }

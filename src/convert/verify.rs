@@ -198,3 +198,72 @@ fn excerpt(s: &str, at: usize) -> String {
     }
     format!("{:?}", &s[at..end])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{Message, Raw, TextPart};
+    use super::*;
+
+    fn conversation(text: &str, name: &str, args: &str, answer: &str, paired: bool) -> Transcript {
+        let mut c = CallPart::new(name, Raw::new(args));
+        c.id = Some("c1".into());
+        let mut r = ResultPart::new(Raw::string(answer));
+        r.call_id = paired.then(|| "c1".into());
+        let mut user = Message::new(Role::User);
+        user.parts = vec![Part::Text(TextPart::new(text))];
+        let mut model = Message::new(Role::Assistant);
+        model.parts = vec![Part::Call(c)];
+        let mut tool = Message::new(Role::Tool);
+        tool.parts = vec![Part::Result(r)];
+        Transcript {
+            messages: vec![user, model, tool],
+            ..Transcript::default()
+        }
+    }
+
+    #[test]
+    fn every_kind_of_difference_is_reported() {
+        let a = conversation("hi", "f", r#"{"x":1}"#, "ok", true);
+        assert!(compare(&a, &a.clone(), Format::Anthropic).is_empty());
+        let cases = [
+            (
+                conversation("ho", "f", r#"{"x":1}"#, "ok", true),
+                "user text differs",
+            ),
+            (conversation("hi", "g", r#"{"x":1}"#, "ok", true), "name"),
+            (
+                conversation("hi", "f", r#"{"x":2}"#, "ok", true),
+                "arguments differ",
+            ),
+            (
+                conversation("hi", "f", r#"{"x":1}"#, "no", true),
+                "content differs",
+            ),
+            (
+                conversation("hi", "f", r#"{"x":1}"#, "ok", false),
+                "answers call",
+            ),
+        ];
+        for (b, needle) in cases {
+            let found = compare(&a, &b, Format::Anthropic);
+            assert!(
+                found.iter().any(|d| d.contains(needle)),
+                "{needle}: {found:?}"
+            );
+        }
+        // Ids are compared where the target keeps them, not in Gemini's.
+        let mut b = a.clone();
+        if let Part::Call(c) = &mut b.messages[1].parts[0] {
+            c.id = Some("other".into());
+        }
+        if let Part::Result(r) = &mut b.messages[2].parts[0] {
+            r.call_id = Some("other".into());
+        }
+        assert!(
+            compare(&a, &b, Format::Anthropic)
+                .iter()
+                .any(|d| d.contains("id"))
+        );
+        assert!(compare(&a, &b, Format::Gemini).is_empty());
+    }
+}
