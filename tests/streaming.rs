@@ -534,7 +534,8 @@ fn json_lines_parsed_on_a_second_thread_give_the_same_records() {
     inputs.push(("many".into(), many_json_lines()));
     for (name, data) in &inputs {
         let one = chunked_on_one_and_two_threads(data, &mut next, 0, name);
-        assert!(!one.is_empty(), "{name}");
+        // JSON of no known shape gives no record, by design.
+        assert!(!one.is_empty() || name.contains("unknown-shape"), "{name}");
     }
 }
 
