@@ -312,6 +312,7 @@ impl<'o> Engine<'o> {
 
     /// Starts a new source: turn numbers and call pairing are per source.
     pub fn start_source(&mut self, file: &str) {
+        self.out.start_file();
         self.file = file.to_owned();
         self.structured = false;
         self.source_calls = 0;
