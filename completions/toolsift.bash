@@ -106,7 +106,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
+            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --manifest --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -154,6 +154,10 @@ _toolsift() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --manifest)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --expect)
@@ -290,7 +294,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --with-results --with-text --stats --output --jobs --line-buffered --help"
+            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --manifest --with-results --with-text --stats --output --jobs --line-buffered --skip-unchanged --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -340,6 +344,10 @@ _toolsift() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --manifest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -353,6 +361,10 @@ _toolsift() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-unchanged)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

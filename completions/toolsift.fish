@@ -136,8 +136,10 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l exclude -d
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see README, "Manifest"). Written whole when the run ends, as -o is' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l skip-unchanged -d 'Skip the inputs that MANIFEST (an earlier --manifest) lists with the same size, mtime and hash: they give no records, and are in --manifest as "unchanged". A missing MANIFEST skips nothing' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s L -l follow -d 'Follow symbolic links inside directory arguments (skipped by default); a link that loops back is reported once and not followed, and a file reached by two paths is read once'
@@ -248,6 +250,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l exclude -d '
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see README, "Manifest"). Written whole when the run ends, as -o is' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l expect -d 'Each file must call NAME at least once (repeatable)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l forbid -d 'No file may call NAME (repeatable)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l max-calls -d 'No file may make more than N calls' -r

@@ -185,11 +185,15 @@ struct Totals {
 }
 
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
-    let Some(options) = options_or_report(&args.scan, false, false) else {
+    let Some(mut options) = options_or_report(&args.scan, false, false) else {
         return Ok(ExitCode::Error);
     };
     // Errors are kept as well as printed: a file that cannot be read is in the report.
     let diag = Diag::recording(args.scan.quiet);
+    let Some(manifest) = crate::manifest::plan(args.scan.manifest.as_deref(), None, &diag) else {
+        return Ok(ExitCode::Error);
+    };
+    options.manifest = manifest.clone();
     let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
@@ -336,6 +340,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     };
     if finish(result, file, &diag)?.is_none() {
         return Ok(ExitCode::Error);
+    }
+    if let (Some(path), Some(plan)) = (&args.scan.manifest, &manifest) {
+        plan.write(path, &diag);
     }
     if args.format != CheckFormat::Human {
         eprintln!("toolsift: {}", summary(&totals));

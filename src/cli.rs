@@ -373,6 +373,11 @@ pub struct ExtractArgs {
     /// standard output is a terminal.
     #[arg(long)]
     pub line_buffered: bool,
+    /// Skip the inputs that MANIFEST (an earlier --manifest) lists with the same size,
+    /// mtime and hash: they give no records, and are in --manifest as "unchanged". A
+    /// missing MANIFEST skips nothing.
+    #[arg(long, value_name = "MANIFEST")]
+    pub skip_unchanged: Option<PathBuf>,
 }
 
 /// What to read and how: shared by `extract` and `check`.
@@ -456,6 +461,12 @@ pub struct ScanArgs {
     /// terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+    /// Write a manifest to FILE: one JSON line per input, in input order, with its path,
+    /// size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged),
+    /// framing, dialects and records (see README, "Manifest"). Written whole when the
+    /// run ends, as -o is.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,6 +5,7 @@ use crate::cli::{Cli, Command, DialectsArgs, ExtractArgs, ToolsCommand};
 use crate::diag::{Diag, escape};
 use crate::dialects;
 use crate::engine::{Engine, Stats};
+use crate::manifest;
 use crate::output::Output;
 use crate::pipeline::{
     OutputFile, STDOUT, finish, inputs, options_or_report, read_parallel, read_sources, text_window,
@@ -58,10 +59,18 @@ fn print(text: &[u8]) -> Result<ExitCode> {
 }
 
 fn extract(args: ExtractArgs) -> Result<ExitCode> {
-    let Some(options) = options_or_report(&args.scan, args.with_results, args.with_text) else {
+    let Some(mut options) = options_or_report(&args.scan, args.with_results, args.with_text) else {
         return Ok(ExitCode::Error);
     };
     let diag = Diag::new(args.scan.quiet);
+    let Some(manifest) = manifest::plan(
+        args.scan.manifest.as_deref(),
+        args.skip_unchanged.as_deref(),
+        &diag,
+    ) else {
+        return Ok(ExitCode::Error);
+    };
+    options.manifest = manifest.clone();
     let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
@@ -115,6 +124,10 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     let Some(stats) = finish(result, file, &diag)? else {
         return Ok(ExitCode::Error);
     };
+    // The manifest tells what the records hold: written only when they are.
+    if let (Some(path), Some(plan)) = (&args.scan.manifest, &manifest) {
+        plan.write(path, &diag);
+    }
     if args.stats {
         let paint = Paint::new(args.scan.color, Stream::Stderr);
         eprint!("{}", stats.report(paint));

@@ -106,6 +106,8 @@ pub struct Options {
     pub registry: &'static dialects::Registry,
     pub strict: bool,
     pub reasoning: Reasoning,
+    /// `--manifest`, `--skip-unchanged`: a line per input is kept here.
+    pub manifest: Option<std::sync::Arc<crate::manifest::Plan>>,
 }
 
 /// A call chosen for a turn, with where it sat in the turn's text (for `--with-text`).
@@ -245,6 +247,8 @@ pub struct Engine<'o> {
     last_note: Option<(u64, String)>,
     notes_not_shown: u64,
     pub stats: Stats,
+    /// Where the manifest lines of the inputs read go (from [`Options::manifest`]).
+    pub manifest: Option<crate::manifest::Recorder>,
 }
 
 /// How many calls a text read in windows holds, waiting for its turn to be settled,
@@ -256,7 +260,9 @@ const MAX_NOTES_PER_SOURCE: u64 = 20;
 
 impl<'o> Engine<'o> {
     pub fn new(options: Options, out: &'o mut Output) -> Self {
+        let manifest = options.manifest.clone().map(crate::manifest::Recorder::new);
         Engine {
+            manifest,
             options,
             scanners: dialects::scanners(),
             out,
@@ -312,6 +318,7 @@ impl<'o> Engine<'o> {
 
     /// Starts a new source: turn numbers and call pairing are per source.
     pub fn start_source(&mut self, file: &str) {
+        self.out.start_file();
         self.file = file.to_owned();
         self.structured = false;
         self.source_calls = 0;
@@ -1136,6 +1143,7 @@ mod tests {
             registry: dialects::Registry::builtin(),
             strict: false,
             reasoning: Reasoning::Fallback,
+            manifest: None,
         };
         let mut sink = Output::new(Box::new(io::sink()), false);
         let mut engine = Engine::new(options, &mut sink);

@@ -94,6 +94,7 @@ fn options(all: bool, with_text: bool) -> Options {
         registry: Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Fallback,
+        manifest: None,
     }
 }
 
@@ -570,6 +571,7 @@ fn convert_settings(to: crate::convert::model::Format) -> crate::convert::Settin
             registry: Registry::builtin(),
             strict: false,
             reasoning: Reasoning::Exclude,
+            manifest: None,
         },
     }
 }

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod fuzzing;
 pub mod input;
 pub mod json;
+pub mod manifest;
 pub mod model;
 pub mod output;
 mod pipeline;

@@ -4,6 +4,8 @@
 //! "valid"?,"errors"?,"repairs"?,"in_reasoning"?,"channel","dialect","source"}`.
 //! Result: `{"type":"result","id"?,"name"?,"content","is_error","channel","dialect","source"}`.
 //! Text (`--with-text`): `{"type":"text","text","in_reasoning"?,"source"}`.
+//! `source` is `{"file","line","turn","index"}`: `index` counts the records written for
+//! the file (every type), from 0, so that (file, index) is unique.
 //! Optional keys are left out when they carry nothing (`valid` appears only as false,
 //! unless calls were checked against `--tools` contracts).
 
@@ -18,6 +20,15 @@ pub struct Source<'a> {
     pub turn: u64,
 }
 
+/// [`Source`] as written: with the record's ordinal in its file.
+#[derive(Serialize)]
+struct Placed<'a> {
+    file: &'a str,
+    line: u64,
+    turn: u64,
+    index: u64,
+}
+
 #[derive(Serialize)]
 struct ResultRecord<'a> {
     #[serde(rename = "type")]
@@ -30,7 +41,7 @@ struct ResultRecord<'a> {
     is_error: bool,
     channel: &'a str,
     dialect: &'a str,
-    source: Source<'a>,
+    source: Placed<'a>,
 }
 
 #[derive(Serialize)]
@@ -40,7 +51,7 @@ struct TextRecord<'a> {
     text: &'a str,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     in_reasoning: bool,
-    source: Source<'a>,
+    source: Placed<'a>,
 }
 
 /// The record stream: buffered, flushed per record when asked (for `tail -f`). For
@@ -58,6 +69,10 @@ pub struct Output {
     /// The call record being written, handed to `out` whole: many small writes to a
     /// `Vec` instead of to a `dyn Write`.
     record: Vec<u8>,
+    /// Records of the current file so far (calls, for `check`): the next `source.index`.
+    index: u64,
+    /// The dialects of the current file's calls and results.
+    dialects: std::collections::BTreeSet<&'static str>,
 }
 
 /// A call as `check` sees it: where it was found, and the call.
@@ -86,7 +101,31 @@ impl Output {
             checker: None,
             file: Default::default(),
             record: Vec::new(),
+            index: 0,
+            dialects: Default::default(),
         }
+    }
+
+    /// A new file starts: `source.index` counts from 0 again.
+    pub fn start_file(&mut self) {
+        self.index = 0;
+        self.dialects.clear();
+    }
+
+    /// The records of the current file so far (for `check`, its calls).
+    pub fn file_records(&self) -> u64 {
+        self.index
+    }
+
+    /// The dialects of the current file's calls and results, in order.
+    pub fn file_dialects(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.dialects.iter().copied()
+    }
+
+    /// The next record's `source.index`.
+    fn next_index(&mut self) -> u64 {
+        self.index += 1;
+        self.index - 1
     }
 
     /// An output that keeps calls (and drops results and text) instead of writing them.
@@ -125,6 +164,8 @@ impl Output {
     }
 
     pub fn call(&mut self, call: &Call, channel: &str, source: Source) -> io::Result<()> {
+        let index = self.next_index();
+        self.dialects.insert(call.dialect);
         if let Some(checker) = &mut self.checker {
             checker.call(call, channel, source.line, source.turn);
             return Ok(());
@@ -141,7 +182,7 @@ impl Output {
         let mut record = std::mem::take(&mut self.record);
         record.clear();
         write_call(&mut record, call, channel, self.validated)?;
-        self.write_source(&mut record, &source)?;
+        self.write_source(&mut record, &source, index)?;
         record.push(b'\n');
         let written = self.out.write_all(&record);
         self.record = record;
@@ -154,7 +195,7 @@ impl Output {
 
     /// `,"source":{...}}`, the end of a call record, with the file name quoted once per
     /// file rather than once per record.
-    fn write_source(&mut self, w: &mut Vec<u8>, source: &Source) -> io::Result<()> {
+    fn write_source(&mut self, w: &mut Vec<u8>, source: &Source, index: u64) -> io::Result<()> {
         if self.file.0 != source.file {
             self.file.1 = serde_json::to_string(source.file)?;
             self.file.0 = source.file.to_owned();
@@ -165,6 +206,8 @@ impl Output {
         write_json(w, &source.line)?;
         w.write_all(br#","turn":"#)?;
         write_json(w, &source.turn)?;
+        w.write_all(br#","index":"#)?;
+        write_json(w, &index)?;
         w.write_all(b"}}")
     }
 
@@ -174,6 +217,8 @@ impl Output {
         name: Option<&str>,
         source: Source,
     ) -> io::Result<()> {
+        self.dialects.insert(result.dialect);
+        let source = self.placed(source);
         let record = ResultRecord {
             kind: "result",
             id: result.id.as_deref(),
@@ -188,12 +233,22 @@ impl Output {
     }
 
     pub fn text(&mut self, text: &str, in_reasoning: bool, source: Source) -> io::Result<()> {
+        let source = self.placed(source);
         self.write(&TextRecord {
             kind: "text",
             text,
             in_reasoning,
             source,
         })
+    }
+
+    fn placed<'s>(&mut self, source: Source<'s>) -> Placed<'s> {
+        Placed {
+            file: source.file,
+            line: source.line,
+            turn: source.turn,
+            index: self.next_index(),
+        }
     }
 
     fn write(&mut self, record: &impl Serialize) -> io::Result<()> {

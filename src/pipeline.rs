@@ -87,6 +87,7 @@ pub(crate) fn options(args: &ScanArgs, with_results: bool, with_text: bool) -> R
             ReasoningMode::Exclude => Reasoning::Exclude,
             ReasoningMode::Fallback => Reasoning::Fallback,
         },
+        manifest: None,
     })
 }
 
@@ -271,6 +272,11 @@ pub(crate) fn read_sources(
         let name = path.to_string_lossy().into_owned();
         let path = path.as_path();
         let mut regular_file = false;
+        // `--manifest`: the input's line, with its hash taken as it is read.
+        let mut watch = engine
+            .manifest
+            .as_ref()
+            .map(|_| crate::manifest::Watch::new(&name));
         let input: Box<dyn io::BufRead + Send> = if name == "-" {
             if io::stdin().is_terminal() {
                 diag.warn(
@@ -279,15 +285,52 @@ pub(crate) fn read_sources(
                     "reading standard input from the terminal (end it with Ctrl-D; see --help)",
                 );
             }
-            Box::new(BufReader::with_capacity(256 * 1024, io::stdin()))
+            match &mut watch {
+                Some(w) => Box::new(BufReader::with_capacity(
+                    256 * 1024,
+                    w.reading(io::stdin(), None),
+                )),
+                None => Box::new(BufReader::with_capacity(256 * 1024, io::stdin())),
+            }
         } else {
             match File::open(path) {
-                Ok(f) => {
-                    regular_file = f.metadata().is_ok_and(|m| m.is_file());
-                    Box::new(BufReader::with_capacity(256 * 1024, f))
+                Ok(mut f) => {
+                    let meta = f.metadata();
+                    regular_file = meta.as_ref().is_ok_and(|m| m.is_file());
+                    match &mut watch {
+                        Some(w) => {
+                            if let Ok(meta) = &meta {
+                                w.stat(meta);
+                            }
+                            let plan = engine.manifest.as_ref().map(|m| m.plan());
+                            match plan.map(|p| w.unchanged(p, &mut f)) {
+                                Some(Ok(true)) => {
+                                    manifest_line(engine, watch, None, false);
+                                    done(&name, engine)?;
+                                    continue;
+                                }
+                                Some(Err(e)) => {
+                                    diag.error(&name, None, io_reason(&e));
+                                    w.error(&io_reason(&e));
+                                    manifest_line(engine, watch, None, false);
+                                    done(&name, engine)?;
+                                    continue;
+                                }
+                                _ => {}
+                            }
+                            let rest = f.try_clone().ok();
+                            let hashed = w.reading(f, rest);
+                            Box::new(BufReader::with_capacity(256 * 1024, hashed))
+                        }
+                        None => Box::new(BufReader::with_capacity(256 * 1024, f)),
+                    }
                 }
                 Err(e) => {
                     diag.error(&name, None, io_reason(&e));
+                    if let Some(w) = &mut watch {
+                        w.error(&io_reason(&e));
+                    }
+                    manifest_line(engine, watch, None, false);
                     done(&name, engine)?;
                     continue;
                 }
@@ -301,22 +344,31 @@ pub(crate) fn read_sources(
             }
             Err(e) => {
                 diag.error(&name, None, io_reason(&e));
+                if let Some(w) = &mut watch {
+                    w.error(&io_reason(&e));
+                }
+                manifest_line(engine, watch, None, false);
                 done(&name, engine)?;
                 continue;
             }
         };
         engine.start_source(&name);
+        let mut handed_on = false;
         let mut sink = |event| {
+            handed_on = true;
             let written = engine.event(event);
             engine.take_notes(|line, message| diag.warn(&name, Some(line), message));
             written
         };
         let mut shape = None;
+        let mut notes = crate::input::ReadNotes::default();
         let result = Reader::new(&name, diag, &mut sink)
             .with_window(window)
             .with_pipeline(pipeline && regular_file)
             .noting_shape(&mut shape)
+            .noting_read(&mut notes)
             .read(&mut *input, framing(scan.input));
+        drop(input);
         // JSON that no reader knows, with no call in its text either: said, never
         // dropped in silence.
         if let Some(shape) = shape
@@ -344,11 +396,39 @@ pub(crate) fn read_sources(
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e.into()),
             Err(e) if is_write_error(&e) => return Err(e.into()),
-            Err(e) => diag.error(&name, None, io_reason(&e)),
+            Err(e) => {
+                diag.error(&name, None, io_reason(&e));
+                if let Some(w) = &mut watch {
+                    w.error(&io_reason(&e));
+                }
+            }
         }
+        manifest_line(engine, watch, Some(&notes), handed_on);
         done(&name, engine)?;
     }
     Ok(())
+}
+
+/// Adds the manifest line of the input `watch` followed, if there is a manifest.
+fn manifest_line(
+    engine: &mut Engine,
+    watch: Option<crate::manifest::Watch>,
+    notes: Option<&crate::input::ReadNotes>,
+    handed_on: bool,
+) {
+    let Some(watch) = watch else { return };
+    // The records are the output's count only once the input was started.
+    let (records, dialects) = match notes {
+        Some(_) => {
+            let out = engine.output();
+            (out.file_records(), out.file_dialects().collect::<Vec<_>>())
+        }
+        None => (0, Vec::new()),
+    };
+    let entry = watch.finish(notes, handed_on, records, dialects.into_iter());
+    if let Some(recorder) = &mut engine.manifest {
+        recorder.add(entry);
+    }
 }
 
 /// Output of a file read ahead is sent to the writer in chunks of this size.
@@ -401,6 +481,9 @@ pub(crate) fn read_parallel(
                         break;
                     }
                     buffer.start(tx);
+                    if let Some(manifest) = &mut engine.manifest {
+                        manifest.at(i);
+                    }
                     // Every core has a file of its own: one thread per file.
                     let result = read_sources(
                         std::slice::from_ref(file),

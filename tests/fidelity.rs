@@ -77,6 +77,7 @@ fn spans(text: &str, all: bool) -> Vec<(usize, usize, &'static str, String)> {
         registry: Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
+        manifest: None,
     };
     let mut out = toolsift::output::Output::new(Box::new(std::io::sink()), false);
     let mut engine = Engine::new(options, &mut out);

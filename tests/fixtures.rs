@@ -67,3 +67,39 @@ fn output_is_byte_identical_across_runs() {
     assert!(!first.is_empty());
     assert_eq!(first, run());
 }
+
+/// `source.index` numbers the records of each file 0, 1, 2, … in the order written,
+/// whatever the framing and however the file is read: with results and text, in
+/// windows of text, on one thread or several. (file, index) is a key.
+#[test]
+fn source_index_numbers_the_records_of_each_file() {
+    let run = |args: &[&str], window: Option<&str>| {
+        let mut cmd = toolsift();
+        cmd.arg("extract").args(args).arg("fixtures");
+        if let Some(w) = window {
+            cmd.env("TOOLSIFT_TEXT_WINDOW", w);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let records = records(&out.stdout);
+        let mut next = std::collections::HashMap::<String, u64>::new();
+        for r in &records {
+            let s = r.source();
+            let n = next.entry(s.file.clone()).or_default();
+            assert_eq!(s.index, *n, "{args:?}: {}", s.file);
+            *n += 1;
+        }
+        assert!(next.len() > 100, "{args:?}: {} files", next.len());
+        out.stdout
+    };
+    let all = ["--with-results", "--with-text", "--all"];
+    let one = run(&[&all[..], &["-j", "1"]].concat(), None);
+    assert_eq!(one, run(&[&all[..], &["-j", "2"]].concat(), None));
+    // Text read window by window, JSON Lines parsed on a second thread.
+    let windowed = run(&["--with-results", "-j", "1"], Some("65536"));
+    assert_eq!(windowed, run(&["--with-results", "-j", "2"], Some("65536")));
+}

@@ -111,6 +111,7 @@ fn run(input: &[u8], framing: Framing, window: usize) -> Vec<common::Record> {
         registry: toolsift::dialects::Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
+        manifest: None,
     };
     let sink = Shared::default();
     let mut out = Output::new(Box::new(sink.clone()), false);

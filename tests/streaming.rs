@@ -86,6 +86,7 @@ fn run_reader(
         registry: Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
+        manifest: None,
     };
     let sink = Shared::default();
     let mut out = Output::new(Box::new(sink.clone()), false);

@@ -261,6 +261,7 @@ fn options(args: &ConvertArgs) -> Result<Options> {
         strict: false,
         // A call quoted in the model's reasoning is part of that reasoning.
         reasoning: Reasoning::Exclude,
+        manifest: None,
     })
 }
 

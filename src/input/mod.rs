@@ -99,6 +99,32 @@ pub enum Framing {
     Http,
 }
 
+impl Framing {
+    /// The framing's name, as `--input` spells it (`auto` read as text is `text`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Framing::Auto | Framing::Text => "text",
+            Framing::Json => "json",
+            Framing::Jsonl => "jsonl",
+            Framing::Sse => "sse",
+            Framing::Yaml => "yaml",
+            Framing::Http => "http",
+        }
+    }
+}
+
+/// What a read found out about its input, for the manifest (see
+/// [`Reader::noting_read`]).
+#[derive(Debug, Default)]
+pub struct ReadNotes {
+    /// The framing the input was read as (detected or forced); `None` when it was not
+    /// read (binary, or only blank lines).
+    pub framing: Option<Framing>,
+    /// Parts passed over unread, and the first of them: (line, message).
+    pub skipped: u64,
+    pub first_skip: Option<(Option<u64>, String)>,
+}
+
 /// Where records go: the channel engine and the writer behind it.
 pub type Sink<'s> = dyn FnMut(Event) -> io::Result<()> + 's;
 
@@ -126,6 +152,8 @@ pub struct Reader<'a, 's> {
     unknown_shape: Option<String>,
     /// Where [`Reader::read`] says whether the input was JSON of no known shape.
     shape_out: Option<&'a mut Option<String>>,
+    /// Where [`Reader::read`] notes the framing and the parts skipped.
+    notes: Option<&'a mut ReadNotes>,
 }
 
 /// Warnings shown per input; the rest are counted in one last line.
@@ -227,6 +255,21 @@ impl<'a, 's> Reader<'a, 's> {
             shape_known: false,
             unknown_shape: None,
             shape_out: None,
+            notes: None,
+        }
+    }
+
+    /// After the read, `notes` holds the framing the input was read as and the parts of
+    /// it passed over unread.
+    pub fn noting_read(mut self, notes: &'a mut ReadNotes) -> Self {
+        *notes = ReadNotes::default();
+        self.notes = Some(notes);
+        self
+    }
+
+    fn note_framing(&mut self, framing: Framing) {
+        if let Some(notes) = &mut self.notes {
+            notes.framing = Some(framing);
         }
     }
 
@@ -292,6 +335,12 @@ impl<'a, 's> Reader<'a, 's> {
     /// recording [`Diag`] for the report ([`Diag::skipped`]).
     fn skip(&mut self, line: Option<u64>, message: impl std::fmt::Display) {
         self.warnings += 1;
+        if let Some(notes) = &mut self.notes {
+            notes.skipped += 1;
+            if notes.first_skip.is_none() {
+                notes.first_skip = Some((line, message.to_string()));
+            }
+        }
         self.diag
             .skipped(self.name, line, message, self.warnings <= MAX_WARNINGS);
     }
@@ -332,6 +381,7 @@ impl<'a, 's> Reader<'a, 's> {
             },
             f => f,
         };
+        self.note_framing(framing);
         match framing {
             Framing::Jsonl => self.jsonl(&mut lines)?,
             Framing::Sse => self.sse(&mut lines)?,
@@ -385,8 +435,10 @@ impl<'a, 's> Reader<'a, 's> {
             Framing::Http => self.http(&text)?,
             _ => {
                 if cassette::looks_like_cassette(&text) {
+                    self.note_framing(Framing::Yaml);
                     self.yaml(&text)?
                 } else if http::looks_like_http(&text) {
+                    self.note_framing(Framing::Http);
                     self.http(&text)?
                 } else {
                     self.interp.feed_owned_text(text, 1);

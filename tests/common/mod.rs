@@ -32,6 +32,7 @@ pub struct Source {
     pub file: String,
     pub line: u64,
     pub turn: u64,
+    pub index: u64,
 }
 
 /// One output record, exactly as documented in the README.
@@ -87,6 +88,13 @@ impl Record {
             Record::Call { source, .. }
             | Record::Result { source, .. }
             | Record::Text { source, .. } => source.line,
+        }
+    }
+    pub fn source(&self) -> &Source {
+        match self {
+            Record::Call { source, .. }
+            | Record::Result { source, .. }
+            | Record::Text { source, .. } => source,
         }
     }
     pub fn is_call(&self) -> bool {
