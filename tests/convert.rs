@@ -1612,3 +1612,65 @@ fn claude_code_tool_results_each_answer_their_tool_use() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A document's call parts, each as (name, id).
+fn call_parts(doc: &Value) -> Vec<(String, String)> {
+    doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| p["type"] == "call")
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().unwrap_or_default().to_owned();
+            (s("name"), s("id"))
+        })
+        .collect()
+}
+
+#[test]
+fn server_tool_calls_are_calls_and_go_back_to_anthropic_as_server_tools() {
+    // A `server_tool_use` block (web search, code execution) is a call, as extract has it.
+    let file = "fixtures/anthropic/message.json";
+    let out = convert(&["--to", "json", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = call_parts(&doc);
+    assert_eq!(
+        calls.last(),
+        Some(&("web_search".into(), "srvtoolu_01C".into())),
+        "{calls:?}"
+    );
+    // Anthropic gets it back as the server's call, from the source or the canonical form.
+    let dir = tempfile::tempdir().unwrap();
+    let canonical = dir.path().join("message.json");
+    std::fs::write(&canonical, &out.stdout).unwrap();
+    for from in [file, canonical.to_str().unwrap()] {
+        let out = convert(&["--to", "anthropic", from]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let blocks = doc["messages"][0]["content"].as_array().unwrap();
+        let kinds: Vec<&str> = blocks.iter().filter_map(|b| b["type"].as_str()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "thinking",
+                "text",
+                "tool_use",
+                "tool_use",
+                "server_tool_use"
+            ],
+            "{from}"
+        );
+    }
+    // Other formats have one kind of call: it is a function call there.
+    let out = convert(&["--to", "openai", file]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = doc["messages"][0]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["function"]["name"].as_str())
+        .collect();
+    assert_eq!(names, ["get_weather", "get_time", "web_search"]);
+}
