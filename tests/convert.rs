@@ -1674,3 +1674,70 @@ fn server_tool_calls_are_calls_and_go_back_to_anthropic_as_server_tools() {
         .collect();
     assert_eq!(names, ["get_weather", "get_time", "web_search"]);
 }
+
+#[test]
+fn langchain_messages_convert_as_messages() {
+    // Message dicts (`{"type": "ai", "data": {…}}`) and `dumpd` constructors, read as
+    // extract reads them: roles, calls (an invalid one with its text), results.
+    for (file, roles, calls, errors) in [
+        (
+            "fixtures/langchain/messages.json",
+            &["user", "assistant", "tool", "tool"][..],
+            &["multiply", "add", "divide"][..],
+            0,
+        ),
+        (
+            "fixtures/langchain/dumpd-messages.json",
+            &[
+                "system",
+                "user",
+                "assistant",
+                "tool",
+                "assistant",
+                "tool",
+                "assistant",
+            ][..],
+            &["get_weather", "get_forecast"][..],
+            1,
+        ),
+    ] {
+        let out = convert(&["--to", "json", file]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let messages = doc["messages"].as_array().unwrap();
+        let got: Vec<&str> = messages.iter().filter_map(|m| m["role"].as_str()).collect();
+        assert_eq!(got, roles, "{file}");
+        let names: Vec<String> = call_parts(&doc).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, calls, "{file}");
+        let parts = || messages.iter().flat_map(|m| m["parts"].as_array().unwrap());
+        let failed = parts()
+            .filter(|p| p["type"] == "result" && p["is_error"] == true)
+            .count();
+        assert_eq!(failed, errors, "{file}");
+        // Every result answers a call, by its id.
+        for r in parts().filter(|p| p["type"] == "result") {
+            assert!(
+                call_parts(&doc)
+                    .iter()
+                    .any(|(_, id)| r["call_id"] == id.as_str()),
+                "{file}: {r}"
+            );
+        }
+        // The invalid call keeps the text the model wrote.
+        if file.ends_with("/messages.json") {
+            let divide = parts().find(|p| p["name"] == "divide").unwrap();
+            assert_eq!(divide["arguments_raw"], "{\"a\": 1, \"b\":", "{divide}");
+        }
+        // An API gets the canonical roles, not LangChain's.
+        let out = convert(&["--to", "openai", file]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let got: Vec<&str> = doc
+            .as_array()
+            .or(doc["messages"].as_array())
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["role"].as_str())
+            .collect();
+        assert_eq!(got, roles, "{file}");
+    }
+}
