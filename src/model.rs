@@ -252,18 +252,13 @@ impl Call {
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(map)) => self.arguments = map.into(),
             Ok(Value::Null) => {}
-            Ok(Value::String(mut inner)) => {
-                // Encoded more than once: decode until an object appears (a few times).
-                for _ in 0..4 {
-                    match serde_json::from_str::<Value>(&inner) {
-                        Ok(Value::Object(map)) => {
-                            self.arguments = map.into();
-                            self.repairs.push("double-encoded");
-                            return;
-                        }
-                        Ok(Value::String(next)) => inner = next,
-                        _ => break,
-                    }
+            Ok(Value::String(_)) => {
+                if let Some(object) = double_encoded_object(text)
+                    && let Ok(map) = serde_json::from_str::<Map<String, Value>>(&object)
+                {
+                    self.arguments = map.into();
+                    self.repairs.push("double-encoded");
+                    return;
                 }
                 self.invalid_arguments(text, "arguments are a JSON string, not an object");
             }
@@ -350,6 +345,24 @@ impl Call {
         self.arguments_raw = Some(raw.to_owned());
         self.errors.push(error.to_owned());
     }
+}
+
+/// Arguments encoded more than once: JSON text of a string that holds the JSON text of
+/// an object (a few times over, as some fine-tuning sets have it). The object's text, as
+/// written inside; `None` for anything else. Extract repairs such arguments by it
+/// (`double-encoded`), and convert reads them by it.
+pub fn double_encoded_object(text: &str) -> Option<String> {
+    let Ok(Value::String(mut inner)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    for _ in 0..4 {
+        match serde_json::from_str::<Value>(&inner) {
+            Ok(Value::Object(_)) => return Some(inner),
+            Ok(Value::String(next)) => inner = next,
+            _ => return None,
+        }
+    }
+    None
 }
 
 fn json_type(v: &Value) -> &'static str {

@@ -694,7 +694,8 @@ pub fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
     Ok(())
 }
 
-/// Arguments as JSON text: kept when it is one object, else as `arguments_raw`.
+/// Arguments as JSON text: kept when it is one object (or one encoded twice), else as
+/// `arguments_raw`.
 pub fn set_arguments_text(call: &mut CallPart, s: String) {
     let trimmed = s.trim();
     if trimmed.is_empty() {
@@ -712,6 +713,11 @@ pub fn set_arguments_text(call: &mut CallPart, s: String) {
             call.arguments = Raw::new(trimmed);
             call.arguments_raw = Some(s);
         }
+    } else if let Some(object) = crate::model::double_encoded_object(trimmed) {
+        // An object encoded twice is the object, as extract reads it; the text is kept
+        // whole so that a JSON-string target writes it back as it was.
+        call.arguments = Raw::new(object.trim());
+        call.arguments_raw = Some(s);
     } else {
         call.arguments_raw = Some(s);
     }
@@ -793,6 +799,29 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_encoded_twice_are_the_object_and_keep_their_text() {
+        // As extract repairs them (`double-encoded`): the object, here with its text.
+        for (text, object) in [
+            (
+                r#""{\"location\": \"current\"}""#,
+                r#"{"location": "current"}"#,
+            ),
+            (r#""\"{\\\"a\\\":1}\"""#, r#"{"a":1}"#),
+        ] {
+            let mut call = CallPart::new("f", Raw::empty_object());
+            set_arguments_text(&mut call, text.to_owned());
+            assert_eq!(call.arguments.as_str(), object, "{text}");
+            assert_eq!(call.arguments_raw.as_deref(), Some(text));
+            assert_eq!(call.arguments_text(), text);
+        }
+        // A string that holds no object is text that is not one.
+        let mut call = CallPart::new("f", Raw::empty_object());
+        set_arguments_text(&mut call, r#""[1]""#.to_owned());
+        assert_eq!(call.arguments.as_str(), "{}");
+        assert_eq!(call.arguments_raw.as_deref(), Some(r#""[1]""#));
+    }
 
     #[test]
     fn lone_surrogates_are_found_and_pairs_are_not() {
