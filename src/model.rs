@@ -485,6 +485,9 @@ pub struct Text {
     /// Regions opened before the text starts and still open there (a window of a longer
     /// text that starts inside `<think>`).
     open_before: crate::scan::OpenRegions,
+    /// The text starts where a completion does, so a `</think>` with no opening before
+    /// it closes reasoning that a prefilled `<think>` opened: a message's text.
+    completion_start: bool,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -704,7 +707,16 @@ impl Text {
             reasoning_regions: OnceLock::new(),
             breaks: None,
             open_before: crate::scan::OpenRegions::default(),
+            completion_start: !raw,
         }
+    }
+
+    /// The text starts where a completion does, though its line breaks are file lines
+    /// (convert cuts a message's text with the lines of its calls told apart).
+    pub fn at_completion_start(mut self) -> Text {
+        self.completion_start = true;
+        self.reasoning_regions.take();
+        self
     }
 
     /// A window's text whose openers, `WIL` search and line breaks were found as it was
@@ -733,12 +745,11 @@ impl Text {
             // A message of a transcript starts where its completion does; plain text
             // may hold any number of completions (and is read in windows that could
             // not tell the first from the next), so a bare `</think>` says nothing there.
-            let completion_start = !self.raw;
             crate::scan::reasoning_regions_at(
                 &self.text,
                 &openers.angle,
                 &openers.square,
-                completion_start,
+                self.completion_start,
                 self.open_before.reasoning,
             )
         })

@@ -1741,3 +1741,47 @@ fn langchain_messages_convert_as_messages() {
         assert_eq!(got, roles, "{file}");
     }
 }
+
+#[test]
+fn calls_inside_reasoning_stay_in_the_reasoning() {
+    // A prefilled `<think>` leaves the reasoning open: what comes before the bare
+    // `</think>` is the model weighing a call, which stays the text it is.
+    let file = "fixtures/reasoning/prefilled-think.json";
+    let out = convert(&["--to", "json", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = doc["messages"][1]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == "call")
+        .map(|p| p["arguments"]["city"].as_str().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(calls, ["Paris"]);
+    assert!(
+        doc["messages"][1]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains(r#"{"name": "get_weather", "arguments": {"city": "Rome"}}"#),
+        "{doc}"
+    );
+    // Also when the message has no other call: a conversion keeps the reasoning as the
+    // model wrote it, where extract's default (`--reasoning fallback`) reports the call.
+    let dir = tempfile::tempdir().unwrap();
+    let only = dir.path().join("only-in-reasoning.json");
+    let text = "Maybe {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}.\n</think>\n\nI need to know the city.";
+    let history = serde_json::json!({"messages": [
+        {"role": "user", "content": "What's the weather?"},
+        {"role": "assistant", "content": text},
+    ]});
+    std::fs::write(&only, history.to_string()).unwrap();
+    let only = only.to_str().unwrap();
+    let out = convert(&["--to", "json", only]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(call_parts(&doc), vec![], "{doc}");
+    assert_eq!(doc["messages"][1]["parts"][0]["text"], text);
+    let calls = |args: &[&str]| common::extract(args).iter().filter(|r| r.is_call()).count();
+    assert_eq!(calls(&[only]), 1);
+    assert_eq!(calls(&["--reasoning", "exclude", only]), 0);
+}

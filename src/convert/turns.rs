@@ -15,10 +15,16 @@ use anyhow::{Result, bail};
 
 /// Converts `text` through extract's reader; `what` says what it was taken for.
 pub fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted> {
-    let mut t = transcript(text)?;
+    let (mut t, raw) = transcript(text)?;
     let mut sink = Settings::engine_output();
     let mut engine = Engine::new(settings.options.clone(), &mut sink);
-    super::split::split(&mut t.messages, &mut engine, &[Role::Assistant], t.origin);
+    super::split::split(
+        &mut t.messages,
+        &mut engine,
+        &[Role::Assistant],
+        t.origin,
+        raw,
+    );
     let found = t
         .messages
         .iter()
@@ -35,8 +41,9 @@ pub fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted>
     Ok(out)
 }
 
-/// The turns and results extract's reader finds, as a transcript.
-fn transcript(text: &str) -> Result<Transcript> {
+/// The turns and results extract's reader finds, as a transcript; and whether any of
+/// its text was read straight from the file (plain model output), not from a message.
+fn transcript(text: &str) -> Result<(Transcript, bool)> {
     let mut events: Vec<Event> = Vec::new();
     let diag = Diag::new(true);
     {
@@ -50,6 +57,7 @@ fn transcript(text: &str) -> Result<Transcript> {
             .read(&mut input, Framing::Auto)?;
     }
     let mut t = Transcript::default();
+    let mut raw = false;
     for event in events {
         match event {
             Event::Turn(turn) => {
@@ -66,6 +74,7 @@ fn transcript(text: &str) -> Result<Transcript> {
                 }
                 let mut m = Message::new(role);
                 for text in &turn.texts {
+                    raw |= text.raw;
                     let part = TextPart::new(text.text.as_str());
                     m.parts.push(if text.reasoning {
                         Part::Reasoning(part)
@@ -101,5 +110,5 @@ fn transcript(text: &str) -> Result<Transcript> {
             Event::Window(_) => {}
         }
     }
-    Ok(t)
+    Ok((t, raw))
 }
