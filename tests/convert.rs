@@ -1785,3 +1785,34 @@ fn calls_inside_reasoning_stay_in_the_reasoning() {
     assert_eq!(calls(&[only]), 1);
     assert_eq!(calls(&["--reasoning", "exclude", only]), 0);
 }
+
+#[test]
+fn a_call_a_notebook_output_prints_again_is_one_call() {
+    // The last output re-prints the prefilled completion (the call and its result)
+    // before the answer: a copy, which stays the text it is, as extract reads it.
+    let file = "fixtures/corpus/anthropic-legacy-xml/function_calling.ipynb";
+    let out = convert(&["--to", "json", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = call_parts(&doc);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let parts: Vec<&Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .collect();
+    let results: Vec<&Value> = parts
+        .iter()
+        .filter(|p| p["type"] == "result")
+        .copied()
+        .collect();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0]["call_id"], calls[0].1.as_str());
+    let last = doc["messages"].as_array().unwrap().last().unwrap();
+    let text = last["parts"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("<invoke>") && text.contains("<function_results>"),
+        "{text}"
+    );
+}

@@ -67,9 +67,14 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                     crate::model::Role::Assistant => Role::Assistant,
                     crate::model::Role::Tool => Role::Tool,
                 };
-                // A SWE-agent trajectory's actions are `<command>` blocks; a
-                // notebook's re-printed outputs are converted as the text they are.
-                if turn.origin == crate::model::Origin::SweAgent {
+                // A SWE-agent trajectory's actions are `<command>` blocks; a notebook's
+                // output that re-prints a call of an earlier one (a prefill holding the
+                // completion so far) re-prints a copy, which stays the text it is, as
+                // extract reads it.
+                if matches!(
+                    turn.origin,
+                    crate::model::Origin::SweAgent | crate::model::Origin::Notebook
+                ) {
                     t.origin = turn.origin;
                 }
                 let mut m = Message::new(role);
