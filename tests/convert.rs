@@ -1,7 +1,8 @@
 //! `toolsift convert`: every legacy history fixture migrates to every target and reads
 //! back the same (`--verify`); Mandrake's XML comes back byte for byte; the text around
-//! calls tiles each message; every `--to json` output passes the published schema; and
-//! the batch options write what they say, and nothing else.
+//! calls tiles each message; every `--to json` output passes the published schema; its
+//! calls are extract's, on every fixture; and the batch options write what they say,
+//! and nothing else.
 
 mod common;
 use common::{root, toolsift};
@@ -1814,5 +1815,168 @@ fn a_call_a_notebook_output_prints_again_is_one_call() {
     assert!(
         text.contains("<invoke>") && text.contains("<function_results>"),
         "{text}"
+    );
+}
+
+/// Every fixture, as `convert` may be handed it: all but the API schemas (request
+/// bodies, not transcripts) and the notes and scripts beside the fixtures.
+fn every_fixture() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root().join("fixtures")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("api-schemas") {
+                    stack.push(path);
+                }
+            } else if !matches!(path.extension().and_then(|e| e.to_str()), Some("md" | "py")) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// One call as both commands say it: name, namespace (both write it apart from the
+/// name), arguments (as values, with the text that is not an object) and id.
+#[derive(Debug, PartialEq)]
+struct Said {
+    name: String,
+    namespace: Option<String>,
+    arguments: Value,
+    arguments_raw: Option<String>,
+    id: Option<String>,
+}
+
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(ns) = &self.namespace {
+            write!(f, "{ns}/")?;
+        }
+        write!(f, "{} {}", self.name, self.arguments)?;
+        if let Some(raw) = &self.arguments_raw {
+            write!(f, " raw={raw:?}")?;
+        }
+        if let Some(id) = &self.id {
+            write!(f, " id={id}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The calls `extract FILE` reports, in order. A conversion keeps calls inside the
+/// model's reasoning in the reasoning, also when the turn has no other (README,
+/// `convert`): its calls are extract's with `--reasoning exclude`, where the default
+/// (`fallback`) would report such a call.
+fn extracted_calls(file: &str) -> Vec<Said> {
+    let out = toolsift()
+        .args(["extract", "--reasoning", "exclude", file])
+        .output()
+        .unwrap();
+    common::records(&out.stdout)
+        .into_iter()
+        .filter_map(|r| match r {
+            common::Record::Call {
+                name,
+                namespace,
+                arguments,
+                arguments_raw,
+                id,
+                ..
+            } => Some(Said {
+                name,
+                namespace,
+                arguments: Value::Object(arguments),
+                arguments_raw,
+                id,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The calls of `convert --to json FILE`'s output, in order; JSON Lines give one
+/// conversation a line, read one after another. `None` when convert refuses the file.
+fn converted_calls(file: &str) -> Option<Vec<Said>> {
+    let out = convert(&["--to", "json", file]);
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+    let mut calls = Vec::new();
+    for doc in stream {
+        let doc = doc.unwrap_or_else(|e| panic!("{file}: output is not JSON: {e}"));
+        for m in doc["messages"].as_array().expect("messages") {
+            for p in m["parts"].as_array().expect("parts") {
+                if p["type"] != "call" {
+                    continue;
+                }
+                let s = |k: &str| p[k].as_str().map(str::to_owned);
+                calls.push(Said {
+                    name: s("name").expect("a call has a name"),
+                    namespace: s("namespace"),
+                    arguments: p["arguments"].clone(),
+                    arguments_raw: s("arguments_raw"),
+                    id: s("id"),
+                });
+            }
+        }
+    }
+    Some(calls)
+}
+
+/// The property: for every fixture `convert --to json` accepts (all of them but the API
+/// schemas, which are no transcripts, and the notes and scripts), its calls are
+/// extract's calls, in order, with the same names, namespaces and arguments, and the
+/// same ids and argument text wherever extract gives them. The failure lists every
+/// file that differs, with both lists of calls.
+#[test]
+fn converted_calls_are_the_calls_extract_reports() {
+    let mut checked = 0;
+    let mut differing = Vec::new();
+    for path in every_fixture() {
+        let file = rel(&path);
+        let Some(converted) = converted_calls(&file) else {
+            continue;
+        };
+        checked += 1;
+        let mut extracted = extracted_calls(&file);
+        // An id is compared only where extract reports one: convert makes one up for a
+        // call without. So is argument text that is not an object: convert also keeps
+        // the text of an object encoded twice, which extract repairs (README).
+        let mut converted = converted;
+        for (e, c) in extracted.iter_mut().zip(converted.iter_mut()) {
+            if e.id.is_none() {
+                c.id = None;
+            }
+            if e.arguments_raw.is_none() {
+                c.arguments_raw = None;
+            }
+        }
+        if extracted != converted {
+            let list = |calls: &[Said]| {
+                calls
+                    .iter()
+                    .map(|c| format!("\n    {c}"))
+                    .collect::<String>()
+            };
+            differing.push(format!(
+                "{file}\n  extract ({}):{}\n  convert ({}):{}",
+                extracted.len(),
+                list(&extracted),
+                converted.len(),
+                list(&converted)
+            ));
+        }
+    }
+    assert!(checked >= 200, "only {checked} fixtures converted");
+    assert!(
+        differing.is_empty(),
+        "{} of {checked} fixtures: convert's calls are not extract's:\n{}",
+        differing.len(),
+        differing.join("\n")
     );
 }
