@@ -252,18 +252,13 @@ impl Call {
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(map)) => self.arguments = map.into(),
             Ok(Value::Null) => {}
-            Ok(Value::String(mut inner)) => {
-                // Encoded more than once: decode until an object appears (a few times).
-                for _ in 0..4 {
-                    match serde_json::from_str::<Value>(&inner) {
-                        Ok(Value::Object(map)) => {
-                            self.arguments = map.into();
-                            self.repairs.push("double-encoded");
-                            return;
-                        }
-                        Ok(Value::String(next)) => inner = next,
-                        _ => break,
-                    }
+            Ok(Value::String(_)) => {
+                if let Some(object) = double_encoded_object(text)
+                    && let Ok(map) = serde_json::from_str::<Map<String, Value>>(&object)
+                {
+                    self.arguments = map.into();
+                    self.repairs.push("double-encoded");
+                    return;
                 }
                 self.invalid_arguments(text, "arguments are a JSON string, not an object");
             }
@@ -350,6 +345,24 @@ impl Call {
         self.arguments_raw = Some(raw.to_owned());
         self.errors.push(error.to_owned());
     }
+}
+
+/// Arguments encoded more than once: JSON text of a string that holds the JSON text of
+/// an object (a few times over, as some fine-tuning sets have it). The object's text, as
+/// written inside; `None` for anything else. Extract repairs such arguments by it
+/// (`double-encoded`), and convert reads them by it.
+pub fn double_encoded_object(text: &str) -> Option<String> {
+    let Ok(Value::String(mut inner)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    for _ in 0..4 {
+        match serde_json::from_str::<Value>(&inner) {
+            Ok(Value::Object(_)) => return Some(inner),
+            Ok(Value::String(next)) => inner = next,
+            _ => return None,
+        }
+    }
+    None
 }
 
 fn json_type(v: &Value) -> &'static str {
@@ -472,6 +485,9 @@ pub struct Text {
     /// Regions opened before the text starts and still open there (a window of a longer
     /// text that starts inside `<think>`).
     open_before: crate::scan::OpenRegions,
+    /// The text starts where a completion does, so a `</think>` with no opening before
+    /// it closes reasoning that a prefilled `<think>` opened: a message's text.
+    completion_start: bool,
 }
 
 /// Where the bytes that can open a call sit in a text.
@@ -691,7 +707,16 @@ impl Text {
             reasoning_regions: OnceLock::new(),
             breaks: None,
             open_before: crate::scan::OpenRegions::default(),
+            completion_start: !raw,
         }
+    }
+
+    /// The text starts where a completion does, though its line breaks are file lines
+    /// (convert cuts a message's text with the lines of its calls told apart).
+    pub fn at_completion_start(mut self) -> Text {
+        self.completion_start = true;
+        self.reasoning_regions.take();
+        self
     }
 
     /// A window's text whose openers, `WIL` search and line breaks were found as it was
@@ -720,12 +745,11 @@ impl Text {
             // A message of a transcript starts where its completion does; plain text
             // may hold any number of completions (and is read in windows that could
             // not tell the first from the next), so a bare `</think>` says nothing there.
-            let completion_start = !self.raw;
             crate::scan::reasoning_regions_at(
                 &self.text,
                 &openers.angle,
                 &openers.square,
-                completion_start,
+                self.completion_start,
                 self.open_before.reasoning,
             )
         })

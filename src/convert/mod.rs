@@ -211,7 +211,7 @@ fn transcript(
     let _ = conversation;
     // The canonical transcript is cut already: its text parts are text.
     if !t.cut {
-        split::split(&mut t.messages, engine, &[Role::Assistant], t.origin);
+        split::split(&mut t.messages, engine, &[Role::Assistant], t.origin, false);
     }
     // A history whose calls were written in text is in that dialect's format.
     if from.is_none() && matches!(t.source, Some(Format::Openai) | None) {

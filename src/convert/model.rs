@@ -125,12 +125,17 @@ impl Role {
 
     /// The role names of every supported format.
     pub fn from_name(name: &str) -> Option<Role> {
-        crate::model::Role::from_name(name).map(|r| match r {
+        crate::model::Role::from_name(name).map(Role::from_model)
+    }
+
+    /// The role as extract's model names it.
+    pub fn from_model(r: crate::model::Role) -> Role {
+        match r {
             crate::model::Role::System => Role::System,
             crate::model::Role::User => Role::User,
             crate::model::Role::Assistant => Role::Assistant,
             crate::model::Role::Tool => Role::Tool,
-        })
+        }
     }
 }
 

@@ -150,6 +150,12 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
         if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
             return super::gemini::read_bare(&root).map(Some);
         }
+        // LangChain messages (`messages_to_dict`, `dumpd`) carry their role in `type`.
+        if crate::transcript::langchain_role(&first).is_some() {
+            let mut t = messages_transcript(&root, None, "messages")?;
+            t.bare = true;
+            return Ok(Some(t));
+        }
         if first.has("type") && !first.has("role")
             || first.is("type", "message")
             || from == Some(Format::Responses)
@@ -412,11 +418,15 @@ fn messages_transcript(messages: &Node, top: Option<&Obj>, key: &str) -> Result<
         t.messages
             .push(message(&obj, &mut signals).map_err(|e| anyhow!("message {i}: {e}"))?);
     }
-    t.source = Some(if signals.anthropic > signals.openai {
-        Format::Anthropic
+    t.source = if signals.langchain > 0 {
+        // LangChain's messages are in no format convert writes: their fields go back
+        // into none.
+        None
+    } else if signals.anthropic > signals.openai {
+        Some(Format::Anthropic)
     } else {
-        Format::Openai
-    });
+        Some(Format::Openai)
+    };
     Ok(t)
 }
 
@@ -425,9 +435,15 @@ fn messages_transcript(messages: &Node, top: Option<&Obj>, key: &str) -> Result<
 struct Signals {
     openai: u32,
     anthropic: u32,
+    langchain: u32,
 }
 
 fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
+    if !obj.has("role")
+        && let Some(role) = crate::transcript::langchain_role(obj)
+    {
+        return langchain_message(obj, Role::from_model(role), signals);
+    }
     let role_name = match obj.get("role") {
         Some(r) => text(&r, "role")?,
         None => bail!("no role"),
@@ -463,24 +479,7 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
         m.extra = extra_of(obj, &known);
         return Ok(m);
     }
-    match obj.get("content") {
-        Some(c) if c.kind() == Kind::String => {
-            let s = text(&c, "content")?;
-            m.parts.push(Part::Text(TextPart::new(s)));
-        }
-        Some(c) if c.kind() == Kind::Array => {
-            for block in c.items() {
-                content_block(&block, &mut m, signals)?;
-            }
-        }
-        // `null` (an assistant message with only calls) or missing: no text.
-        Some(c) if c.is_null() => {}
-        None => {}
-        Some(c) => bail!(
-            "content: expected a string or content blocks, found {}",
-            clip(c.text())
-        ),
-    }
+    content(obj, &mut m, signals)?;
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {
         signals.openai += 1;
         let parsed: Option<Vec<CallPart>> = calls.items().map(|c| openai_call(&c)).collect();
@@ -519,6 +518,135 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     }
     m.extra = extra_of(obj, &known);
     Ok(m)
+}
+
+/// A message's `content`: text, or content blocks.
+fn content(obj: &Obj, m: &mut Message, signals: &mut Signals) -> Result<()> {
+    match obj.get("content") {
+        Some(c) if c.kind() == Kind::String => {
+            let s = text(&c, "content")?;
+            m.parts.push(Part::Text(TextPart::new(s)));
+        }
+        Some(c) if c.kind() == Kind::Array => {
+            for block in c.items() {
+                content_block(&block, m, signals)?;
+            }
+        }
+        // `null` (an assistant message with only calls) or missing: no text.
+        Some(c) if c.is_null() => {}
+        None => {}
+        Some(c) => bail!(
+            "content: expected a string or content blocks, found {}",
+            clip(c.text())
+        ),
+    }
+    Ok(())
+}
+
+/// A LangChain message, recognized as extract recognizes it
+/// ([`crate::transcript::langchain_role`]): a message dict (`{"type": "ai", "data":
+/// {…}}`, or the body's fields beside `type`) or a serialized constructor (`dumpd`, the
+/// body in `kwargs`). The body is read as extract reads it: the content, the reasoning
+/// in `additional_kwargs`, the calls of `tool_calls` (`{name, args, id}`; a call also
+/// in a content block once), else the provider's copy in `additional_kwargs`, then
+/// `invalid_tool_calls`; a tool message is a result, an error when its `status` says so.
+fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Message> {
+    signals.langchain += 1;
+    let key = crate::transcript::langchain_body_key(obj);
+    let (body, outer) = match key.and_then(|k| obj.obj(k).map(|b| (k, b))) {
+        Some(("kwargs", body)) => (body, Some(&["lc", "type", "id", "kwargs"][..])),
+        Some((_, body)) => (body, Some(&["type", "data"][..])),
+        None => (*obj, None),
+    };
+    let mut m = Message::new(role);
+    let written = crate::transcript::constructor_class(obj).or_else(|| obj.str("type"));
+    m.role_as_written = written.map(|w| w.into_owned()).filter(|w| w != role.name());
+    let mut known = vec!["type", "content"];
+    if role == Role::Tool {
+        known.extend(["tool_call_id", "name"]);
+        let content = body.get("content").map_or(Raw::new("null"), |c| raw(&c));
+        let mut r = ResultPart::new(content);
+        r.call_id = body.str("tool_call_id").map(|s| s.into_owned());
+        r.name = body.str("name").map(|s| s.into_owned());
+        r.is_error = body.is("status", "error");
+        m.parts.push(Part::Result(r));
+    } else {
+        for (reasoning, _) in crate::transcript::langchain_reasoning(&body) {
+            m.parts
+                .push(Part::Reasoning(TextPart::new(reasoning.into_owned())));
+        }
+        content(&body, &mut m, signals)?;
+        let seen = |m: &Message, c: &CallPart| {
+            m.parts.iter().any(|p| {
+                matches!(p, Part::Call(o) if o.id == c.id && o.name == c.name
+                    && o.arguments.value() == c.arguments.value())
+            })
+        };
+        let entries = |key: &str, invalid: bool| -> Option<Vec<CallPart>> {
+            body.items(key)
+                .map(|c| match openai_call(&c) {
+                    Some(call) => Some(call),
+                    None => langchain_call(&c, invalid),
+                })
+                .collect()
+        };
+        if body
+            .get("tool_calls")
+            .is_some_and(|c| c.kind() == Kind::Array)
+        {
+            if let Some(calls) = entries("tool_calls", false) {
+                known.push("tool_calls");
+                for call in calls {
+                    if !seen(&m, &call) {
+                        m.parts.push(Part::Call(call));
+                    }
+                }
+            }
+        } else if let Some(provider) = body.obj("additional_kwargs")
+            && let Some(calls) = provider
+                .items("tool_calls")
+                .map(|c| openai_call(&c))
+                .collect::<Option<Vec<_>>>()
+        {
+            // Only the provider's copy: the message is kept whole in `extra`.
+            m.parts.extend(calls.into_iter().map(Part::Call));
+        }
+        if let Some(calls) = entries("invalid_tool_calls", true) {
+            known.push("invalid_tool_calls");
+            m.parts.extend(calls.into_iter().map(Part::Call));
+        }
+    }
+    m.extra = extra_of(&body, &known);
+    if let Some(outer) = outer {
+        add_fields(&mut m.extra, extra_of(obj, outer));
+    }
+    Ok(m)
+}
+
+/// A LangChain `tool_calls` entry (`{name, args, id, type: "tool_call"}`), or an
+/// `invalid_tool_calls` one, whose `args` is the text the model wrote.
+fn langchain_call(node: &Node, invalid: bool) -> Option<CallPart> {
+    let obj = node.object()?;
+    let name = obj.str("name")?.into_owned();
+    let mut call = CallPart::new(name, Raw::empty_object());
+    call.id = obj.str("id").map(|s| s.into_owned());
+    match obj.get("args") {
+        Some(a) if invalid => set_string_arguments(&mut call, &a).ok()?,
+        Some(a) if a.kind() == Kind::Object => call.arguments = raw(&a),
+        Some(a) if !a.is_null() => return None,
+        _ => {}
+    }
+    let kind = if invalid {
+        "invalid_tool_call"
+    } else {
+        "tool_call"
+    };
+    let mut extra = extra_of(&obj, &["name", "args", "id", "type"]);
+    if !obj.is("type", kind) && obj.has("type") {
+        extra.push(("type".into(), obj.get("type").map(|t| raw(&t))?));
+    }
+    call.extra = extra;
+    Some(call)
 }
 
 /// An OpenAI `tool_calls` entry of type `function`; `None` for other kinds, which are
@@ -566,7 +694,8 @@ pub fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
     Ok(())
 }
 
-/// Arguments as JSON text: kept when it is one object, else as `arguments_raw`.
+/// Arguments as JSON text: kept when it is one object (or one encoded twice), else as
+/// `arguments_raw`.
 pub fn set_arguments_text(call: &mut CallPart, s: String) {
     let trimmed = s.trim();
     if trimmed.is_empty() {
@@ -584,6 +713,11 @@ pub fn set_arguments_text(call: &mut CallPart, s: String) {
             call.arguments = Raw::new(trimmed);
             call.arguments_raw = Some(s);
         }
+    } else if let Some(object) = crate::model::double_encoded_object(trimmed) {
+        // An object encoded twice is the object, as extract reads it; the text is kept
+        // whole so that a JSON-string target writes it back as it was.
+        call.arguments = Raw::new(object.trim());
+        call.arguments_raw = Some(s);
     } else {
         call.arguments_raw = Some(s);
     }
@@ -619,14 +753,21 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
             part.extra = extra_of(&obj, &["type", "thinking"]);
             m.parts.push(Part::Reasoning(part));
         }
-        "tool_use" | "mcp_tool_use" => {
+        // The call blocks extract reads (`native::is_anthropic_call_type`): a server
+        // tool's call (`server_tool_use`: web search, code execution) is a call too; its
+        // block type is kept in `extra`, as only the client's `tool_use` is the default.
+        kind if crate::dialects::native::is_anthropic_call_type(kind) => {
             signals.anthropic += 1;
             let name = obj.str("name").unwrap_or_default().into_owned();
             let input = obj.get("input").map_or(Raw::empty_object(), |i| raw(&i));
             let mut call = CallPart::new(name, input);
             call.id = obj.str("id").map(|s| s.into_owned());
             call.namespace = obj.str("server_name").map(|s| s.into_owned());
-            call.extra = extra_of(&obj, &["type", "id", "name", "input", "server_name"]);
+            let known: &[&str] = match kind {
+                "server_tool_use" => &["id", "name", "input", "server_name"],
+                _ => &["type", "id", "name", "input", "server_name"],
+            };
+            call.extra = extra_of(&obj, known);
             if call.arguments.as_str().trim_start().starts_with('{') {
                 m.parts.push(Part::Call(call));
             } else {
@@ -658,6 +799,29 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_encoded_twice_are_the_object_and_keep_their_text() {
+        // As extract repairs them (`double-encoded`): the object, here with its text.
+        for (text, object) in [
+            (
+                r#""{\"location\": \"current\"}""#,
+                r#"{"location": "current"}"#,
+            ),
+            (r#""\"{\\\"a\\\":1}\"""#, r#"{"a":1}"#),
+        ] {
+            let mut call = CallPart::new("f", Raw::empty_object());
+            set_arguments_text(&mut call, text.to_owned());
+            assert_eq!(call.arguments.as_str(), object, "{text}");
+            assert_eq!(call.arguments_raw.as_deref(), Some(text));
+            assert_eq!(call.arguments_text(), text);
+        }
+        // A string that holds no object is text that is not one.
+        let mut call = CallPart::new("f", Raw::empty_object());
+        set_arguments_text(&mut call, r#""[1]""#.to_owned());
+        assert_eq!(call.arguments.as_str(), "{}");
+        assert_eq!(call.arguments_raw.as_deref(), Some(r#""[1]""#));
+    }
 
     #[test]
     fn lone_surrogates_are_found_and_pairs_are_not() {

@@ -38,19 +38,24 @@ impl Piece {
 }
 
 /// Splits the text parts of every message: calls in the messages of `call_roles` that
-/// have no native call, results in every message but the system prompt.
+/// have no native call, results in every message but the system prompt. `raw`: the
+/// text was read straight from a file (plain model output), which may hold any number
+/// of completions; else each message's text starts where its completion does, so a
+/// `</think>` with no opening before it closes reasoning a prefilled `<think>` opened,
+/// as extract reads a message (and the calls in it stay in the reasoning).
 pub fn split(
     messages: &mut [Message],
     engine: &mut Engine,
     call_roles: &[Role],
     origin: crate::model::Origin,
+    raw: bool,
 ) {
     // Calls not answered yet: a result written in text counts only when one is open,
     // so a pasted or quoted result in a conversation without calls stays text.
     let mut open = 0usize;
     let mut cline = false;
     for m in messages.iter_mut() {
-        split_message(m, engine, call_roles, origin, &mut open);
+        split_message(m, engine, call_roles, origin, raw, &mut open);
         cline |= m.parts.iter().any(|p| {
             matches!(p, Part::Call(c) if c.written.as_ref().is_some_and(|w| w.dialect == crate::dialects::cline::NAME))
         });
@@ -66,6 +71,7 @@ fn split_message(
     engine: &mut Engine,
     call_roles: &[Role],
     origin: crate::model::Origin,
+    raw: bool,
     open: &mut usize,
 ) {
     for p in &m.parts {
@@ -92,7 +98,14 @@ fn split_message(
         turn.origin = origin;
         for &i in &texts {
             if let Part::Text(t) = &m.parts[i] {
-                turn.texts.push(Text::new(t.text.as_str(), 1, false, true));
+                // Read as raw text, so that the same call made twice in one message
+                // is on two lines, two calls.
+                let text = Text::new(t.text.as_str(), 1, false, true);
+                turn.texts.push(if raw {
+                    text
+                } else {
+                    text.at_completion_start()
+                });
             }
         }
         for (call, t, start, end) in engine.calls_in_texts(&turn) {

@@ -15,10 +15,16 @@ use anyhow::{Result, bail};
 
 /// Converts `text` through extract's reader; `what` says what it was taken for.
 pub fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted> {
-    let mut t = transcript(text)?;
+    let (mut t, raw) = transcript(text)?;
     let mut sink = Settings::engine_output();
     let mut engine = Engine::new(settings.options.clone(), &mut sink);
-    super::split::split(&mut t.messages, &mut engine, &[Role::Assistant], t.origin);
+    super::split::split(
+        &mut t.messages,
+        &mut engine,
+        &[Role::Assistant],
+        t.origin,
+        raw,
+    );
     let found = t
         .messages
         .iter()
@@ -35,8 +41,9 @@ pub fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted>
     Ok(out)
 }
 
-/// The turns and results extract's reader finds, as a transcript.
-fn transcript(text: &str) -> Result<Transcript> {
+/// The turns and results extract's reader finds, as a transcript; and whether any of
+/// its text was read straight from the file (plain model output), not from a message.
+fn transcript(text: &str) -> Result<(Transcript, bool)> {
     let mut events: Vec<Event> = Vec::new();
     let diag = Diag::new(true);
     {
@@ -50,6 +57,7 @@ fn transcript(text: &str) -> Result<Transcript> {
             .read(&mut input, Framing::Auto)?;
     }
     let mut t = Transcript::default();
+    let mut raw = false;
     for event in events {
         match event {
             Event::Turn(turn) => {
@@ -59,13 +67,19 @@ fn transcript(text: &str) -> Result<Transcript> {
                     crate::model::Role::Assistant => Role::Assistant,
                     crate::model::Role::Tool => Role::Tool,
                 };
-                // A SWE-agent trajectory's actions are `<command>` blocks; a
-                // notebook's re-printed outputs are converted as the text they are.
-                if turn.origin == crate::model::Origin::SweAgent {
+                // A SWE-agent trajectory's actions are `<command>` blocks; a notebook's
+                // output that re-prints a call of an earlier one (a prefill holding the
+                // completion so far) re-prints a copy, which stays the text it is, as
+                // extract reads it.
+                if matches!(
+                    turn.origin,
+                    crate::model::Origin::SweAgent | crate::model::Origin::Notebook
+                ) {
                     t.origin = turn.origin;
                 }
                 let mut m = Message::new(role);
                 for text in &turn.texts {
+                    raw |= text.raw;
                     let part = TextPart::new(text.text.as_str());
                     m.parts.push(if text.reasoning {
                         Part::Reasoning(part)
@@ -101,5 +115,5 @@ fn transcript(text: &str) -> Result<Transcript> {
             Event::Window(_) => {}
         }
     }
-    Ok(t)
+    Ok((t, raw))
 }

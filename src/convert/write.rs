@@ -401,7 +401,17 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
                         push_grouped(role, "user", &mut blocks, &mut out, m);
                         role = "assistant";
                     }
-                    let mut j = J::obj().with("type", J::str("tool_use"));
+                    // A server tool's call read from Anthropic goes back as one.
+                    let server = same_family(t, to)
+                        && c.extra
+                            .iter()
+                            .any(|(k, v)| k == "type" && v.as_str() == "\"server_tool_use\"");
+                    let kind = if server {
+                        "server_tool_use"
+                    } else {
+                        "tool_use"
+                    };
+                    let mut j = J::obj().with("type", J::str(kind));
                     j.push_some("id", c.id.as_deref().map(J::str));
                     j.push("name", J::str(&c.name));
                     j.push("input", J::Raw(c.arguments.clone()));

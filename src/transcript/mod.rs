@@ -6,6 +6,7 @@
 //! no code. It also keeps the per-source memory that makes a call logged twice one call.
 
 mod streams;
+pub(crate) use streams::langchain_reasoning;
 
 use crate::dialects::native;
 use crate::json::{Kind, LineIndex, Node, Obj};
@@ -773,16 +774,7 @@ impl Interpreter {
 
     /// One message of any format: its text, native calls and results.
     fn message(&mut self, node: &Node, obj: &Obj, role: Role, ctx: &Ctx) {
-        // LangChain keeps the message one level down in `{"type":"ai","data":{...}}` and
-        // in its serialized constructor form (`kwargs`).
-        let body_key = if obj.is("type", "constructor") {
-            Some("kwargs")
-        } else if !obj.has("content") && !obj.has("tool_calls") {
-            Some("data")
-        } else {
-            None
-        };
-        if let Some(key) = body_key
+        if let Some(key) = langchain_body_key(obj)
             && let Some(body_node) = obj.get(key)
             && let Some(body) = body_node.object()
         {
@@ -1215,18 +1207,65 @@ fn is_langgraph_metadata(obj: &Obj) -> bool {
     obj.has("langgraph_node") || obj.has("langgraph_step")
 }
 
+/// Where a LangChain message keeps its body, one level down: `kwargs` of its serialized
+/// constructor, `data` of a message dict (`{"type": "ai", "data": {…}}`). `None` when
+/// the object is the body itself.
+pub(crate) fn langchain_body_key(obj: &Obj) -> Option<&'static str> {
+    if obj.is("type", "constructor") {
+        Some("kwargs")
+    } else if !obj.has("content") && !obj.has("tool_calls") {
+        Some("data")
+    } else {
+        None
+    }
+}
+
+/// The role of a LangChain serialized message (`dumpd`): its class (`AIMessage`,
+/// `HumanMessageChunk`), or a `ChatMessage`'s own role.
+fn langchain_constructor_role(obj: &Obj) -> Option<Role> {
+    let class = constructor_class(obj).filter(|_| obj.obj("kwargs").is_some())?;
+    let class = class.strip_suffix("Chunk").unwrap_or(&class);
+    if class == "ChatMessage" {
+        return obj
+            .obj("kwargs")?
+            .str("role")
+            .and_then(|r| Role::from_name(&r));
+    }
+    Role::from_name(class)
+}
+
+/// The role of a LangChain message dict, which carries it in `type`
+/// (`{"type": "ai", "data": {…}}`, or the fields beside it).
+fn langchain_dict_role(obj: &Obj) -> Option<Role> {
+    let kind = obj.str("type")?;
+    let message = matches!(
+        kind.as_ref(),
+        "ai" | "human"
+            | "tool"
+            | "system"
+            | "AIMessage"
+            | "AIMessageChunk"
+            | "HumanMessage"
+            | "ToolMessage"
+            | "SystemMessage"
+    ) && (obj.has("content") || obj.has("data") || obj.has("tool_calls"));
+    if message {
+        Role::from_name(&kind)
+    } else {
+        None
+    }
+}
+
+/// The role of a LangChain message, serialized (`dumpd`) or a dict; `None` for any
+/// other object. Extract and convert read LangChain messages by this and
+/// [`langchain_body_key`].
+pub(crate) fn langchain_role(obj: &Obj) -> Option<Role> {
+    langchain_constructor_role(obj).or_else(|| langchain_dict_role(obj))
+}
+
 fn message_role(obj: &Obj) -> Option<Role> {
-    if let Some(class) = constructor_class(obj)
-        && obj.obj("kwargs").is_some()
-    {
-        let class = class.strip_suffix("Chunk").unwrap_or(&class);
-        if class == "ChatMessage" {
-            return obj
-                .obj("kwargs")?
-                .str("role")
-                .and_then(|r| Role::from_name(&r));
-        }
-        return Role::from_name(class);
+    if let Some(role) = langchain_constructor_role(obj) {
+        return Some(role);
     }
     if let Some(role) = obj.str("role") {
         let has_body = [
@@ -1247,24 +1286,7 @@ fn message_role(obj: &Obj) -> Option<Role> {
     if obj.is("type", "gemini") && (obj.has("content") || obj.has("toolCalls")) {
         return Some(Role::Assistant);
     }
-    // LangChain message dicts carry their role in `type`.
-    if let Some(kind) = obj.str("type")
-        && matches!(
-            kind.as_ref(),
-            "ai" | "human"
-                | "tool"
-                | "system"
-                | "AIMessage"
-                | "AIMessageChunk"
-                | "HumanMessage"
-                | "ToolMessage"
-                | "SystemMessage"
-        )
-        && (obj.has("content") || obj.has("data") || obj.has("tool_calls"))
-    {
-        return Role::from_name(&kind);
-    }
-    None
+    langchain_dict_role(obj)
 }
 
 /// The file line of a notebook text array's first element, when each element is one
