@@ -971,11 +971,25 @@ fn wait_for(n: usize, count: impl Fn() -> usize) {
     }
 }
 
+/// The backups below `dir`, counted by name while a run may be renaming and removing
+/// files there (nothing is opened).
 fn backups(dir: &Path) -> usize {
-    all_files(dir)
-        .iter()
-        .filter(|(p, _)| p.to_string_lossy().ends_with(".orig"))
-        .count()
+    let mut n = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with(".orig") {
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 fn signal(child: &std::process::Child, name: &str) {
