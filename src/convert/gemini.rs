@@ -202,7 +202,7 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                     fc.push_some("id", c.id.as_deref().map(J::str));
                     fc.push("name", J::str(&c.name));
                     fc.push("args", J::Raw(c.arguments.clone()));
-                    if c.arguments_raw.is_some() {
+                    if c.arguments_lost() {
                         notes.add("arguments that are not a JSON object written as {}: Gemini's args is an object");
                     }
                     let mut j = J::obj().with("functionCall", fc);

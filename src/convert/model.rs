@@ -233,6 +233,14 @@ impl CallPart {
 
     /// The argument text a JSON-string target (OpenAI's `arguments`) carries: the text
     /// as written when it was not an object, else the object.
+    /// The arguments as written were not one JSON object and none could be read from
+    /// them: a target whose arguments are an object gets `{}`. (Text that held an
+    /// object, white space around it or encoded twice, gave that object.)
+    pub fn arguments_lost(&self) -> bool {
+        self.arguments_raw.is_some()
+            && matches!(self.arguments.value(), serde_json::Value::Object(o) if o.is_empty())
+    }
+
     pub fn arguments_text(&self) -> &str {
         self.arguments_raw
             .as_deref()

@@ -415,7 +415,7 @@ fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
                     j.push_some("id", c.id.as_deref().map(J::str));
                     j.push("name", J::str(&c.name));
                     j.push("input", J::Raw(c.arguments.clone()));
-                    if c.arguments_raw.is_some() {
+                    if c.arguments_lost() {
                         notes.add("arguments that are not a JSON object written as {}: Anthropic's input is an object");
                     }
                     keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
