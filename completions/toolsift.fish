@@ -137,7 +137,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l color -d '
 always\t'Always colour'
 never\t'Never colour'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: TOOLSIFT_THREADS, else the CPUs this process may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per core); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s L -l follow -d 'Follow symbolic links inside directory arguments (skipped by default); a link that loops back is reported once and not followed, and a file reached by two paths is read once'
@@ -383,7 +383,7 @@ swe-agent-fence\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l tools -d 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialect-file -d 'Extra dialects (see `toolsift extract --help`)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
-complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s j -l jobs -d 'Files converted at once (default: the number of CPUs)' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s j -l jobs -d 'Files converted at once (default: TOOLSIFT_THREADS, else the CPUs this process may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per core)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l in-place -d 'Replace each input with its conversion (needs --backup or --no-backup)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l no-backup -d 'With --in-place: keep no copy of the originals'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l force -d 'With --out-dir: replace outputs that exist already'

@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::model::Call;
 use crate::output::{CallSink, Output};
 use crate::pipeline::{
-    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window, threads,
 };
 use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
@@ -193,6 +193,14 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
+    // One thread reads ahead of the other when there are two to use.
+    let pipelined = match threads(None) {
+        Ok(n) => n > 1,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return Ok(ExitCode::Error);
+        }
+    };
     // Directories that could not be walked.
     let walk_errors = diag.take_errors();
     let file = match &args.output {
@@ -271,7 +279,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             &files,
             &args.scan,
             text_window(),
-            std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
+            pipelined,
             &mut engine,
             &diag,
             |file, engine: &mut Engine| {

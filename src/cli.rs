@@ -197,7 +197,9 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
-    /// Files converted at once (default: the number of CPUs).
+    /// Files converted at once (default: TOOLSIFT_THREADS, else the CPUs this process
+    /// may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift
+    /// per core).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
 
@@ -362,8 +364,9 @@ pub struct ExtractArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Files read at once (default: the number of CPUs); records still come out in
-    /// the order of the files. With 2 or more and a single JSON Lines file, one thread
+    /// Files read at once (default: TOOLSIFT_THREADS, else the CPUs this process may
+    /// use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per
+    /// core); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread
     /// reads and parses it while another walks its records; with a single long text
     /// file, one thread reads and sweeps the next piece while another scans.
     #[arg(short = 'j', long, value_name = "N")]

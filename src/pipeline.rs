@@ -248,6 +248,29 @@ pub(crate) fn finish<T>(
     Ok(None)
 }
 
+/// Threads a run uses: `-j N` when given, else `TOOLSIFT_THREADS`, else the CPUs this
+/// process may use (`available_parallelism` counts cgroup quotas and CPU affinity, so a
+/// container limited to 2 CPUs gets 2). An invalid `TOOLSIFT_THREADS` is a usage error
+/// naming it, whether `-j` is given or not; an empty one is unset.
+pub(crate) fn threads(given: Option<usize>) -> Result<usize> {
+    let var = match std::env::var_os(THREADS_VAR) {
+        Some(v) if !v.is_empty() => Some(match v.to_str().map(str::parse::<usize>) {
+            Some(Ok(n)) if n > 0 => n,
+            _ => bail!(
+                "{THREADS_VAR}={}: expected a positive integer (the threads to use; -j overrides it)",
+                v.to_string_lossy()
+            ),
+        }),
+        _ => None,
+    };
+    Ok(given
+        .or(var)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
+}
+
+/// The environment variable that sets the default of `-j`.
+pub(crate) const THREADS_VAR: &str = "TOOLSIFT_THREADS";
+
 /// The plain-text window: 6 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
 pub(crate) fn text_window() -> usize {
     std::env::var("TOOLSIFT_TEXT_WINDOW")

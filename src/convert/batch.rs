@@ -84,6 +84,13 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             return Ok(ExitCode::Error);
         }
     };
+    let threads = match crate::pipeline::threads(args.jobs) {
+        Ok(n) => n,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return Ok(ExitCode::Error);
+        }
+    };
     let settings = Settings {
         to: format_of(args.to),
         from: args.from.map(format_of),
@@ -128,10 +135,7 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             }
         });
     }
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, plan.jobs.len().max(1));
+    let threads = threads.clamp(1, plan.jobs.len().max(1));
     let mut summary = execute(&plan.jobs, &settings, &args, threads, &diag, &interrupted);
     summary.backups_not_read = plan.backups_not_read;
     summary.outputs_not_read = plan.outputs_not_read;
