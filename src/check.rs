@@ -1,6 +1,7 @@
 //! `toolsift check`: the CI gate. Extraction with validation against the contracts,
 //! per-file scenario assertions, and a report in one of four formats. Exit 0 when
-//! clean, 1 on any finding, 2 on a usage error or a file that could not be read.
+//! clean, 1 on any finding, 2 on a usage error or an unwritable report, 3 when a file
+//! could not be read (findings or not).
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
@@ -348,13 +349,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     if args.format != CheckFormat::Human {
         eprintln!("toolsift: {}", summary(&totals));
     }
-    Ok(if diag.errored() {
-        ExitCode::Error
-    } else if findings > 0 {
+    // An input not read makes the verdict incomplete: 3 wins over findings (which are
+    // in the report all the same), so an engine retries rather than records a verdict.
+    Ok(diag.exit_code(if findings > 0 {
         ExitCode::Findings
     } else {
         ExitCode::Success
-    })
+    }))
 }
 
 /// `3 files, 41 calls, 2 invalid, 1 unknown tool` (and failed assertions, if any).

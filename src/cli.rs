@@ -17,7 +17,8 @@ Examples:
   toolsift convert --to openai --verify --out-dir migrated/ histories/
 
 Exit status: 0 ok (also when no call is found), 1 findings (`check`) or a file
-`convert` could not convert, 2 usage error or a file that could not be read.";
+`convert` could not convert, 2 usage error or an output that could not be written,
+3 some input could not be read (everything else was done).";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -26,7 +27,8 @@ Examples:
   toolsift check --tools tools.json --format github transcripts/   # in GitHub Actions
   toolsift check --tools tools.json --format junit -o report.xml transcripts/*.jsonl
 
-Exit status: 0 clean, 1 findings, 2 usage error or a file that could not be read.";
+Exit status: 0 clean, 1 findings, 2 usage error or a report that could not be
+written, 3 a file could not be read (findings or not).";
 
 /// Sift tool calls out of LLM transcripts.
 ///
@@ -90,7 +92,8 @@ Examples:
   toolsift convert --to openai finetune.jsonl > finetune.openai.jsonl
 
 Exit status: 0 ok, 1 a file failed or (--verify) would lose something,
-2 usage error.";
+2 usage error or -o could not be written, 3 some input could not be read or
+some output under --out-dir or --in-place written (the rest was done).";
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {

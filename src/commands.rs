@@ -124,11 +124,7 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         let paint = Paint::new(args.scan.color, Stream::Stderr);
         eprint!("{}", stats.report(paint));
     }
-    Ok(if diag.errored() {
-        ExitCode::Error
-    } else {
-        ExitCode::Success
-    })
+    Ok(diag.exit_code(ExitCode::Success))
 }
 
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {

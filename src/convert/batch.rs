@@ -161,12 +161,14 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     }
     Ok(if stopped {
         ExitCode::Interrupted
-    } else if diag.errored() {
+    } else if summary.output_failed {
         ExitCode::Error
-    } else if summary.failed > 0 || summary.lossy > 0 {
-        ExitCode::Findings
     } else {
-        ExitCode::Success
+        diag.exit_code(if summary.failed > 0 || summary.lossy > 0 {
+            ExitCode::Findings
+        } else {
+            ExitCode::Success
+        })
     })
 }
 
@@ -437,6 +439,8 @@ struct Summary {
     compressed: usize,
     backups_not_read: usize,
     outputs_not_read: usize,
+    /// The `-o` file could not be written (exit 2).
+    output_failed: bool,
 }
 
 impl Summary {
@@ -525,8 +529,9 @@ enum Outcome {
 
 /// Why a job did not finish.
 enum Failure {
-    /// The input or output could not be read or written (exit 2).
-    Io(String),
+    /// The input could not be read, or its output written (exit 3; 2 for the `-o`
+    /// file, which ends the run).
+    Io { message: String, output: bool },
     /// The file could not be converted, or converting it would destroy something
     /// (exit 1).
     Convert(String),
@@ -605,8 +610,9 @@ fn execute(
                                 // A file that fails is counted (exit 1), said even with -q.
                                 progress.suspend(|| diag.report(&job.name, None, message));
                             }
-                            Err(Failure::Io(message)) => {
+                            Err(Failure::Io { message, output }) => {
                                 s.failed += 1;
+                                s.output_failed |= output && args.output.is_some();
                                 drop(s);
                                 progress.suspend(|| diag.error(&job.name, None, message));
                             }
@@ -670,7 +676,10 @@ fn one(
             return Ok((None, Outcome::Kept { stale }));
         }
     }
-    let (bytes, compression) = read_input(&job.input).map_err(|e| Failure::Io(reason(&e)))?;
+    let (bytes, compression) = read_input(&job.input).map_err(|e| Failure::Io {
+        message: reason(&e),
+        output: false,
+    })?;
     // In place, a compressed file would get plain text under its compressed name.
     if let (true, Some(c)) = (args.in_place, compression) {
         if job.walked {
@@ -749,26 +758,32 @@ fn one(
                 "{} exists and holds another file; not replaced, and this file is left as it is (choose another --backup suffix)",
                 backup.display()
             )),
-            _ => Failure::Io(format!(
-                "{}: cannot write the backup: {}",
-                backup.display(),
-                reason(&e)
-            )),
+            _ => Failure::Io {
+                message: format!(
+                    "{}: cannot write the backup: {}",
+                    backup.display(),
+                    reason(&e)
+                ),
+                output: true,
+            },
         })?;
     }
     if args.out_dir.is_some()
         && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
     {
-        fs::create_dir_all(parent).map_err(|e| {
-            Failure::Io(format!(
+        fs::create_dir_all(parent).map_err(|e| Failure::Io {
+            message: format!(
                 "{}: cannot create the directory: {}",
                 parent.display(),
                 reason(&e)
-            ))
+            ),
+            output: true,
         })?;
     }
-    write_atomic(path, &converted.output)
-        .map_err(|e| Failure::Io(format!("{}: cannot write: {}", path.display(), reason(&e))))?;
+    write_atomic(path, &converted.output).map_err(|e| Failure::Io {
+        message: format!("{}: cannot write: {}", path.display(), reason(&e)),
+        output: true,
+    })?;
     Ok((Some(converted), Outcome::Written))
 }
 
