@@ -106,7 +106,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
+            opts="-f -L -0 -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --files-from --null --shard --label --quiet --color --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +149,18 @@ _toolsift() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -202,7 +214,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -u -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --jobs --quiet --help"
+            opts="-o -u -L -0 -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --files-from --null --shard --label --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,6 +264,18 @@ _toolsift() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -290,7 +314,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --with-results --with-text --stats --output --jobs --line-buffered --help"
+            opts="-f -L -0 -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --files-from --null --shard --label --quiet --color --with-results --with-text --stats --output --jobs --line-buffered --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -333,6 +357,18 @@ _toolsift() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -191,9 +191,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     };
     // Errors are kept as well as printed: a file that cannot be read is in the report.
     let diag = Diag::recording(args.scan.quiet);
-    let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
+    let Some(inputs) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
+    let files = &inputs.files;
     // One thread reads ahead of the other when there are two to use.
     let pipelined = match threads(None) {
         Ok(n) => n > 1,
@@ -268,16 +269,21 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             Ok(())
         };
         // A glob or directory that matched nothing passes nothing: no input is a finding.
-        if files.is_empty() && walk_errors.is_empty() && !args.allow_empty {
-            for path in &args.files {
+        // (A shard of files found elsewhere may hold none: that is no finding.)
+        if inputs.unsharded == 0 && walk_errors.is_empty() && !args.allow_empty {
+            for path in &inputs.named {
                 write(FileReport::no_input(&path.to_string_lossy()), &mut totals)?;
+            }
+            if let (true, Some(list)) = (inputs.named.is_empty(), &args.scan.batch.files_from) {
+                let list = format!("--files-from {}", list.to_string_lossy());
+                write(FileReport::no_input(&list), &mut totals)?;
             }
         }
         for (path, reason) in walk_errors {
             write(FileReport::unreadable(&path, vec![reason]), &mut totals)?;
         }
         read_sources(
-            &files,
+            files,
             &args.scan,
             text_window(),
             pipelined,

@@ -200,6 +200,9 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
+    #[command(flatten)]
+    pub batch: BatchArgs,
+
     /// Files converted at once (default: TOOLSIFT_THREADS, else the CPUs this process
     /// may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift
     /// per core).
@@ -454,6 +457,9 @@ pub struct ScanArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
+    #[command(flatten)]
+    pub batch: BatchArgs,
+
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -462,6 +468,64 @@ pub struct ScanArgs {
     /// terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+}
+
+/// Where the inputs come from and which of them a run reads, for engines that run many
+/// toolsifts (xargs -P, GNU parallel, job arrays): shared by `extract`, `check` and
+/// `convert`.
+#[derive(Args, Debug, Default)]
+pub struct BatchArgs {
+    /// Also read the paths listed in LIST ("-": standard input), one a line, as if they
+    /// were arguments (a directory is walked); empty lines are skipped. A file reached
+    /// twice, named or listed or found, is read once.
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
+
+    /// The paths of --files-from are separated by NUL bytes (as `find -print0`,
+    /// `xargs -0`), so a name may hold a line break.
+    #[arg(short = '0', long, requires = "files_from")]
+    pub null: bool,
+
+    /// Read only shard I of N (1 ≤ I ≤ N): the files whose path, relative to the
+    /// directory argument it was found in (as given, for a file named or listed),
+    /// hashes to it. The same files on every machine; the N shards together read every
+    /// file once.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+
+    /// The name of standard input in records and messages (`s3://bucket/key.jsonl`)
+    /// instead of "-"; only when standard input is read.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+}
+
+/// `--shard I/N`: shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+/// `I/N` with 1 ≤ I ≤ N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("expected I/N, as 3/16 (shard 3 of 16), not '{text}'"))?;
+    let number = |s: &str| s.trim().parse::<u64>().ok();
+    let (Some(index), Some(count)) = (number(i), number(n)) else {
+        return Err(format!(
+            "expected I/N, two whole numbers, as 3/16 (shard 3 of 16), not '{text}'"
+        ));
+    };
+    if count == 0 {
+        return Err("N must be 1 or more".to_owned());
+    }
+    if index == 0 || index > count {
+        return Err(format!(
+            "shards are numbered from 1 to {count}; for a 0-based index such as $JOB_COMPLETION_INDEX, give $((INDEX + 1))/{count}"
+        ));
+    }
+    Ok(Shard { index, count })
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,9 +63,10 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     let diag = Diag::new(args.scan.quiet);
-    let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
+    let Some(inputs) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
+    let files = inputs.files;
     let file = match &args.output {
         Some(path) => match OutputFile::create(path, &diag) {
             Some(f) => Some(f),

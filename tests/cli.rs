@@ -2106,8 +2106,11 @@ fn a_cut_off_gzip_file_is_a_read_error_and_the_other_files_are_read() {
     let cut = dir.path().join("rollout.jsonl.gz");
     std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
     let cut = common::display(&cut);
+    let after = dir.path().join("after.json");
+    std::fs::copy(CHAT, &after).unwrap();
+    let after = common::display(&after);
     let out = toolsift()
-        .args(["extract", CHAT, &cut, CHAT])
+        .args(["extract", CHAT, &cut, &after])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
@@ -2123,7 +2126,7 @@ fn a_cut_off_gzip_file_is_a_read_error_and_the_other_files_are_read() {
         .map(|r| file_of(r).to_owned())
         .filter(|f| f != &cut)
         .collect();
-    assert_eq!(files, [CHAT; 4]);
+    assert_eq!(files, [CHAT, CHAT, &after, &after]);
 }
 
 /// The fixtures deliberately of no known shape.

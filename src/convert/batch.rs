@@ -50,6 +50,8 @@ struct Plan {
     outputs_not_read: usize,
     /// A directory argument was given (the summary is always said then).
     walked_a_directory: bool,
+    /// Files found, before `--shard` kept its own.
+    found: usize,
 }
 
 pub fn run(args: ConvertArgs) -> Result<ExitCode> {
@@ -109,12 +111,26 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             return Ok(ExitCode::Error);
         }
     };
-    if plan.jobs.is_empty() {
-        let names: Vec<String> = args
+    if let (true, Some(shard)) = (plan.jobs.is_empty() && plan.found > 0, args.batch.shard) {
+        diag.warn(
+            "convert",
+            None,
+            format!(
+                "shard {}/{} holds none of the {} found",
+                shard.index,
+                shard.count,
+                plural(plan.found, "file", "files")
+            ),
+        );
+    } else if plan.jobs.is_empty() {
+        let mut names: Vec<String> = args
             .files
             .iter()
             .map(|f| f.to_string_lossy().into_owned())
             .collect();
+        if let Some(list) = &args.batch.files_from {
+            names.push(format!("--files-from {}", list.to_string_lossy()));
+        }
         diag.report(
             &names.join(", "),
             None,
@@ -179,27 +195,20 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
         backups_not_read: 0,
         outputs_not_read: 0,
         walked_a_directory: false,
+        found: 0,
     };
-    let walked = if args.files.is_empty() {
-        vec![walk::Walked {
-            path: "-".into(),
-            root: None,
-        }]
-    } else {
-        let opts = WalkOptions {
-            follow: args.follow,
-            globs: walk::exclude_globs(&args.exclude)?,
-            ..Default::default()
-        };
-        walk::walk(&args.files, &opts, diag)
+    let named = crate::pipeline::named(&args.files, &args.batch)?;
+    let opts = WalkOptions {
+        follow: args.follow,
+        globs: walk::exclude_globs(&args.exclude)?,
+        ..Default::default()
     };
-    plan.walked_a_directory = args
-        .files
-        .iter()
-        .any(|f| f.as_os_str() != "-" && f.is_dir());
+    let (walked, found) = crate::pipeline::select(walk::walk(&named, &opts, diag), &args.batch)?;
+    plan.found = found;
+    plan.walked_a_directory = named.iter().any(|f| f.as_os_str() != "-" && f.is_dir());
     let out_dir = args.out_dir.as_ref().map(|d| (d, canonical(d)));
-    if let (Some((shown, Some(out))), true) = (&out_dir, args.files.iter().any(|f| f.is_dir())) {
-        for root in args.files.iter().filter(|f| f.is_dir()) {
+    if let (Some((shown, Some(out))), true) = (&out_dir, named.iter().any(|f| f.is_dir())) {
+        for root in named.iter().filter(|f| f.is_dir()) {
             if canonical(root).as_ref() == Some(out) {
                 bail!(
                     "--out-dir {}: it is the directory {} being converted; each output would replace its input (use --in-place, or another --out-dir)",
@@ -212,8 +221,8 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
     let suffix = args.backup.as_deref().filter(|_| args.in_place);
     let mut inputs_seen = HashSet::new();
     for w in walked {
-        let name = w.path.to_string_lossy().into_owned();
-        let stdin = name == "-";
+        let name = crate::pipeline::source_name(&w.path, &args.batch).into_owned();
+        let stdin = w.path.as_os_str() == "-";
         if stdin && (args.in_place || args.out_dir.is_some()) {
             bail!("standard input cannot be converted with --in-place or --out-dir");
         }
