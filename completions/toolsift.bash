@@ -106,7 +106,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__check)
-            opts="-f -L -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --manifest --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
+            opts="-f -L -0 -q -o -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --files-from --null --shard --label --quiet --color --manifest --expect --forbid --max-calls --require-valid --allow-invalid --allow-unknown --allow-empty --format --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +149,18 @@ _toolsift() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -206,7 +218,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -u -L -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --jobs --quiet --help"
+            opts="-o -u -L -0 -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --files-from --null --shard --label --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -256,6 +268,18 @@ _toolsift() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -294,7 +318,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__extract)
-            opts="-f -L -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --quiet --color --manifest --with-results --with-text --stats --output --jobs --line-buffered --skip-unchanged --help"
+            opts="-f -L -0 -q -o -j -h --input --formats --all --roles --dialects --tools --dialect-file --schema-root --reasoning --strict --follow --exclude --files-from --null --shard --label --quiet --color --manifest --with-results --with-text --stats --output --jobs --line-buffered --skip-unchanged --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -337,6 +361,18 @@ _toolsift() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

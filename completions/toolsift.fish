@@ -133,16 +133,20 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning 
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l files-from -d 'Also read the paths listed in LIST ("-": standard input), one a line, as if they were arguments (a directory is walked); empty lines are skipped. A file reached twice, named or listed or found, is read once' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l shard -d 'Read only shard I of N (1 ≤ I ≤ N): the files whose path, relative to the directory argument it was found in (as given, for a file named or listed), hashes to it. The same files on every machine; the N shards together read every file once' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l label -d 'The name of standard input in records and messages (`s3://bucket/key.jsonl`) instead of "-"; only when standard input is read' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see README, "Manifest"). Written whole when the run ends, as -o is' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: the number of CPUs); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: TOOLSIFT_THREADS, else the CPUs this process may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per core); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l skip-unchanged -d 'Skip the inputs that MANIFEST (an earlier --manifest) lists with the same size, mtime and hash: they give no records, and are in --manifest as "unchanged". A missing MANIFEST skips nothing' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s L -l follow -d 'Follow symbolic links inside directory arguments (skipped by default); a link that loops back is reported once and not followed, and a file reached by two paths is read once'
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s 0 -l null -d 'The paths of --files-from are separated by NUL bytes (as `find -print0`, `xargs -0`), so a name may hold a line break'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-results -d 'Also emit tool results ("type":"result" records)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l with-text -d 'Also emit the text around calls ("type":"text" records), in message order'
@@ -247,6 +251,9 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l reasoning -d
 exclude\t'Never report calls inside reasoning'
 fallback\t'Report them only when the turn has no call outside reasoning'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l files-from -d 'Also read the paths listed in LIST ("-": standard input), one a line, as if they were arguments (a directory is walked); empty lines are skipped. A file reached twice, named or listed or found, is read once' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l shard -d 'Read only shard I of N (1 ≤ I ≤ N): the files whose path, relative to the directory argument it was found in (as given, for a file named or listed), hashes to it. The same files on every machine; the N shards together read every file once' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l label -d 'The name of standard input in records and messages (`s3://bucket/key.jsonl`) instead of "-"; only when standard input is read' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
@@ -262,6 +269,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s o -l output 
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l all -d 'Report the calls of every enabled channel, not only the first that yields one'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l strict -d 'No repairs: a call that would need one is reported invalid with its raw text'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s L -l follow -d 'Follow symbolic links inside directory arguments (skipped by default); a link that loops back is reported once and not followed, and a file reached by two paths is read once'
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s 0 -l null -d 'The paths of --files-from are separated by NUL bytes (as `find -print0`, `xargs -0`), so a name may hold a line break'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -s q -l quiet -d 'Do not print warnings about malformed input (errors are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l require-valid -d 'Invalid calls are findings (the default)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l allow-invalid -d 'Invalid calls are counted but are not findings'
@@ -386,7 +394,10 @@ swe-agent-fence\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l tools -d 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialect-file -d 'Extra dialects (see `toolsift extract --help`)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r
-complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s j -l jobs -d 'Files converted at once (default: the number of CPUs)' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l files-from -d 'Also read the paths listed in LIST ("-": standard input), one a line, as if they were arguments (a directory is walked); empty lines are skipped. A file reached twice, named or listed or found, is read once' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l shard -d 'Read only shard I of N (1 ≤ I ≤ N): the files whose path, relative to the directory argument it was found in (as given, for a file named or listed), hashes to it. The same files on every machine; the N shards together read every file once' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l label -d 'The name of standard input in records and messages (`s3://bucket/key.jsonl`) instead of "-"; only when standard input is read' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s j -l jobs -d 'Files converted at once (default: TOOLSIFT_THREADS, else the CPUs this process may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per core)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l in-place -d 'Replace each input with its conversion (needs --backup or --no-backup)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l no-backup -d 'With --in-place: keep no copy of the originals'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l force -d 'With --out-dir: replace outputs that exist already'
@@ -396,6 +407,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dry-run -d
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l wrap -d 'mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l compact -d 'Write documents on one line (JSON Lines inputs are always written one conversation per line)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s L -l follow -d 'Follow symbolic links inside directory arguments (loops are reported, not followed)'
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s 0 -l null -d 'The paths of --files-from are separated by NUL bytes (as `find -print0`, `xargs -0`), so a name may hold a line break'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s q -l quiet -d 'No warnings (errors and the summary are still printed)'
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolsift -n "__fish_toolsift_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -1,6 +1,7 @@
 //! `toolsift check`: the CI gate. Extraction with validation against the contracts,
 //! per-file scenario assertions, and a report in one of four formats. Exit 0 when
-//! clean, 1 on any finding, 2 on a usage error or a file that could not be read.
+//! clean, 1 on any finding, 2 on a usage error or an unwritable report, 3 when a file
+//! could not be read (findings or not).
 
 use crate::ExitCode;
 use crate::cli::{CheckArgs, CheckFormat};
@@ -9,7 +10,7 @@ use crate::engine::Engine;
 use crate::model::Call;
 use crate::output::{CallSink, Output};
 use crate::pipeline::{
-    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window,
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_sources, text_window, threads,
 };
 use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
@@ -194,8 +195,17 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     options.manifest = manifest.clone();
-    let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
+    let Some(inputs) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
+    };
+    let files = &inputs.files;
+    // One thread reads ahead of the other when there are two to use.
+    let pipelined = match threads(None) {
+        Ok(n) => n > 1,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return Ok(ExitCode::Error);
+        }
     };
     // Directories that could not be walked.
     let walk_errors = diag.take_errors();
@@ -263,19 +273,24 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             Ok(())
         };
         // A glob or directory that matched nothing passes nothing: no input is a finding.
-        if files.is_empty() && walk_errors.is_empty() && !args.allow_empty {
-            for path in &args.files {
+        // (A shard of files found elsewhere may hold none: that is no finding.)
+        if inputs.unsharded == 0 && walk_errors.is_empty() && !args.allow_empty {
+            for path in &inputs.named {
                 write(FileReport::no_input(&path.to_string_lossy()), &mut totals)?;
+            }
+            if let (true, Some(list)) = (inputs.named.is_empty(), &args.scan.batch.files_from) {
+                let list = format!("--files-from {}", list.to_string_lossy());
+                write(FileReport::no_input(&list), &mut totals)?;
             }
         }
         for (path, reason) in walk_errors {
             write(FileReport::unreadable(&path, vec![reason]), &mut totals)?;
         }
         read_sources(
-            &files,
+            files,
             &args.scan,
             text_window(),
-            std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
+            pipelined,
             &mut engine,
             &diag,
             |file, engine: &mut Engine| {
@@ -347,13 +362,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     if args.format != CheckFormat::Human {
         eprintln!("toolsift: {}", summary(&totals));
     }
-    Ok(if diag.errored() {
-        ExitCode::Error
-    } else if findings > 0 {
+    // An input not read makes the verdict incomplete: 3 wins over findings (which are
+    // in the report all the same), so an engine retries rather than records a verdict.
+    Ok(diag.exit_code(if findings > 0 {
         ExitCode::Findings
     } else {
         ExitCode::Success
-    })
+    }))
 }
 
 /// `3 files, 41 calls, 2 invalid, 1 unknown tool` (and failed assertions, if any).

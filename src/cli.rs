@@ -17,7 +17,8 @@ Examples:
   toolsift convert --to openai --verify --out-dir migrated/ histories/
 
 Exit status: 0 ok (also when no call is found), 1 findings (`check`) or a file
-`convert` could not convert, 2 usage error or a file that could not be read.";
+`convert` could not convert, 2 usage error or an output that could not be written,
+3 some input could not be read (everything else was done).";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -26,7 +27,8 @@ Examples:
   toolsift check --tools tools.json --format github transcripts/   # in GitHub Actions
   toolsift check --tools tools.json --format junit -o report.xml transcripts/*.jsonl
 
-Exit status: 0 clean, 1 findings, 2 usage error or a file that could not be read.";
+Exit status: 0 clean, 1 findings, 2 usage error or a report that could not be
+written, 3 a file could not be read (findings or not).";
 
 /// Sift tool calls out of LLM transcripts.
 ///
@@ -90,7 +92,8 @@ Examples:
   toolsift convert --to openai finetune.jsonl > finetune.openai.jsonl
 
 Exit status: 0 ok, 1 a file failed or (--verify) would lose something,
-2 usage error.";
+2 usage error or -o could not be written, 3 some input could not be read or
+some output under --out-dir or --in-place written (the rest was done).";
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
@@ -197,7 +200,12 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
-    /// Files converted at once (default: the number of CPUs).
+    #[command(flatten)]
+    pub batch: BatchArgs,
+
+    /// Files converted at once (default: TOOLSIFT_THREADS, else the CPUs this process
+    /// may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift
+    /// per core).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
 
@@ -362,8 +370,9 @@ pub struct ExtractArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Files read at once (default: the number of CPUs); records still come out in
-    /// the order of the files. With 2 or more and a single JSON Lines file, one thread
+    /// Files read at once (default: TOOLSIFT_THREADS, else the CPUs this process may
+    /// use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per
+    /// core); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread
     /// reads and parses it while another walks its records; with a single long text
     /// file, one thread reads and sweeps the next piece while another scans.
     #[arg(short = 'j', long, value_name = "N")]
@@ -453,6 +462,9 @@ pub struct ScanArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
+    #[command(flatten)]
+    pub batch: BatchArgs,
+
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -467,6 +479,64 @@ pub struct ScanArgs {
     /// run ends, as -o is.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
+}
+
+/// Where the inputs come from and which of them a run reads, for engines that run many
+/// toolsifts (xargs -P, GNU parallel, job arrays): shared by `extract`, `check` and
+/// `convert`.
+#[derive(Args, Debug, Default)]
+pub struct BatchArgs {
+    /// Also read the paths listed in LIST ("-": standard input), one a line, as if they
+    /// were arguments (a directory is walked); empty lines are skipped. A file reached
+    /// twice, named or listed or found, is read once.
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
+
+    /// The paths of --files-from are separated by NUL bytes (as `find -print0`,
+    /// `xargs -0`), so a name may hold a line break.
+    #[arg(short = '0', long, requires = "files_from")]
+    pub null: bool,
+
+    /// Read only shard I of N (1 ≤ I ≤ N): the files whose path, relative to the
+    /// directory argument it was found in (as given, for a file named or listed),
+    /// hashes to it. The same files on every machine; the N shards together read every
+    /// file once.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+
+    /// The name of standard input in records and messages (`s3://bucket/key.jsonl`)
+    /// instead of "-"; only when standard input is read.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+}
+
+/// `--shard I/N`: shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+/// `I/N` with 1 ≤ I ≤ N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("expected I/N, as 3/16 (shard 3 of 16), not '{text}'"))?;
+    let number = |s: &str| s.trim().parse::<u64>().ok();
+    let (Some(index), Some(count)) = (number(i), number(n)) else {
+        return Err(format!(
+            "expected I/N, two whole numbers, as 3/16 (shard 3 of 16), not '{text}'"
+        ));
+    };
+    if count == 0 {
+        return Err("N must be 1 or more".to_owned());
+    }
+    if index == 0 || index > count {
+        return Err(format!(
+            "shards are numbered from 1 to {count}; for a 0-based index such as $JOB_COMPLETION_INDEX, give $((INDEX + 1))/{count}"
+        ));
+    }
+    Ok(Shard { index, count })
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

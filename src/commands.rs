@@ -8,7 +8,8 @@ use crate::engine::{Engine, Stats};
 use crate::manifest;
 use crate::output::Output;
 use crate::pipeline::{
-    OutputFile, STDOUT, finish, inputs, options_or_report, read_parallel, read_sources, text_window,
+    OutputFile, STDOUT, finish, inputs, options_or_report, read_parallel, read_sources,
+    text_window, threads,
 };
 use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
@@ -71,9 +72,10 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         return Ok(ExitCode::Error);
     };
     options.manifest = manifest.clone();
-    let Some(files) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
+    let Some(inputs) = inputs(&args.files, &args.scan, args.output.as_deref(), &diag) else {
         return Ok(ExitCode::Error);
     };
+    let files = inputs.files;
     let file = match &args.output {
         Some(path) => match OutputFile::create(path, &diag) {
             Some(f) => Some(f),
@@ -91,9 +93,13 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
     let mut out = Output::new(sink, args.line_buffered || interactive).validated(validated);
     // Plain text is scanned in windows unless its text is wanted back whole.
     let window = if args.with_text { 0 } else { text_window() };
-    let cores = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cores = match threads(args.jobs) {
+        Ok(n) => n,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return Ok(ExitCode::Error);
+        }
+    };
     let jobs = cores.clamp(1, files.len().max(1));
     let run = || -> Result<Stats> {
         let stats = if jobs > 1 && !files.iter().any(|f| f.as_os_str() == "-") {
@@ -132,11 +138,7 @@ fn extract(args: ExtractArgs) -> Result<ExitCode> {
         let paint = Paint::new(args.scan.color, Stream::Stderr);
         eprint!("{}", stats.report(paint));
     }
-    Ok(if diag.errored() {
-        ExitCode::Error
-    } else {
-        ExitCode::Success
-    })
+    Ok(diag.exit_code(ExitCode::Success))
 }
 
 fn list_dialects(args: DialectsArgs) -> Result<ExitCode> {

@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[derive(Default)]
 pub struct Diag {
     errored: AtomicBool,
+    /// A usage error or a failure that stops the run was told.
+    failed: AtomicBool,
     quiet: bool,
     /// With [`Diag::recording`]: every error, by file, for a report that must name them.
     recorded: Option<Mutex<Vec<(String, String)>>>,
@@ -30,6 +32,7 @@ impl Diag {
     pub fn new(quiet: bool) -> Diag {
         Diag {
             errored: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
             quiet,
             recorded: None,
             skips: None,
@@ -78,7 +81,8 @@ impl Diag {
         emit(Some((file, line)), &message.to_string());
     }
 
-    /// An I/O problem with a file: the run goes on, and ends with exit code 2.
+    /// An I/O problem with a file: the run goes on, and ends with exit code 3 (or 2,
+    /// when the caller's output is what failed).
     pub fn error(&self, file: &str, line: Option<u64>, message: impl Display) {
         self.errored.store(true, Ordering::Relaxed);
         let message = message.to_string();
@@ -93,11 +97,30 @@ impl Diag {
     /// message names any file itself. The exit code is 2.
     pub fn fail(&self, message: impl Display) {
         self.errored.store(true, Ordering::Relaxed);
+        self.failed.store(true, Ordering::Relaxed);
         emit(None, &message.to_string());
     }
 
+    /// Whether an error of any kind was told.
     pub fn errored(&self) -> bool {
         self.errored.load(Ordering::Relaxed)
+    }
+
+    /// Whether a usage error or a failure that stops the run was told ([`Diag::fail`]).
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
+    }
+
+    /// The exit code of a run that went to its end: 2 after [`Diag::fail`], 3 after an
+    /// error about a file (some input not read), else `otherwise`.
+    pub fn exit_code(&self, otherwise: crate::ExitCode) -> crate::ExitCode {
+        if self.failed() {
+            crate::ExitCode::Error
+        } else if self.errored() {
+            crate::ExitCode::Partial
+        } else {
+            otherwise
+        }
     }
 
     /// The errors recorded since the last call: (file, message).

@@ -43,8 +43,13 @@ pub enum ExitCode {
     Success = 0,
     /// `check` findings; a file `convert` could not convert (or `--verify` found lossy).
     Findings = 1,
-    /// Usage error, or an input or output that could not be read or written.
+    /// Usage error, or a failure that stops the run (an output that cannot be written:
+    /// `-o`, standard output).
     Error = 2,
+    /// Some inputs could not be read (or, for `convert`, some outputs written);
+    /// everything else was done. Wins over [`ExitCode::Findings`]: the verdict of a
+    /// partial run is incomplete.
+    Partial = 3,
     /// Stopped by SIGINT or SIGTERM (`convert`: the files under way were finished).
     Interrupted = 130,
 }

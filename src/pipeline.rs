@@ -4,7 +4,7 @@
 //! engine.
 
 use crate::atomic::AtomicFile;
-use crate::cli::{InputFormat, ReasoningMode, ScanArgs};
+use crate::cli::{BatchArgs, InputFormat, ReasoningMode, ScanArgs};
 use crate::contracts::Contracts;
 use crate::diag::Diag;
 use crate::dialects::{self, Channel};
@@ -12,8 +12,9 @@ use crate::engine::{Engine, Options, Reasoning, Stats};
 use crate::input::{Framing, Reader, compressed};
 use crate::model::Role;
 use crate::output::Output;
-use crate::walk::{self, FileId, WalkOptions};
+use crate::walk::{self, FileId, WalkOptions, Walked};
 use anyhow::{Context, Result, bail};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fs::File;
@@ -112,14 +113,108 @@ pub(crate) fn options_or_report(
     }
 }
 
+/// What a run reads.
+pub(crate) struct Inputs {
+    /// The files, in order (`-` is standard input).
+    pub files: Vec<PathBuf>,
+    /// The paths named as arguments or listed by `--files-from`.
+    pub named: Vec<PathBuf>,
+    /// The files found before `--shard` kept its own.
+    pub unsharded: usize,
+}
+
+/// The paths named: the arguments, then those of the `--files-from` list. No argument
+/// and no list is standard input. An error is a usage error: a list that cannot be
+/// read, or `--files-from -` with standard input named as data too.
+pub(crate) fn named(files: &[PathBuf], batch: &BatchArgs) -> Result<Vec<PathBuf>> {
+    let Some(list) = &batch.files_from else {
+        if files.is_empty() {
+            return Ok(vec!["-".into()]);
+        }
+        return Ok(files.to_vec());
+    };
+    let from_stdin = list.as_os_str() == "-";
+    let bytes = if from_stdin {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(list)
+    }
+    .map_err(|e| {
+        anyhow::anyhow!(
+            "--files-from {}: {}",
+            if from_stdin {
+                "-: standard input".into()
+            } else {
+                list.to_string_lossy()
+            },
+            io_reason(&e)
+        )
+    })?;
+    let mut named = files.to_vec();
+    named.extend(walk::parse_list(&bytes, batch.null));
+    if from_stdin && named.iter().any(|f| f.as_os_str() == "-") {
+        bail!(
+            "--files-from - reads the list of files from standard input, which cannot be read as data too (drop '-', or give the list as a file)"
+        );
+    }
+    Ok(named)
+}
+
+/// The walked files this run reads: `--shard`'s, checked against `--label` and
+/// `--shard` (standard input is read by every shard, so it cannot be split). Also the
+/// count before the shard.
+pub(crate) fn select(walked: Vec<Walked>, batch: &BatchArgs) -> Result<(Vec<Walked>, usize)> {
+    let stdin = walked.iter().any(|w| w.path.as_os_str() == "-");
+    if let Some(label) = &batch.label
+        && !stdin
+    {
+        bail!(
+            "--label {label}: names standard input, which this run does not read (give no FILE, or '-')"
+        );
+    }
+    let found = walked.len();
+    let Some(shard) = batch.shard else {
+        return Ok((walked, found));
+    };
+    if stdin {
+        bail!(
+            "--shard {}/{}: standard input cannot be split into shards; name the files (or --files-from LIST)",
+            shard.index,
+            shard.count
+        );
+    }
+    let kept = walked
+        .into_iter()
+        .filter(|w| walk::in_shard(w, shard.index, shard.count))
+        .collect();
+    Ok((kept, found))
+}
+
+/// How standard input is named in records and messages: `--label`, or `-`.
+pub(crate) fn source_name<'a>(path: &'a Path, batch: &'a BatchArgs) -> Cow<'a, str> {
+    match (&batch.label, path.as_os_str() == "-") {
+        (Some(label), true) => Cow::Borrowed(label),
+        _ => path.to_string_lossy(),
+    }
+}
+
 /// The files to read, never the `-o` file; `None`, reported, when `-o` names one of the
-/// inputs (it would be replaced while it is read).
+/// inputs (it would be replaced while it is read), or on a usage error.
 pub(crate) fn inputs(
     files: &[PathBuf],
     scan: &ScanArgs,
     output: Option<&Path>,
     diag: &Diag,
-) -> Option<Vec<PathBuf>> {
+) -> Option<Inputs> {
+    let named = match named(files, &scan.batch) {
+        Ok(n) => n,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return None;
+        }
+    };
+    let files = &named[..];
     let mut exclude = HashSet::new();
     // A FIFO or device is written to, not replaced (`extract /dev/stdin -o /dev/stdout`
     // may name one terminal twice).
@@ -153,7 +248,18 @@ pub(crate) fn inputs(
         exclude,
         globs,
     };
-    Some(walk::paths(files, &opts, diag))
+    let walked = walk::walk(files, &opts, diag);
+    match select(walked, &scan.batch) {
+        Ok((walked, unsharded)) => Some(Inputs {
+            files: walked.into_iter().map(|w| w.path).collect(),
+            named,
+            unsharded,
+        }),
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            None
+        }
+    }
 }
 
 /// The canonical path of a file that may not exist yet (its directory's, joined).
@@ -249,6 +355,29 @@ pub(crate) fn finish<T>(
     Ok(None)
 }
 
+/// Threads a run uses: `-j N` when given, else `TOOLSIFT_THREADS`, else the CPUs this
+/// process may use (`available_parallelism` counts cgroup quotas and CPU affinity, so a
+/// container limited to 2 CPUs gets 2). An invalid `TOOLSIFT_THREADS` is a usage error
+/// naming it, whether `-j` is given or not; an empty one is unset.
+pub(crate) fn threads(given: Option<usize>) -> Result<usize> {
+    let var = match std::env::var_os(THREADS_VAR) {
+        Some(v) if !v.is_empty() => Some(match v.to_str().map(str::parse::<usize>) {
+            Some(Ok(n)) if n > 0 => n,
+            _ => bail!(
+                "{THREADS_VAR}={}: expected a positive integer (the threads to use; -j overrides it)",
+                v.to_string_lossy()
+            ),
+        }),
+        _ => None,
+    };
+    Ok(given
+        .or(var)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
+}
+
+/// The environment variable that sets the default of `-j`.
+pub(crate) const THREADS_VAR: &str = "TOOLSIFT_THREADS";
+
 /// The plain-text window: 6 MiB, or `TOOLSIFT_TEXT_WINDOW` (0 reads text whole).
 pub(crate) fn text_window() -> usize {
     std::env::var("TOOLSIFT_TEXT_WINDOW")
@@ -269,7 +398,7 @@ pub(crate) fn read_sources(
     mut done: impl FnMut(&str, &mut Engine) -> io::Result<()>,
 ) -> Result<()> {
     for path in files {
-        let name = path.to_string_lossy().into_owned();
+        let name = source_name(path, &scan.batch).into_owned();
         let path = path.as_path();
         let mut regular_file = false;
         // `--manifest`: the input's line, with its hash taken as it is read.
@@ -277,10 +406,10 @@ pub(crate) fn read_sources(
             .manifest
             .as_ref()
             .map(|_| crate::manifest::Watch::new(&name));
-        let input: Box<dyn io::BufRead + Send> = if name == "-" {
+        let input: Box<dyn io::BufRead + Send> = if path.as_os_str() == "-" {
             if io::stdin().is_terminal() {
                 diag.warn(
-                    "-",
+                    &name,
                     None,
                     "reading standard input from the terminal (end it with Ctrl-D; see --help)",
                 );

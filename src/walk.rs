@@ -8,6 +8,10 @@
 //! a link that loops back to a directory being walked is reported once as a warning,
 //! every directory is walked once however many links lead to it, and every file comes
 //! out once. A directory named as an argument is walked even when it is a link.
+//!
+//! A file is read once however it is reached: named twice, listed (`--files-from`)
+//! and named, named and found in a directory, or by two hard links. The first path in
+//! order is kept. `--shard I/N` then keeps the files whose path hashes to shard I.
 
 use crate::diag::Diag;
 use crate::pipeline::io_reason;
@@ -99,8 +103,9 @@ pub struct Walked {
 }
 
 /// Every argument in order: a directory by its files, anything else as given (`-`,
-/// a FIFO or `/dev/stdin` named by the user are kept). Directories that cannot be read
-/// are reported as errors through `diag` and the walk goes on.
+/// a FIFO or `/dev/stdin` named by the user are kept). A file reached again (named
+/// twice, or by another path) is left out. Directories that cannot be read are reported
+/// as errors through `diag` and the walk goes on.
 pub fn walk(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<Walked> {
     let mut out = Vec::new();
     let mut seen_dirs = HashSet::new();
@@ -109,6 +114,13 @@ pub fn walk(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<Walked> {
         if arg.as_os_str() != "-" && arg.is_dir() {
             walk_dir(arg, opts, diag, &mut seen_dirs, &mut seen_files, &mut out);
         } else {
+            // A path that holds nothing is kept: opening it says why.
+            if arg.as_os_str() != "-"
+                && let Ok(id) = FileId::of(arg)
+                && !seen_files.insert(id)
+            {
+                continue;
+            }
             out.push(Walked {
                 path: arg.clone(),
                 root: None,
@@ -124,6 +136,64 @@ pub fn paths(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<PathBuf> 
         return vec!["-".into()];
     }
     walk(args, opts, diag).into_iter().map(|w| w.path).collect()
+}
+
+/// What a file's shard is decided by: its path relative to the directory argument it
+/// was found in, or the path as given for a file named or listed, `/`-separated and
+/// without `.` components, so that every machine, wherever the tree is mounted, puts a
+/// file in one shard.
+pub fn shard_key(walked: &Walked) -> Vec<u8> {
+    use std::path::Component;
+    let path = match &walked.root {
+        Some(root) => walked.path.strip_prefix(root).unwrap_or(&walked.path),
+        None => walked.path.as_path(),
+    };
+    let mut key = Vec::new();
+    for (i, part) in path
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .enumerate()
+    {
+        if i > 0 && !key.ends_with(b"/") {
+            key.push(b'/');
+        }
+        match part {
+            Component::RootDir => key.push(b'/'),
+            Component::ParentDir => key.extend_from_slice(b".."),
+            Component::Normal(name) => key.extend_from_slice(name.as_encoded_bytes()),
+            Component::Prefix(p) => key.extend_from_slice(p.as_os_str().as_encoded_bytes()),
+            Component::CurDir => {}
+        }
+    }
+    key
+}
+
+/// Whether a file is in shard `index` (1-based) of `count`: XXH3-64 of its
+/// [`shard_key`], modulo `count`, is `index - 1`.
+pub fn in_shard(walked: &Walked, index: u64, count: u64) -> bool {
+    xxhash_rust::xxh3::xxh3_64(&shard_key(walked)) % count == index - 1
+}
+
+/// The paths of a `--files-from` list: separated by NUL bytes (`null`) or line breaks,
+/// empty ones (a trailing separator, blank lines) skipped.
+pub fn parse_list(bytes: &[u8], null: bool) -> Vec<PathBuf> {
+    let separator = if null { b'\0' } else { b'\n' };
+    bytes
+        .split(|&b| b == separator)
+        .filter(|entry| !entry.is_empty())
+        .map(path_of_bytes)
+        .collect()
+}
+
+#[cfg(unix)]
+fn path_of_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_of_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 fn is_hidden(entry: &walkdir::DirEntry) -> bool {
@@ -318,6 +388,71 @@ mod tests {
             paths(&[], &WalkOptions::default(), &Diag::new(true)),
             [PathBuf::from("-")]
         );
+    }
+
+    #[test]
+    fn a_file_named_twice_or_by_a_hard_link_comes_out_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().join("d");
+        touch(&d.join("a.json"));
+        touch(&d.join("b.json"));
+        std::fs::hard_link(d.join("a.json"), tmp.path().join("link.json")).unwrap();
+        let args = [
+            tmp.path().join("link.json"),
+            d.join("a.json"),
+            d.clone(),
+            d.join("b.json"),
+            PathBuf::from("-"),
+            PathBuf::from("-"),
+        ];
+        let walked = walk(&args, &WalkOptions::default(), &Diag::new(true));
+        let paths: Vec<_> = walked.iter().map(|w| w.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                tmp.path().join("link.json"),
+                d.join("b.json"),
+                "-".into(),
+                "-".into()
+            ]
+        );
+    }
+
+    #[test]
+    fn shard_keys_are_paths_inside_the_argument_or_as_given() {
+        let key = |path: &str, root: Option<&str>| {
+            String::from_utf8(shard_key(&Walked {
+                path: path.into(),
+                root: root.map(PathBuf::from),
+            }))
+            .unwrap()
+        };
+        assert_eq!(key("/mnt/a/data/x/y.json", Some("/mnt/a/data")), "x/y.json");
+        assert_eq!(key("data/x/y.json", Some("data/")), "x/y.json");
+        assert_eq!(key("./x/./y.json", None), "x/y.json");
+        assert_eq!(key("/abs/y.json", None), "/abs/y.json");
+        assert_eq!(key("../y.json", None), "../y.json");
+        // The documented function: XXH3-64 of the key, modulo N, is I - 1.
+        let w = Walked {
+            path: "x/y.json".into(),
+            root: None,
+        };
+        let h = xxhash_rust::xxh3::xxh3_64(b"x/y.json");
+        assert!(in_shard(&w, h % 5 + 1, 5));
+        assert_eq!((1..=5).filter(|&i| in_shard(&w, i, 5)).count(), 1);
+    }
+
+    #[test]
+    fn lists_split_on_newlines_or_nul_bytes_empty_entries_skipped() {
+        assert_eq!(
+            parse_list(b"a.json\n\nb c.json\n", false),
+            [PathBuf::from("a.json"), PathBuf::from("b c.json")]
+        );
+        assert_eq!(
+            parse_list(b"two\nlines.json\0b.json\0\0", true),
+            [PathBuf::from("two\nlines.json"), PathBuf::from("b.json")]
+        );
+        assert!(parse_list(b"", false).is_empty());
     }
 
     #[test]

@@ -162,7 +162,7 @@ fn missing_file_is_reported_and_the_others_still_processed() {
         .args(["extract", "no/such.json", CHAT])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "toolsift: no/such.json: No such file or directory\n"
@@ -681,7 +681,7 @@ fn quiet_silences_warnings_not_errors() {
     toolsift()
         .args(["extract", "-q", "missing.json"])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("missing.json"));
 }
 
@@ -1235,7 +1235,7 @@ fn jobs_keep_file_order_and_lose_nothing() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let files: Vec<String> = records(&out.stdout)
         .iter()
         .map(|r| match r {
@@ -1822,7 +1822,7 @@ fn exit_codes_match_the_table() {
         .collect();
     assert_eq!(
         codes,
-        [0, 1, 2, 130],
+        [0, 1, 2, 3, 130],
         "the table changed: give each row its cases"
     );
     let tmp = tempfile::tempdir().unwrap();
@@ -1855,13 +1855,10 @@ fn exit_codes_match_the_table() {
         run(&["convert", "--to", "json", broken.to_str().unwrap()]),
         Some(1)
     );
-    // 2: usage errors, inputs that cannot be read, outputs that cannot be written.
+    // 2: usage errors, outputs that cannot be written.
     for command in [&["extract"][..], &["check"], &["convert", "--to", "json"]] {
         let mut args = command.to_vec();
         args.push("--no-such-option");
-        assert_eq!(run(&args), Some(2), "{args:?}");
-        let mut args = command.to_vec();
-        args.push("no/such/file.json");
         assert_eq!(run(&args), Some(2), "{args:?}");
     }
     if std::path::Path::new("/dev/full").exists() {
@@ -1879,6 +1876,49 @@ fn exit_codes_match_the_table() {
             Some(2)
         );
     }
+    // 3: some inputs could not be read (the others were), or convert outputs written.
+    for command in [&["extract"][..], &["check"], &["convert", "--to", "json"]] {
+        let mut args = command.to_vec();
+        args.push("no/such/file.json");
+        assert_eq!(run(&args), Some(3), "{args:?}");
+    }
+    let copy = tmp.path().join("copy.json");
+    std::fs::copy(common::root().join(CHAT), &copy).unwrap();
+    let out = toolsift()
+        .args(["extract", CHAT, "no/such/file.json"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        records(&out.stdout).len(),
+        4,
+        "both readable files' records"
+    );
+    let checked = tmp.path().join("checked.txt");
+    let out = toolsift()
+        .args(["check", "--tools", contracts, "-o"])
+        .arg(&checked)
+        .args(["tests/data/check/good.jsonl", "no/such/file.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        std::fs::read_to_string(&checked)
+            .unwrap()
+            .contains("unreadable file")
+    );
+    // Findings and an input not read: 3, the verdict is incomplete.
+    assert_eq!(
+        run(&[
+            "check",
+            "--tools",
+            contracts,
+            "tests/data/check/bad.jsonl",
+            "no/such/file.json"
+        ]),
+        Some(3)
+    );
     let blocked = tmp.path().join("blocked");
     std::fs::write(&blocked, "a file, not a directory").unwrap();
     let under = blocked.join("out");
@@ -1891,7 +1931,19 @@ fn exit_codes_match_the_table() {
             under.to_str().unwrap(),
             "fixtures/convert/mandrake"
         ]),
-        Some(2)
+        Some(3)
+    );
+    // A file convert could not convert and one it could not read: 3.
+    assert_eq!(
+        run(&[
+            "convert",
+            "--to",
+            "json",
+            "--compact",
+            broken.to_str().unwrap(),
+            "no/such/file.json"
+        ]),
+        Some(3)
     );
     // 130: convert stopped by a signal.
     let input = tmp.path().join("many");
@@ -2054,11 +2106,14 @@ fn a_cut_off_gzip_file_is_a_read_error_and_the_other_files_are_read() {
     let cut = dir.path().join("rollout.jsonl.gz");
     std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
     let cut = common::display(&cut);
+    let after = dir.path().join("after.json");
+    std::fs::copy(CHAT, &after).unwrap();
+    let after = common::display(&after);
     let out = toolsift()
-        .args(["extract", CHAT, &cut, CHAT])
+        .args(["extract", CHAT, &cut, &after])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.starts_with(&format!(
@@ -2071,7 +2126,7 @@ fn a_cut_off_gzip_file_is_a_read_error_and_the_other_files_are_read() {
         .map(|r| file_of(r).to_owned())
         .filter(|f| f != &cut)
         .collect();
-    assert_eq!(files, [CHAT; 4]);
+    assert_eq!(files, [CHAT, CHAT, &after, &after]);
 }
 
 /// The fixtures deliberately of no known shape.

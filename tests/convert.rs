@@ -1260,7 +1260,7 @@ fn output_in_a_missing_directory_is_refused_as_extract_does() {
 #[test]
 fn io_errors_are_words_on_the_users_paths() {
     let out = convert(&["--to", "json", "no-such-file.json"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
     assert!(
         err.contains("no-such-file.json: No such file or directory"),
@@ -1278,7 +1278,7 @@ fn io_errors_are_words_on_the_users_paths() {
         blocked.join("sub").to_str().unwrap(),
         "fixtures/convert/mandrake/notes-session.json",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
         !err.contains("os error") && !err.contains("toolsift-tmp"),

@@ -50,6 +50,8 @@ struct Plan {
     outputs_not_read: usize,
     /// A directory argument was given (the summary is always said then).
     walked_a_directory: bool,
+    /// Files found, before `--shard` kept its own.
+    found: usize,
 }
 
 pub fn run(args: ConvertArgs) -> Result<ExitCode> {
@@ -84,6 +86,13 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             return Ok(ExitCode::Error);
         }
     };
+    let threads = match crate::pipeline::threads(args.jobs) {
+        Ok(n) => n,
+        Err(e) => {
+            diag.fail(format!("{e:#}"));
+            return Ok(ExitCode::Error);
+        }
+    };
     let settings = Settings {
         to: format_of(args.to),
         from: args.from.map(format_of),
@@ -102,12 +111,26 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             return Ok(ExitCode::Error);
         }
     };
-    if plan.jobs.is_empty() {
-        let names: Vec<String> = args
+    if let (true, Some(shard)) = (plan.jobs.is_empty() && plan.found > 0, args.batch.shard) {
+        diag.warn(
+            "convert",
+            None,
+            format!(
+                "shard {}/{} holds none of the {} found",
+                shard.index,
+                shard.count,
+                plural(plan.found, "file", "files")
+            ),
+        );
+    } else if plan.jobs.is_empty() {
+        let mut names: Vec<String> = args
             .files
             .iter()
             .map(|f| f.to_string_lossy().into_owned())
             .collect();
+        if let Some(list) = &args.batch.files_from {
+            names.push(format!("--files-from {}", list.to_string_lossy()));
+        }
         diag.report(
             &names.join(", "),
             None,
@@ -128,10 +151,7 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             }
         });
     }
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, plan.jobs.len().max(1));
+    let threads = threads.clamp(1, plan.jobs.len().max(1));
     let mut summary = execute(&plan.jobs, &settings, &args, threads, &diag, &interrupted);
     summary.backups_not_read = plan.backups_not_read;
     summary.outputs_not_read = plan.outputs_not_read;
@@ -157,12 +177,14 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     }
     Ok(if stopped {
         ExitCode::Interrupted
-    } else if diag.errored() {
+    } else if summary.output_failed {
         ExitCode::Error
-    } else if summary.failed > 0 || summary.lossy > 0 {
-        ExitCode::Findings
     } else {
-        ExitCode::Success
+        diag.exit_code(if summary.failed > 0 || summary.lossy > 0 {
+            ExitCode::Findings
+        } else {
+            ExitCode::Success
+        })
     })
 }
 
@@ -173,27 +195,20 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
         backups_not_read: 0,
         outputs_not_read: 0,
         walked_a_directory: false,
+        found: 0,
     };
-    let walked = if args.files.is_empty() {
-        vec![walk::Walked {
-            path: "-".into(),
-            root: None,
-        }]
-    } else {
-        let opts = WalkOptions {
-            follow: args.follow,
-            globs: walk::exclude_globs(&args.exclude)?,
-            ..Default::default()
-        };
-        walk::walk(&args.files, &opts, diag)
+    let named = crate::pipeline::named(&args.files, &args.batch)?;
+    let opts = WalkOptions {
+        follow: args.follow,
+        globs: walk::exclude_globs(&args.exclude)?,
+        ..Default::default()
     };
-    plan.walked_a_directory = args
-        .files
-        .iter()
-        .any(|f| f.as_os_str() != "-" && f.is_dir());
+    let (walked, found) = crate::pipeline::select(walk::walk(&named, &opts, diag), &args.batch)?;
+    plan.found = found;
+    plan.walked_a_directory = named.iter().any(|f| f.as_os_str() != "-" && f.is_dir());
     let out_dir = args.out_dir.as_ref().map(|d| (d, canonical(d)));
-    if let (Some((shown, Some(out))), true) = (&out_dir, args.files.iter().any(|f| f.is_dir())) {
-        for root in args.files.iter().filter(|f| f.is_dir()) {
+    if let (Some((shown, Some(out))), true) = (&out_dir, named.iter().any(|f| f.is_dir())) {
+        for root in named.iter().filter(|f| f.is_dir()) {
             if canonical(root).as_ref() == Some(out) {
                 bail!(
                     "--out-dir {}: it is the directory {} being converted; each output would replace its input (use --in-place, or another --out-dir)",
@@ -206,8 +221,8 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
     let suffix = args.backup.as_deref().filter(|_| args.in_place);
     let mut inputs_seen = HashSet::new();
     for w in walked {
-        let name = w.path.to_string_lossy().into_owned();
-        let stdin = name == "-";
+        let name = crate::pipeline::source_name(&w.path, &args.batch).into_owned();
+        let stdin = w.path.as_os_str() == "-";
         if stdin && (args.in_place || args.out_dir.is_some()) {
             bail!("standard input cannot be converted with --in-place or --out-dir");
         }
@@ -433,6 +448,8 @@ struct Summary {
     compressed: usize,
     backups_not_read: usize,
     outputs_not_read: usize,
+    /// The `-o` file could not be written (exit 2).
+    output_failed: bool,
 }
 
 impl Summary {
@@ -521,8 +538,9 @@ enum Outcome {
 
 /// Why a job did not finish.
 enum Failure {
-    /// The input or output could not be read or written (exit 2).
-    Io(String),
+    /// The input could not be read, or its output written (exit 3; 2 for the `-o`
+    /// file, which ends the run).
+    Io { message: String, output: bool },
     /// The file could not be converted, or converting it would destroy something
     /// (exit 1).
     Convert(String),
@@ -601,8 +619,9 @@ fn execute(
                                 // A file that fails is counted (exit 1), said even with -q.
                                 progress.suspend(|| diag.report(&job.name, None, message));
                             }
-                            Err(Failure::Io(message)) => {
+                            Err(Failure::Io { message, output }) => {
                                 s.failed += 1;
+                                s.output_failed |= output && args.output.is_some();
                                 drop(s);
                                 progress.suspend(|| diag.error(&job.name, None, message));
                             }
@@ -666,7 +685,10 @@ fn one(
             return Ok((None, Outcome::Kept { stale }));
         }
     }
-    let (bytes, compression) = read_input(&job.input).map_err(|e| Failure::Io(reason(&e)))?;
+    let (bytes, compression) = read_input(&job.input).map_err(|e| Failure::Io {
+        message: reason(&e),
+        output: false,
+    })?;
     // In place, a compressed file would get plain text under its compressed name.
     if let (true, Some(c)) = (args.in_place, compression) {
         if job.walked {
@@ -745,26 +767,32 @@ fn one(
                 "{} exists and holds another file; not replaced, and this file is left as it is (choose another --backup suffix)",
                 backup.display()
             )),
-            _ => Failure::Io(format!(
-                "{}: cannot write the backup: {}",
-                backup.display(),
-                reason(&e)
-            )),
+            _ => Failure::Io {
+                message: format!(
+                    "{}: cannot write the backup: {}",
+                    backup.display(),
+                    reason(&e)
+                ),
+                output: true,
+            },
         })?;
     }
     if args.out_dir.is_some()
         && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
     {
-        fs::create_dir_all(parent).map_err(|e| {
-            Failure::Io(format!(
+        fs::create_dir_all(parent).map_err(|e| Failure::Io {
+            message: format!(
                 "{}: cannot create the directory: {}",
                 parent.display(),
                 reason(&e)
-            ))
+            ),
+            output: true,
         })?;
     }
-    write_atomic(path, &converted.output)
-        .map_err(|e| Failure::Io(format!("{}: cannot write: {}", path.display(), reason(&e))))?;
+    write_atomic(path, &converted.output).map_err(|e| Failure::Io {
+        message: format!("{}: cannot write: {}", path.display(), reason(&e)),
+        output: true,
+    })?;
     Ok((Some(converted), Outcome::Written))
 }
 
