@@ -82,10 +82,10 @@ fn extracted_counts(file: &str) -> (usize, usize) {
 /// Where `convert` and `extract` count differently, and why.
 fn expected_difference(name: &str) -> Option<((usize, usize), (usize, usize))> {
     match name {
-        // A server tool (`server_tool_use` code_execution and its
-        // `code_execution_tool_result`) ran on Anthropic's side: extract reports it,
-        // convert keeps both blocks as they are, not as a call and a result to replay.
-        "anthropic/anthropic-programmatic-tool-calling.1.json" => Some(((5, 1), (4, 0))),
+        // A server tool (`server_tool_use` code_execution) is a call in both; its
+        // `code_execution_tool_result` ran on Anthropic's side: extract reports it as a
+        // result, convert keeps the block as it is in the assistant message.
+        "anthropic/anthropic-programmatic-tool-calling.1.json" => Some(((5, 1), (5, 0))),
         _ => None,
     }
 }
