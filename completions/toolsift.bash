@@ -218,7 +218,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -u -L -0 -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --files-from --null --shard --label --jobs --quiet --help"
+            opts="-o -u -L -0 -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --manifest --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --files-from --null --shard --label --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +245,10 @@ _toolsift() {
                     return 0
                     ;;
                 --backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --manifest)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -138,6 +138,7 @@ set edit:completion:arg-completer[toolsift] = {|@words|
             cand --output 'Write the output to FILE (one input only)'
             cand --out-dir 'Write one output per input under DIR, keeping paths relative to each directory argument'
             cand --backup 'With --in-place: keep each original as FILE + SUFFIX'
+            cand --manifest 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error, not started), output, and its conversations, calls and results (see README, "Manifest lines"). Written whole when the run ends, as the outputs are; a dry run writes none'
             cand --rename-tools 'API targets: rename tool names the API refuses, the same way on every call and result, and say how in the notes. `dots`: `server.method` becomes `server__method` (refused when a name already holds `__`, so it can be undone)'
             cand --dialects 'Only these dialects find calls in text (names from `toolsift dialects`)'
             cand --tools 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas'

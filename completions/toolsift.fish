@@ -308,6 +308,7 @@ xml\t'Mandrake\'s XML calls in text: <tool_call> holding <server>, <method> and 
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s o -l output -d 'Write the output to FILE (one input only)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l out-dir -d 'Write one output per input under DIR, keeping paths relative to each directory argument' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l backup -d 'With --in-place: keep each original as FILE + SUFFIX' -r
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error, not started), output, and its conversations, calls and results (see README, "Manifest lines"). Written whole when the run ends, as the outputs are; a dry run writes none' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l rename-tools -d 'API targets: rename tool names the API refuses, the same way on every call and result, and say how in the notes. `dots`: `server.method` becomes `server__method` (refused when a name already holds `__`, so it can be undone)' -r -f -a "dots\t'`server.method` becomes `server__method`'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialects -d 'Only these dialects find calls in text (names from `toolsift dialects`)' -r -f -a "openai\t''
 openai-function-call\t''

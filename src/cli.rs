@@ -160,6 +160,14 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// Write a manifest to FILE: one JSON line per input, in input order, with its path,
+    /// size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error,
+    /// not started), output, and its conversations, calls and results (see README,
+    /// "Manifest lines"). Written whole when the run ends, as the outputs are; a dry run
+    /// writes none.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+
     /// API targets: rename tool names the API refuses, the same way on every call and
     /// result, and say how in the notes. `dots`: `server.method` becomes
     /// `server__method` (refused when a name already holds `__`, so it can be undone).

@@ -9,6 +9,10 @@
 //! `status`: `read`; `read in part: …` (parts passed over unread, the first named);
 //! `skipped: binary` or `skipped: too long` (nothing but such parts); `error: …` (the
 //! file could not be opened or read; `xxh3` is null); `unchanged` (`--skip-unchanged`).
+//!
+//! `convert`'s lines begin with the same [`Stored`] fields, hashed by the same
+//! [`Watch`], and are written by [`write_lines`]; the rest is its own (see
+//! `convert::batch`).
 
 use crate::input::{Framing, ReadNotes};
 use anyhow::{Context, Result, bail};
@@ -21,13 +25,21 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 use xxhash_rust::xxh3::Xxh3;
 
-/// One manifest line.
+/// What every manifest line begins with, `extract`'s, `check`'s and `convert`'s: the
+/// input as named and as stored.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct Stored {
     pub path: String,
     pub size: Option<u64>,
     pub mtime: Option<String>,
     pub xxh3: Option<String>,
+}
+
+/// One manifest line.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Entry {
+    #[serde(flatten)]
+    pub stored: Stored,
     pub status: String,
     pub framing: Option<&'static str>,
     pub dialects: Vec<&'static str>,
@@ -108,24 +120,34 @@ impl Plan {
     /// Writes the manifest to `path`, replacing it whole or not at all; false, reported,
     /// when it could not be.
     pub fn write(&self, path: &Path, diag: &crate::diag::Diag) -> bool {
-        let written = (|| -> io::Result<()> {
-            let mut file = crate::atomic::AtomicFile::create(path)?;
-            let mut buf = io::BufWriter::new(&mut file);
-            for entry in self.entries() {
-                serde_json::to_writer(&mut buf, &entry)?;
-                buf.write_all(b"\n")?;
-            }
-            buf.flush()?;
-            drop(buf);
-            file.commit()
-        })();
-        match written {
-            Ok(()) => true,
-            Err(e) => {
-                let reason = crate::pipeline::io_reason(&e);
-                diag.error(&path.to_string_lossy(), None, reason);
-                false
-            }
+        write_lines(path, self.entries(), diag)
+    }
+}
+
+/// Writes `lines` to `path`, one JSON object a line, replacing it whole or not at all
+/// (as `-o` is); false, reported, when it could not be.
+pub fn write_lines<T: Serialize>(
+    path: &Path,
+    lines: impl IntoIterator<Item = T>,
+    diag: &crate::diag::Diag,
+) -> bool {
+    let written = (|| -> io::Result<()> {
+        let mut file = crate::atomic::AtomicFile::create(path)?;
+        let mut buf = io::BufWriter::new(&mut file);
+        for line in lines {
+            serde_json::to_writer(&mut buf, &line)?;
+            buf.write_all(b"\n")?;
+        }
+        buf.flush()?;
+        drop(buf);
+        file.commit()
+    })();
+    match written {
+        Ok(()) => true,
+        Err(e) => {
+            let reason = crate::pipeline::io_reason(&e);
+            diag.error(&path.to_string_lossy(), None, reason);
+            false
         }
     }
 }
@@ -214,10 +236,12 @@ impl Watch {
     pub fn new(path: &str) -> Watch {
         Watch {
             entry: Entry {
-                path: path.to_owned(),
-                size: None,
-                mtime: None,
-                xxh3: None,
+                stored: Stored {
+                    path: path.to_owned(),
+                    size: None,
+                    mtime: None,
+                    xxh3: None,
+                },
                 status: "read".to_owned(),
                 framing: None,
                 dialects: Vec::new(),
@@ -237,8 +261,8 @@ impl Watch {
     pub fn stat(&mut self, meta: &Metadata) {
         if meta.is_file() {
             self.regular = true;
-            self.entry.size = Some(meta.len());
-            self.entry.mtime = meta.modified().ok().and_then(rfc3339);
+            self.entry.stored.size = Some(meta.len());
+            self.entry.stored.mtime = meta.modified().ok().and_then(rfc3339);
         }
     }
 
@@ -246,12 +270,12 @@ impl Watch {
     /// hashed now, its hash: then its line says `unchanged`. Otherwise `file` is back at
     /// its start, to be read.
     pub fn unchanged(&mut self, plan: &Plan, file: &mut File) -> io::Result<bool> {
-        let Some((size, mtime, hash)) = plan.earlier.get(&self.entry.path) else {
+        let Some((size, mtime, hash)) = plan.earlier.get(&self.entry.stored.path) else {
             return Ok(false);
         };
         if !self.regular
-            || self.entry.size != Some(*size)
-            || self.entry.mtime.as_deref() != Some(mtime.as_str())
+            || self.entry.stored.size != Some(*size)
+            || self.entry.stored.mtime.as_deref() != Some(mtime.as_str())
         {
             return Ok(false);
         }
@@ -270,7 +294,7 @@ impl Watch {
         }
         let now = hex(hasher.digest());
         if now == *hash && bytes == *size {
-            self.entry.xxh3 = Some(now);
+            self.entry.stored.xxh3 = Some(now);
             self.entry.status = "unchanged".to_owned();
             return Ok(true);
         }
@@ -296,7 +320,7 @@ impl Watch {
     pub fn error(&mut self, reason: &str) {
         self.failed = true;
         self.entry.status = format!("error: {reason}");
-        self.entry.xxh3 = None;
+        self.entry.stored.xxh3 = None;
     }
 
     /// The finished line: `notes` from the reader (none when the input was not read),
@@ -331,28 +355,41 @@ impl Watch {
                 };
             }
         }
-        if self.failed || self.entry.status == "unchanged" {
-            return self.entry;
+        if !self.failed && self.entry.status != "unchanged" {
+            self.hash_the_rest();
         }
+        self.entry
+    }
+
+    /// The fields every manifest has, once the input is read (or was not: a regular
+    /// file never read has its size and mtime, and no hash).
+    pub fn stored(mut self) -> Stored {
+        if !self.failed {
+            self.hash_the_rest();
+        }
+        self.entry.stored
+    }
+
+    /// The hash, what reading left of a regular file hashed first.
+    fn hash_the_rest(&mut self) {
         if self.regular {
             // What reading did not reach (binary data is not read past its first
             // block), hashed through the second handle.
             let Some(rest) = self.rest.take() else {
-                return self.entry;
+                return;
             };
             let mut rest = Hashed {
                 inner: rest,
                 state: self.state.clone(),
             };
             if io::copy(&mut rest, &mut io::sink()).is_err() {
-                return self.entry;
+                return;
             }
         }
         let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.entry.xxh3 = Some(hex(state.hasher.digest()));
+        self.entry.stored.xxh3 = Some(hex(state.hasher.digest()));
         // What was hashed: standard input's size is what was read.
-        self.entry.size = Some(state.bytes);
-        self.entry
+        self.entry.stored.size = Some(state.bytes);
     }
 }
 

@@ -1017,7 +1017,9 @@ fn in_place_batches_killed_by_sigint_and_sigkill_lose_no_original() {
                 "--in-place",
                 "--backup",
                 ".orig",
+                "--manifest",
             ])
+            .arg(tmp.path().join("m.jsonl"))
             .arg(&dir)
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -1034,6 +1036,30 @@ fn in_place_batches_killed_by_sigint_and_sigkill_lose_no_original() {
     assert!(err.contains(" not started"), "{err}");
     let done = backups(&dir);
     assert!(done >= 2 && done < originals.len() - 2, "{done}");
+    // The manifest: a line per input, those done first (one worker), then the rest.
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(tmp.path().join("m.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let started = lines
+        .iter()
+        .take_while(|l| l["status"] != "not started")
+        .count();
+    assert!(started >= done && started < lines.len(), "{lines:?}");
+    assert!(
+        lines[started..]
+            .iter()
+            .all(|l| l["status"] == "not started" && l["xxh3"].is_null() && l["calls"] == 0)
+    );
+    let written = lines.iter().filter(|l| l["status"] == "written").count();
+    assert!(
+        err.contains(&format!(
+            "interrupted: {written} written, {} not started",
+            lines.len() - started
+        )),
+        "{err}"
+    );
     assert!(
         !all_files(&dir)
             .iter()

@@ -311,3 +311,279 @@ fn an_earlier_manifest_that_is_no_manifest_is_a_usage_error() {
         .stdout("")
         .stderr(predicates::str::contains("not a manifest line"));
 }
+
+/// The convert lines: `extract`'s fields that apply, then what convert did.
+const CONVERT_KEYS: [&str; 10] = [
+    "path",
+    "size",
+    "mtime",
+    "xxh3",
+    "status",
+    "output",
+    "conversations",
+    "calls",
+    "results",
+    "refused",
+];
+
+fn statuses(lines: &[Value]) -> Vec<&str> {
+    lines
+        .iter()
+        .map(|l| l["status"].as_str().unwrap())
+        .collect()
+}
+
+/// A tree of one migration batch: a history, the same gzipped, binary data, plain
+/// text (no conversation) and a broken file.
+fn convert_batch(d: &Path) -> Vec<&'static str> {
+    let history =
+        std::fs::read(common::root().join("fixtures/mandrake/legacy-xml-history.json")).unwrap();
+    std::fs::create_dir(d.join("in")).unwrap();
+    std::fs::write(d.join("in/a.json"), &history).unwrap();
+    std::fs::write(d.join("in/b.json.gz"), gzip(&history)).unwrap();
+    std::fs::write(d.join("in/bin.dat"), b"ab\0cd").unwrap();
+    std::fs::write(d.join("in/broken.json"), "{\"messages\": [\n").unwrap();
+    std::fs::write(d.join("in/notes.txt"), "Notes on the migration.\n").unwrap();
+    vec![
+        "in/a.json",
+        "in/b.json.gz",
+        "in/bin.dat",
+        "in/broken.json",
+        "in/notes.txt",
+    ]
+}
+
+#[test]
+fn convert_writes_a_line_per_input_in_input_order_on_one_thread_or_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = convert_batch(d);
+    let mut seen = Vec::new();
+    for jobs in ["1", "2"] {
+        let _ = std::fs::remove_dir_all(d.join("out"));
+        let out = toolsift()
+            .current_dir(d)
+            .args(["convert", "--to", "openai", "--out-dir", "out", "in"])
+            .args(["-j", jobs, "--manifest", "m.jsonl"])
+            .output()
+            .unwrap();
+        // The broken file fails the run (exit 1); the rest is done.
+        assert_eq!(out.status.code(), Some(1), "-j {jobs}");
+        let lines = manifest(&d.join("m.jsonl"));
+        let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+        assert_eq!(paths, names, "-j {jobs}");
+        for (line, name) in lines.iter().zip(&names) {
+            let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
+            // `refused` only with --verify.
+            assert_eq!(keys, CONVERT_KEYS[..9], "{name}");
+            let path = d.join(name);
+            let meta = std::fs::metadata(&path).unwrap();
+            // The bytes as stored: the gzipped file's, not what it decodes to.
+            assert_eq!(line["size"], meta.len(), "{name}");
+            assert_eq!(line["xxh3"], xxh3(&path), "{name}");
+            let mtime = line["mtime"].as_str().unwrap();
+            assert!(
+                mtime.len() == 30 && mtime.ends_with('Z') && mtime.as_bytes()[10] == b'T',
+                "{mtime}"
+            );
+            let output = format!("out/{}", name.strip_prefix("in/").unwrap());
+            assert_eq!(line["output"], output, "{name}");
+        }
+        assert_eq!(
+            statuses(&lines),
+            [
+                "written",
+                "written",
+                "skipped: binary",
+                "failed: not JSON: EOF while parsing a list at line 2 column 0",
+                "skipped: not a conversation",
+            ]
+        );
+        for line in &lines[..2] {
+            assert_eq!(
+                (&line["conversations"], &line["calls"], &line["results"]),
+                (&Value::from(1), &Value::from(2), &Value::from(2))
+            );
+        }
+        for line in &lines[2..] {
+            assert_eq!(line["calls"], 0);
+        }
+        seen.push(std::fs::read(d.join("m.jsonl")).unwrap());
+    }
+    assert_eq!(seen[0], seen[1]);
+
+    // Run again: the outputs that exist are kept, not read (no hash), and said stale
+    // when their input is newer.
+    let later = SystemTime::now() + Duration::from_secs(10);
+    std::fs::File::options()
+        .write(true)
+        .open(d.join("in/b.json.gz"))
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let out = toolsift()
+        .current_dir(d)
+        .args(["convert", "--to", "openai", "--out-dir", "out", "in"])
+        .args(["--manifest", "m.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines = manifest(&d.join("m.jsonl"));
+    assert_eq!(statuses(&lines)[..2], ["kept", "kept"]);
+    assert_eq!(lines[0]["stale"], false);
+    assert_eq!(lines[1]["stale"], true);
+    for line in &lines[..2] {
+        assert_eq!(line["xxh3"], Value::Null);
+        assert!(line["size"].is_u64() && line["mtime"].is_string(), "{line}");
+        assert_eq!(line["calls"], 0);
+    }
+    assert!(lines[2..].iter().all(|l| l.get("stale").is_none()));
+
+    // An output that cannot be written: `error: …`, the input hashed all the same.
+    std::fs::remove_file(d.join("out/a.json")).unwrap();
+    std::fs::create_dir_all(d.join("out/a.json/x")).unwrap();
+    let out = toolsift()
+        .current_dir(d)
+        .args(["convert", "--to", "openai", "--out-dir", "out", "--force"])
+        .args(["--manifest", "m.jsonl", "in"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let lines = manifest(&d.join("m.jsonl"));
+    let status = lines[0]["status"].as_str().unwrap();
+    assert!(
+        status.starts_with("error: out/a.json: cannot write: "),
+        "{status}"
+    );
+    assert_eq!(lines[0]["xxh3"], xxh3(&d.join("in/a.json")));
+}
+
+#[test]
+fn convert_in_place_says_unchanged_the_second_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    convert_batch(d);
+    let run = || {
+        toolsift()
+            .current_dir(d)
+            .args(["convert", "--to", "json", "--in-place", "--no-backup"])
+            .args(["--verify", "--manifest", "m.jsonl", "in"])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert_eq!(out.status.code(), Some(1));
+    let first = manifest(&d.join("m.jsonl"));
+    assert_eq!(
+        statuses(&first),
+        [
+            "written",
+            "skipped: compressed",
+            "skipped: binary",
+            "failed: not JSON: EOF while parsing a list at line 2 column 0",
+            "skipped: not a conversation",
+        ]
+    );
+    // In place, the output is the input; what was hashed is the original.
+    assert_eq!(first[0]["output"], "in/a.json");
+    let keys: Vec<&String> = first[0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, CONVERT_KEYS);
+    assert_eq!(first[0]["refused"], 0);
+    // Not converted: nothing checked.
+    assert_eq!(first[1]["refused"], Value::Null);
+    let converted = d.join("in/a.json");
+    run();
+    let second = manifest(&d.join("m.jsonl"));
+    assert_eq!(second[0]["status"], "unchanged");
+    assert_eq!(second[0]["xxh3"], xxh3(&converted));
+    assert_eq!(second[0]["calls"], 2);
+    assert_ne!(first[0]["xxh3"], second[0]["xxh3"]);
+}
+
+#[test]
+fn convert_counts_what_the_api_would_refuse_and_names_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.jsonl");
+    let fixture = "fixtures/mandrake/legacy-xml-history.json";
+    // Tool names with dots: Anthropic refuses them on each of the two calls.
+    let out = toolsift()
+        .args([
+            "convert",
+            "--to",
+            "anthropic",
+            "--verify",
+            fixture,
+            "--manifest",
+        ])
+        .arg(&m)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines = manifest(&m);
+    assert_eq!(lines[0]["status"], "written");
+    assert_eq!(lines[0]["output"], Value::Null);
+    assert_eq!(lines[0]["refused"], 2);
+    // Standard input: its bytes as read.
+    let data = std::fs::read(common::root().join(fixture)).unwrap();
+    toolsift()
+        .args(["convert", "--to", "openai", "--manifest"])
+        .arg(&m)
+        .write_stdin(data.clone())
+        .assert()
+        .success();
+    let lines = manifest(&m);
+    assert_eq!(lines[0]["path"], "-");
+    assert_eq!(lines[0]["size"], data.len());
+    assert_eq!(lines[0]["mtime"], Value::Null);
+    let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&data));
+    assert_eq!(lines[0]["xxh3"], hash);
+}
+
+#[test]
+fn convert_dry_run_writes_no_manifest_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.jsonl");
+    let out = toolsift()
+        .args(["convert", "--to", "openai", "--dry-run", "--manifest"])
+        .arg(&m)
+        .arg("fixtures/mandrake/legacy-xml-history.json")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!m.exists());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("would write the manifest (1 line); a dry run writes none"),
+        "{err}"
+    );
+}
+
+#[test]
+fn convert_refuses_a_manifest_that_is_an_input_or_an_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    convert_batch(d);
+    let out = toolsift()
+        .current_dir(d)
+        .args([
+            "convert",
+            "--to",
+            "json",
+            "in/a.json",
+            "--manifest",
+            "in/a.json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = toolsift()
+        .current_dir(d)
+        .args(["convert", "--to", "json", "in/a.json", "-o", "x.json"])
+        .args(["--manifest", "x.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("it is the output of in/a.json"), "{err}");
+    assert!(!d.join("x.json").exists());
+}

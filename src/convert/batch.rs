@@ -11,8 +11,10 @@ use crate::ExitCode;
 use crate::atomic::AtomicFile;
 use crate::cli::ConvertArgs;
 use crate::diag::Diag;
+use crate::manifest::{Stored, Watch};
 use crate::walk::{self, FileId, WalkOptions};
 use anyhow::{Result, bail};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -155,6 +157,27 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     let mut summary = execute(&plan.jobs, &settings, &args, threads, &diag, &interrupted);
     summary.backups_not_read = plan.backups_not_read;
     summary.outputs_not_read = plan.outputs_not_read;
+    if let Some(path) = &args.manifest {
+        let shown = path.to_string_lossy();
+        if args.dry_run {
+            diag.warn(
+                &shown,
+                None,
+                format!(
+                    "would write the manifest ({}); a dry run writes none",
+                    plural(plan.jobs.len(), "line", "lines")
+                ),
+            );
+        } else {
+            let mut lines = std::mem::take(&mut summary.lines);
+            let lines = plan.jobs.iter().enumerate().map(|(i, job)| {
+                lines
+                    .remove(&i)
+                    .unwrap_or_else(|| Line::not_started(job, args.verify))
+            });
+            crate::manifest::write_lines(path, lines, &diag);
+        }
+    }
     let stopped = interrupted.load(Ordering::SeqCst);
     if stopped
         || plan.jobs.len() != 1
@@ -341,6 +364,23 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
             );
         }
     }
+    // The manifest replaces neither an input nor an output.
+    if let Some(manifest) = &args.manifest {
+        let shown = manifest.display();
+        if let Some(input) = FileId::of(manifest).ok().and_then(|id| input_ids.get(&id)) {
+            bail!("--manifest {shown}: it is the input {input}; write the manifest elsewhere");
+        }
+        if let Some(j) = plan
+            .jobs
+            .iter()
+            .find(|j| matches!(&j.destination, Destination::File(p) if p == manifest))
+        {
+            bail!(
+                "--manifest {shown}: it is the output of {}; write the manifest elsewhere",
+                j.name
+            );
+        }
+    }
     Ok(plan)
 }
 
@@ -450,6 +490,8 @@ struct Summary {
     outputs_not_read: usize,
     /// The `-o` file could not be written (exit 2).
     output_failed: bool,
+    /// `--manifest`: the line of every job done, by position.
+    lines: BTreeMap<usize, Line>,
 }
 
 impl Summary {
@@ -536,6 +578,87 @@ enum Outcome {
     Compressed,
 }
 
+/// One input's manifest line (`--manifest`): the fields of `extract`'s manifest that
+/// apply, then what convert did.
+#[derive(Serialize)]
+struct Line {
+    #[serde(flatten)]
+    stored: Stored,
+    status: String,
+    /// Where its output goes (null: standard output), written or not.
+    output: Option<String>,
+    /// `kept` only: the output is older than its input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stale: Option<bool>,
+    conversations: usize,
+    calls: usize,
+    results: usize,
+    /// `--verify` only: the rules of the target's API the output breaks (null when the
+    /// file was not converted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refused: Option<Option<usize>>,
+}
+
+impl Line {
+    fn new(
+        job: &Job,
+        stored: Stored,
+        outcome: &Result<(Option<Converted>, Outcome), Failure>,
+        verify: bool,
+    ) -> Line {
+        let (status, stale) = match outcome {
+            Ok((_, Outcome::Written | Outcome::Stdout)) => ("written".to_owned(), None),
+            Ok((_, Outcome::Unchanged)) => ("unchanged".to_owned(), None),
+            Ok((_, Outcome::Kept { stale })) => ("kept".to_owned(), Some(*stale)),
+            Ok((_, Outcome::Binary)) => ("skipped: binary".to_owned(), None),
+            Ok((_, Outcome::Compressed)) => ("skipped: compressed".to_owned(), None),
+            Err(Failure::NotAConversation(_)) => ("skipped: not a conversation".to_owned(), None),
+            Err(Failure::Convert(message)) => (format!("failed: {message}"), None),
+            Err(Failure::Io { message, .. }) => (format!("error: {message}"), None),
+        };
+        let converted = match outcome {
+            Ok((Some(c), _)) => Some(c),
+            _ => None,
+        };
+        Line {
+            stored,
+            status,
+            output: output_of(job),
+            stale,
+            conversations: converted.map_or(0, |c| c.conversations),
+            calls: converted.map_or(0, |c| c.calls),
+            results: converted.map_or(0, |c| c.results),
+            refused: verify.then(|| converted.map(|c| c.refused)),
+        }
+    }
+
+    /// A job no worker took: the run was interrupted (or standard output closed).
+    fn not_started(job: &Job, verify: bool) -> Line {
+        Line {
+            stored: Stored {
+                path: job.name.clone(),
+                size: None,
+                mtime: None,
+                xxh3: None,
+            },
+            status: "not started".to_owned(),
+            output: output_of(job),
+            stale: None,
+            conversations: 0,
+            calls: 0,
+            results: 0,
+            refused: verify.then_some(None),
+        }
+    }
+}
+
+fn output_of(job: &Job) -> Option<String> {
+    match &job.destination {
+        Destination::Stdout => None,
+        Destination::File(p) => Some(p.to_string_lossy().into_owned()),
+    }
+}
+
 /// Why a job did not finish.
 enum Failure {
     /// The input could not be read, or its output written (exit 3; 2 for the `-o`
@@ -566,6 +689,9 @@ fn execute(
     // Stdout outputs wait here until every earlier one is written.
     let ordered: Mutex<(usize, BTreeMap<usize, Vec<u8>>)> = Mutex::new((0, BTreeMap::new()));
     let stdout_error: Mutex<Option<io::Error>> = Mutex::new(None);
+    // Jobs whose standard output was not written (it failed before them or on them).
+    let not_written: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+    let manifest = args.manifest.is_some() && !args.dry_run;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -578,10 +704,15 @@ fn execute(
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(job) = jobs.get(i) else { break };
                     summary.lock().expect("no panics hold it").started += 1;
-                    let outcome = one(job, settings, args, diag, &progress);
+                    let mut watch = manifest.then(|| Watch::new(&job.name));
+                    let outcome = one(job, settings, args, diag, &progress, watch.as_mut());
+                    let line = watch.map(|w| Line::new(job, w.stored(), &outcome, settings.verify));
                     let mut stdout_bytes = None;
                     {
                         let mut s = summary.lock().expect("no panics hold it");
+                        if let Some(line) = line {
+                            s.lines.insert(i, line);
+                        }
                         match outcome {
                             Ok((converted, outcome)) => {
                                 if let Some(c) = &converted {
@@ -642,6 +773,9 @@ fn execute(
                                     *failed = Some(e);
                                 }
                             }
+                            if failed.is_some() && !bytes.is_empty() {
+                                not_written.lock().expect("no panics hold it").push(at);
+                            }
                         }
                     }
                 }
@@ -649,16 +783,20 @@ fn execute(
         }
     });
     progress.finish();
+    let mut summary = summary.into_inner().expect("no panics hold it");
     // A closed pipe (`| head`) ends the run quietly; any other failure is reported.
-    if let Some(e) = stdout_error.into_inner().expect("no panics hold it")
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        diag.fail(format!(
-            "standard output: {}",
-            crate::pipeline::io_reason(&e)
-        ));
+    if let Some(e) = stdout_error.into_inner().expect("no panics hold it") {
+        let reason = crate::pipeline::io_reason(&e);
+        for i in not_written.into_inner().expect("no panics hold it") {
+            if let Some(line) = summary.lines.get_mut(&i) {
+                line.status = format!("error: standard output: {reason}");
+            }
+        }
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            diag.fail(format!("standard output: {reason}"));
+        }
     }
-    summary.into_inner().expect("no panics hold it")
+    summary
 }
 
 /// Auto-detection and walks take a NUL byte in this many first bytes for binary data.
@@ -666,12 +804,15 @@ const BINARY_PROBE: usize = 8 << 10;
 
 /// Converts one input and writes its output (unless to stdout, or a dry run). The
 /// conversion is `None` when the input was not converted (an output kept, a binary).
+/// `watch` (`--manifest`): the input's size, mtime and hash are taken as it is read;
+/// an input not read (its output kept) has its size and mtime only.
 fn one(
     job: &Job,
     settings: &Settings,
     args: &ConvertArgs,
     diag: &Diag,
     progress: &Progress,
+    mut watch: Option<&mut Watch>,
 ) -> Result<(Option<Converted>, Outcome), Failure> {
     // An output that exists is kept before any work: a resumed batch costs a stat
     // per file done.
@@ -679,16 +820,31 @@ fn one(
         && !args.force
         && let Ok(output) = fs::metadata(path)
     {
-        let newer = modified(&job.input).zip(output.modified().ok());
+        let input = fs::metadata(&job.input).ok();
+        let newer = input
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .zip(output.modified().ok());
         let stale = newer.is_some_and(|(input, output)| input > output);
         if !(args.update && stale) {
+            if let (Some(w), Some(meta)) = (watch, &input) {
+                w.stat(meta);
+            }
             return Ok((None, Outcome::Kept { stale }));
         }
     }
-    let (bytes, compression) = read_input(&job.input).map_err(|e| Failure::Io {
-        message: reason(&e),
-        output: false,
-    })?;
+    let (bytes, compression) = match read_input(&job.input, watch.as_deref_mut()) {
+        Ok(read) => read,
+        Err(e) => {
+            if let Some(w) = watch {
+                w.error(&reason(&e));
+            }
+            return Err(Failure::Io {
+                message: reason(&e),
+                output: false,
+            });
+        }
+    };
     // In place, a compressed file would get plain text under its compressed name.
     if let (true, Some(c)) = (args.in_place, compression) {
         if job.walked {
@@ -794,10 +950,6 @@ fn one(
         output: true,
     })?;
     Ok((Some(converted), Outcome::Written))
-}
-
-fn modified(path: &Path) -> Option<SystemTime> {
-    fs::metadata(path).ok()?.modified().ok()
 }
 
 /// An I/O error in words: no `(os error N)`, and no temporary file's path (the

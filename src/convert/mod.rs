@@ -57,6 +57,8 @@ pub struct Converted {
     pub warnings: Vec<String>,
     /// What `--verify` found would be lost.
     pub differences: Vec<String>,
+    /// Of those, the rules of the target's API the output breaks (`--verify`).
+    pub refused: usize,
 }
 
 /// How one conversion is done.
@@ -186,6 +188,7 @@ fn emit(
             for r in rules::check(&written, settings.to) {
                 out.differences
                     .push(format!("{prefix}the API would refuse it: {r}"));
+                out.refused += 1;
             }
         }
     }
@@ -277,14 +280,32 @@ impl std::fmt::Display for NotAConversation {
 
 impl std::error::Error for NotAConversation {}
 
-/// The bytes of one input (`-`: standard input); compressed data (gzip, zstd, bzip2, xz) decoded.
-fn read_input(path: &Path) -> io::Result<(Vec<u8>, Option<crate::input::compressed::Compression>)> {
-    let input: Box<dyn io::BufRead + Send> = if path.as_os_str() == "-" {
-        Box::new(io::BufReader::new(io::stdin()))
+/// The bytes of one input (`-`: standard input); compressed data (gzip, zstd, bzip2, xz)
+/// decoded. With `watch` (`--manifest`), the bytes as stored are hashed as they are read.
+fn read_input(
+    path: &Path,
+    watch: Option<&mut crate::manifest::Watch>,
+) -> io::Result<(Vec<u8>, Option<crate::input::compressed::Compression>)> {
+    let input: Box<dyn io::Read + Send> = if path.as_os_str() == "-" {
+        match watch {
+            Some(w) => w.reading(io::stdin(), None),
+            None => Box::new(io::stdin()),
+        }
     } else {
-        Box::new(io::BufReader::new(std::fs::File::open(path)?))
+        let file = std::fs::File::open(path)?;
+        match watch {
+            Some(w) => {
+                if let Ok(meta) = file.metadata() {
+                    w.stat(&meta);
+                }
+                let rest = file.try_clone().ok();
+                w.reading(file, rest)
+            }
+            None => Box::new(file),
+        }
     };
-    let (mut input, compression) = crate::input::compressed::open(input)?;
+    let (mut input, compression) =
+        crate::input::compressed::open(Box::new(io::BufReader::new(input)))?;
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes)?;
     Ok((bytes, compression))
