@@ -642,6 +642,11 @@ mod tests {
         m
     }
 
+    /// `t` prepared for `to`, its notes left out.
+    fn prepared(t: &Transcript, to: Format) -> Transcript {
+        prepare(t, to, WriteOptions::default(), &mut Notes::default())
+    }
+
     fn text(s: &str) -> Part {
         Part::Text(TextPart::new(s))
     }
@@ -670,15 +675,7 @@ mod tests {
         assert_eq!(p.messages[3].parts, vec![call("z", true)]);
         assert_eq!(notes.lines().len(), 1);
         // The canonical target keeps everything.
-        assert_eq!(
-            prepare(
-                &t,
-                Format::Json,
-                WriteOptions::default(),
-                &mut Notes::default()
-            ),
-            t
-        );
+        assert_eq!(prepared(&t, Format::Json), t);
     }
 
     #[test]
@@ -691,20 +688,10 @@ mod tests {
             ],
             ..Transcript::default()
         };
-        let p = prepare(
-            &t,
-            Format::Anthropic,
-            WriteOptions::default(),
-            &mut Notes::default(),
-        );
+        let p = prepared(&t, Format::Anthropic);
         assert_eq!(p.messages.len(), 2);
         assert_eq!(p.messages[0].parts, vec![call("x", false)]);
-        let p = prepare(
-            &t,
-            Format::Responses,
-            WriteOptions::default(),
-            &mut Notes::default(),
-        );
+        let p = prepared(&t, Format::Responses);
         assert_eq!(p.messages.len(), 3);
         assert_eq!(p.messages[0].parts, vec![text("\n")]);
     }
@@ -764,12 +751,7 @@ mod tests {
             ],
             ..Transcript::default()
         };
-        let p = prepare(
-            &t,
-            Format::Anthropic,
-            WriteOptions::default(),
-            &mut Notes::default(),
-        );
+        let p = prepared(&t, Format::Anthropic);
         assert_eq!(p.messages.len(), 2);
         assert_eq!(p.messages[1].role, Role::User);
         // A subagent's own log is its conversation.
@@ -777,12 +759,7 @@ mod tests {
             messages: t.messages[1..3].to_vec(),
             ..Transcript::default()
         };
-        let p = prepare(
-            &own,
-            Format::Anthropic,
-            WriteOptions::default(),
-            &mut Notes::default(),
-        );
+        let p = prepared(&own, Format::Anthropic);
         assert_eq!(p.messages.len(), 2);
     }
 }
