@@ -189,9 +189,13 @@ pub fn check_records(output: &str, validated: bool) -> Vec<Map<String, Value>> {
                 if source.get("file").and_then(Value::as_str) != Some("fuzz")
                     || source.get("line").and_then(Value::as_u64).unwrap_or(0) < 1
                     || source.get("turn").and_then(Value::as_u64).is_none()
-                    || source.len() != 3
+                    || source.len() != 4
                 {
-                    fail("source is {file, line >= 1, turn}")
+                    fail("source is {file, line >= 1, turn, index}")
+                }
+                // The records of the one input are numbered in the order written.
+                if source.get("index").and_then(Value::as_u64) != Some(records.len() as u64) {
+                    fail("source.index counts the records written before it")
                 }
             }
             _ => fail("every record has a source"),
