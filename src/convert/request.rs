@@ -762,4 +762,16 @@ mod tests {
         let p = prepared(&own, Format::Anthropic);
         assert_eq!(p.messages.len(), 2);
     }
+
+    #[test]
+    fn a_request_takes_back_only_the_fields_its_api_knows_there() {
+        assert!(accepted(Format::Openai, "message fields", "name"));
+        assert!(!accepted(Format::Openai, "tool message fields", "name"));
+        assert!(!accepted(Format::Anthropic, "message fields", "name"));
+        assert!(accepted(Format::Anthropic, "reasoning fields", "signature"));
+        assert!(accepted(Format::Responses, "call fields", "namespace"));
+        assert!(!accepted(Format::Gemini, "call fields", "namespace"));
+        assert!(!accepted(Format::Openai, "top-level fields", "usage"));
+        assert!(accepted(Format::Openai, "top-level fields", "model"));
+    }
 }
