@@ -774,4 +774,98 @@ mod tests {
         assert!(!accepted(Format::Openai, "top-level fields", "usage"));
         assert!(accepted(Format::Openai, "top-level fields", "model"));
     }
+
+    fn named_call(name: &str, id: &str) -> Part {
+        let mut c = CallPart::new(name, Raw::empty_object());
+        c.id = Some(id.into());
+        Part::Call(c)
+    }
+
+    fn names(t: &Transcript) -> Vec<String> {
+        t.messages
+            .iter()
+            .flat_map(|m| &m.parts)
+            .filter_map(|p| match p {
+                Part::Call(c) => Some(c.name.clone()),
+                Part::Result(r) => r.name.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rename_dots_renames_calls_and_results_alike_or_not_at_all() {
+        let t = Transcript {
+            messages: vec![
+                message(
+                    Role::Assistant,
+                    (0..4)
+                        .map(|i| named_call(&format!("srv.m{i}"), &format!("c{i}")))
+                        .collect(),
+                ),
+                message(Role::User, vec![result("c0")]),
+            ],
+            ..Transcript::default()
+        };
+        let dots = WriteOptions {
+            rename_dots: true,
+            ..WriteOptions::default()
+        };
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Anthropic, dots, &mut notes);
+        assert_eq!(
+            names(&p),
+            ["srv__m0", "srv__m1", "srv__m2", "srv__m3", "srv__m0"]
+        );
+        let lines = notes.lines();
+        assert!(
+            lines.iter().any(|l| l.starts_with("4 tool names renamed")
+                && l.contains("srv.m0 -> srv__m0")
+                && l.contains(", …)")),
+            "{lines:?}"
+        );
+        // Without the option, the names are said and kept.
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Anthropic, WriteOptions::default(), &mut notes);
+        assert_eq!(names(&p)[0], "srv.m0");
+        assert!(
+            notes
+                .lines()
+                .iter()
+                .any(|l| l.contains("--rename-tools dots"))
+        );
+        // A name already holding `__` could not be told back: nothing is renamed.
+        let mut clash = t.clone();
+        clash.messages[0].parts.push(named_call("a__b", "c9"));
+        let mut notes = Notes::default();
+        let p = prepare(&clash, Format::Anthropic, dots, &mut notes);
+        assert_eq!(names(&p)[0], "srv.m0");
+        assert!(notes.lines().iter().any(|l| l.contains("not renamed")));
+    }
+
+    #[test]
+    fn targets_get_only_their_own_changes() {
+        let t = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(
+                    Role::Assistant,
+                    vec![named_call("f", "functions.f:0"), text("then more")],
+                ),
+            ],
+            ..Transcript::default()
+        };
+        // Responses: the open call goes after the text of the last message.
+        let p = prepared(&t, Format::Responses);
+        assert_eq!(
+            p.messages[1].parts,
+            vec![text("then more"), named_call("f", "functions.f:0")]
+        );
+        // OpenAI: the order stays (its writer puts text in content), ids as they are.
+        let p = prepared(&t, Format::Openai);
+        assert_eq!(p.messages[1].parts, t.messages[1].parts);
+        // Anthropic: the id mapped.
+        let p = prepared(&t, Format::Anthropic);
+        assert_eq!(p.messages[1].parts[0], named_call("f", "functions_f_0"));
+    }
 }
