@@ -2020,3 +2020,33 @@ fn converted_calls_are_the_calls_extract_reports() {
         differing.join("\n")
     );
 }
+
+/// An --out-dir inside the directory converted: a second run does not read the first
+/// run's outputs as inputs.
+#[test]
+fn outputs_under_an_out_dir_inside_the_input_are_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(
+        root().join("fixtures/mandrake/legacy-xml-history.json"),
+        input.join("a.json"),
+    )
+    .unwrap();
+    let out_dir = input.join("out");
+    let run = || {
+        convert(&[
+            "--to",
+            "json",
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ])
+    };
+    assert!(run().status.success());
+    let out = run();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("1 file under --out-dir not read"), "{err}");
+    assert_eq!(tree(&out_dir), ["a.json"]);
+}
