@@ -241,6 +241,15 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
             }
         }
     }
+    // The directory arguments that hold the --out-dir (each resolved once).
+    let holding_out_dir: HashSet<&PathBuf> = match &out_dir {
+        Some((_, Some(out))) => args
+            .files
+            .iter()
+            .filter(|f| canonical(f).is_some_and(|r| out.starts_with(&r) && *out != r))
+            .collect(),
+        _ => HashSet::new(),
+    };
     let suffix = args.backup.as_deref().filter(|_| args.in_place);
     let mut inputs_seen = HashSet::new();
     for w in walked {
@@ -265,7 +274,7 @@ fn plan(args: &ConvertArgs, diag: &Diag) -> Result<Plan> {
         }
         // Outputs of an earlier run, under an --out-dir inside the directory read.
         if let (Some((_, Some(out))), Some(root)) = (&out_dir, &w.root)
-            && canonical(root).is_some_and(|r| out.starts_with(&r) && *out != r)
+            && holding_out_dir.contains(root)
             && canonical(&w.path).is_some_and(|p| p.starts_with(out))
         {
             plan.outputs_not_read += 1;
