@@ -218,7 +218,7 @@ _toolsift() {
             return 0
             ;;
         toolsift__subcmd__convert)
-            opts="-o -u -L -0 -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --manifest --rename-tools --wrap --compact --dialects --tools --dialect-file --follow --exclude --files-from --null --shard --label --jobs --quiet --help"
+            opts="-o -u -L -0 -j -q -h --to --from --output --out-dir --in-place --backup --no-backup --force --update --verify --dry-run --manifest --rename-tools --unanswered --wrap --compact --dialects --tools --dialect-file --follow --exclude --files-from --null --shard --label --jobs --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -253,7 +253,11 @@ _toolsift() {
                     return 0
                     ;;
                 --rename-tools)
-                    COMPREPLY=($(compgen -W "dots" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "dots safe" -- "${cur}"))
+                    return 0
+                    ;;
+                --unanswered)
+                    COMPREPLY=($(compgen -W "keep placeholder" -- "${cur}"))
                     return 0
                     ;;
                 --dialects)

@@ -169,10 +169,16 @@ pub struct ConvertArgs {
     pub manifest: Option<PathBuf>,
 
     /// API targets: rename tool names the API refuses, the same way on every call and
-    /// result, and say how in the notes. `dots`: `server.method` becomes
-    /// `server__method` (refused when a name already holds `__`, so it can be undone).
+    /// result, and list the mapping in the notes. Not done when it could not be undone
+    /// (two names mapped to one, or onto a name already used).
     #[arg(long, value_enum, value_name = "HOW")]
     pub rename_tools: Option<RenameTools>,
+
+    /// API targets: a native call that no result answers before the model's last turn
+    /// (the APIs refuse it) is written unanswered and said (`keep`), or gets a result
+    /// saying none was recorded, marked as an error (`placeholder`).
+    #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
+    pub unanswered: UnansweredCalls,
 
     /// mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}.
     #[arg(long)]
@@ -224,8 +230,19 @@ pub struct ConvertArgs {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenameTools {
-    /// `server.method` becomes `server__method`.
+    /// `server.method` becomes `server__method` (not done when a name already holds `__`).
     Dots,
+    /// `.` becomes `__`, any other character outside [a-zA-Z0-9_-] `_`; a name over 64
+    /// characters is cut and ends in a hash of the whole name.
+    Safe,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnansweredCalls {
+    /// Written unanswered: the API refuses the request and --verify fails.
+    Keep,
+    /// A result saying "No result was recorded for this call.", marked as an error.
+    Placeholder,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -2050,3 +2050,111 @@ fn outputs_under_an_out_dir_inside_the_input_are_not_read() {
     assert!(err.contains("1 file under --out-dir not read"), "{err}");
     assert_eq!(tree(&out_dir), ["a.json"]);
 }
+
+/// A Claude Code session that logs its subagents' conversations inline converts, for
+/// each API target, to the session and then each subagent's conversation, one per
+/// line: every call of the session is in the output, none in the middle of another
+/// conversation.
+#[test]
+fn subagents_of_a_session_are_conversations_of_their_own_in_api_targets() {
+    let source = "fixtures/corpus/claude-code/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl";
+    let key = |calls: Vec<Said>| {
+        let mut keys: Vec<String> = calls
+            .iter()
+            .map(|c| format!("{} {}", c.name, c.arguments))
+            .collect();
+        keys.sort();
+        keys
+    };
+    let expected = key(extracted_calls(source));
+    assert!(expected.len() > 100, "{}", expected.len());
+    let dir = tempfile::tempdir().unwrap();
+    for to in ["openai", "anthropic", "gemini", "responses"] {
+        let out = toolsift()
+            .args(["convert", "--verify", "--to", to, source])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{to}: {stderr}");
+        assert!(
+            stderr.contains("written as 5 conversations of their own"),
+            "{to}: {stderr}"
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), 6, "{to}");
+        let written = dir.path().join(format!("out.{to}.jsonl"));
+        std::fs::write(&written, &text).unwrap();
+        let got = key(extracted_calls(written.to_str().unwrap()));
+        assert_eq!(got, expected, "{to}");
+    }
+}
+
+/// A native call that no result answers before the last turn: by default written as it
+/// is and `--verify` fails (the API would refuse it); `--unanswered placeholder` answers
+/// it with a result saying none was recorded, which every API target takes.
+#[test]
+fn unanswered_calls_fail_verify_unless_a_placeholder_answers_them() {
+    let source = "fixtures/codex/rollout.jsonl";
+    for to in ["openai", "anthropic", "gemini", "responses"] {
+        let out = toolsift()
+            .args(["convert", "--verify", "--to", to, source])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(stderr.contains("the API would refuse it"), "{to}: {stderr}");
+        assert!(
+            stderr.contains("--unanswered placeholder"),
+            "{to}: {stderr}"
+        );
+        let out = toolsift()
+            .args([
+                "convert",
+                "--verify",
+                "--unanswered",
+                "placeholder",
+                "--to",
+                to,
+                source,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{to}: {stderr}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("No result was recorded for this call."),
+            "{to}"
+        );
+        assert!(text.contains("call_c3"), "{to}");
+    }
+}
+
+/// `--rename-tools safe` writes names Anthropic refuses (`agent:status`) in its alphabet,
+/// on calls and results alike, and lists the mapping.
+#[test]
+fn rename_tools_safe_makes_every_name_one_anthropic_takes() {
+    let source = "fixtures/ksi/agent-response.txt";
+    let out = toolsift()
+        .args(["convert", "--verify", "--to", "anthropic", source])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let out = toolsift()
+        .args([
+            "convert",
+            "--verify",
+            "--rename-tools",
+            "safe",
+            "--to",
+            "anthropic",
+            source,
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("agent:status -> agent_status"), "{stderr}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\"agent_status\"") && !text.contains("agent:status"));
+}

@@ -100,7 +100,14 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
         from: args.from.map(format_of),
         write: WriteOptions {
             wrap: args.wrap,
-            rename_dots: args.rename_tools.is_some(),
+            rename: args.rename_tools.map(|how| match how {
+                crate::cli::RenameTools::Dots => super::request::Rename::Dots,
+                crate::cli::RenameTools::Safe => super::request::Rename::Safe,
+            }),
+            unanswered: match args.unanswered {
+                crate::cli::UnansweredCalls::Placeholder => super::request::Unanswered::Placeholder,
+                crate::cli::UnansweredCalls::Keep => super::request::Unanswered::Keep,
+            },
         },
         compact: args.compact,
         verify: args.verify,

@@ -173,28 +173,34 @@ fn emit(
         ));
     }
     let mut doc_notes = Notes::default();
-    // An API target gets what its API accepts; the changes are in the notes.
-    let t = request::prepare(&t, settings.to, settings.write, &mut doc_notes);
-    let j = write::write(&t, settings.to, settings.write, &mut doc_notes);
-    let rendered = j.render(document && !settings.compact);
-    if settings.verify {
-        let mut back = transcript(&rendered, Some(settings.to), engine, n)?;
-        pair::pair(&mut back, n);
-        for d in verify::compare(&t, &back, settings.to) {
-            out.differences.push(format!("{prefix}{d}"));
-        }
-        // What the target's API would refuse, though nothing is lost.
-        if let Ok(written) = serde_json::from_str::<serde_json::Value>(&rendered) {
-            for r in rules::check(&written, settings.to) {
-                out.differences
-                    .push(format!("{prefix}the API would refuse it: {r}"));
-                out.refused += 1;
+    // Subagents' conversations logged inside a session follow it, one per line.
+    let subagents = request::sidechains(&mut t, settings.to, &mut doc_notes);
+    out.conversations += subagents.len();
+    let one = subagents.is_empty();
+    for t in std::iter::once(t).chain(subagents) {
+        // An API target gets what its API accepts; the changes are in the notes.
+        let t = request::prepare(&t, settings.to, settings.write, &mut doc_notes);
+        let j = write::write(&t, settings.to, settings.write, &mut doc_notes);
+        let rendered = j.render(one && document && !settings.compact);
+        if settings.verify {
+            let mut back = transcript(&rendered, Some(settings.to), engine, n)?;
+            pair::pair(&mut back, n);
+            for d in verify::compare(&t, &back, settings.to) {
+                out.differences.push(format!("{prefix}{d}"));
+            }
+            // What the target's API would refuse, though nothing is lost.
+            if let Ok(written) = serde_json::from_str::<serde_json::Value>(&rendered) {
+                for r in rules::check(&written, settings.to) {
+                    out.differences
+                        .push(format!("{prefix}the API would refuse it: {r}"));
+                    out.refused += 1;
+                }
             }
         }
+        out.output.extend_from_slice(rendered.as_bytes());
+        out.output.push(b'\n');
     }
     notes.merge(doc_notes);
-    out.output.extend_from_slice(rendered.as_bytes());
-    out.output.push(b'\n');
     Ok(())
 }
 

@@ -191,15 +191,15 @@ pub fn prepare(t: &Transcript, to: Format, options: WriteOptions, notes: &mut No
     if !is_api(to) {
         return t;
     }
-    sidechains(&mut t, notes);
     reasoning(&mut t, to, notes);
     result_names(&mut t);
-    unanswered_calls_as_text(&mut t, notes);
+    join_model_turns(&mut t, to, notes);
+    unanswered_calls(&mut t, options.unanswered, notes);
     blank_text(&mut t, to, notes);
-    if options.rename_dots {
-        rename_dots(&mut t, notes);
-    } else if to == Format::Anthropic {
-        names_refused(&t, notes);
+    match options.rename {
+        Some(how) => rename_tools(&mut t, how, notes),
+        None if to == Format::Anthropic => names_refused(&t, notes),
+        None => {}
     }
     if to == Format::Anthropic {
         anthropic_ids(&mut t, notes);
@@ -211,52 +211,118 @@ pub fn prepare(t: &Transcript, to: Format, options: WriteOptions, notes: &mut No
     t
 }
 
-/// `--rename-tools dots`: `server.method` becomes `server__method` on every call and
-/// result. Not done when a name already holds `__` (the renaming could not be undone).
-fn rename_dots(t: &mut Transcript, notes: &mut Notes) {
-    let names = t
+/// How `--rename-tools` renames the tool names an API refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rename {
+    /// `server.method` becomes `server__method`.
+    Dots,
+    /// `.` becomes `__`, any other character outside `[a-zA-Z0-9_-]` `_`, and a name
+    /// over 64 characters is cut, a hash of the whole name at its end.
+    Safe,
+}
+
+impl Rename {
+    fn flag(self) -> &'static str {
+        match self {
+            Rename::Dots => "--rename-tools dots",
+            Rename::Safe => "--rename-tools safe",
+        }
+    }
+
+    /// The name written for `name`, or `None` when it is written as it is.
+    fn apply(self, name: &str) -> Option<String> {
+        match self {
+            Rename::Dots => name.contains('.').then(|| name.replace('.', "__")),
+            Rename::Safe => {
+                if super::rules::anthropic_name(name) {
+                    return None;
+                }
+                let mut out = String::with_capacity(name.len() + 4);
+                for c in name.chars() {
+                    match c {
+                        '.' => out.push_str("__"),
+                        c if c.is_ascii_alphanumeric() || c == '_' || c == '-' => out.push(c),
+                        _ => out.push('_'),
+                    }
+                }
+                if out.len() > 64 {
+                    let hash = xxhash_rust::xxh3::xxh3_64(name.as_bytes());
+                    out.truncate(47);
+                    out.push_str(&format!("_{hash:016x}"));
+                }
+                if out.is_empty() {
+                    out.push_str("tool");
+                }
+                Some(out)
+            }
+        }
+    }
+}
+
+/// `--rename-tools`: each refused name written another way on every call and result,
+/// the whole mapping in the notes. Not done at all when the renaming could not be
+/// undone: two names mapped to one, a new name that another tool already has, or
+/// (`dots`) a name that already holds `__`.
+fn rename_tools(t: &mut Transcript, how: Rename, notes: &mut Notes) {
+    let names: std::collections::BTreeSet<String> = t
         .messages
         .iter()
         .flat_map(|m| &m.parts)
         .filter_map(|p| match p {
-            Part::Call(c) => Some(c.name.as_str()),
-            Part::Result(r) => r.name.as_deref(),
+            Part::Call(c) => Some(c.name.clone()),
+            Part::Result(r) => r.name.clone(),
             _ => None,
-        });
-    let (mut dotted, mut clash) = (std::collections::BTreeSet::new(), None);
-    for name in names {
-        if name.contains("__") {
-            clash.get_or_insert_with(|| name.to_owned());
-        }
-        if name.contains('.') {
-            dotted.insert(name.to_owned());
-        }
-    }
-    if dotted.is_empty() {
+        })
+        .collect();
+    let mapping: std::collections::BTreeMap<String, String> = names
+        .iter()
+        .filter_map(|n| Some((n.clone(), how.apply(n)?)))
+        .collect();
+    if mapping.is_empty() {
         return;
     }
-    if let Some(name) = clash {
+    let mut taken: HashMap<&str, &str> = HashMap::new();
+    for name in names.iter().filter(|n| !mapping.contains_key(*n)) {
+        taken.insert(name, name);
+    }
+    let mut clash = None;
+    for (old, new) in &mapping {
+        if let Some(other) = taken.insert(new, old) {
+            clash.get_or_insert_with(|| format!("{old} and {other} would both be {new}"));
+        }
+    }
+    if how == Rename::Dots
+        && let Some(name) = names.iter().find(|n| n.contains("__"))
+    {
+        clash.get_or_insert_with(|| format!("{name} already holds \"__\""));
+    }
+    if let Some(why) = clash {
         notes.add(format!(
-            "tool names not renamed: {name} already holds \"__\", so --rename-tools dots could not be undone"
+            "tool names not renamed: {why}, so {} could not be undone",
+            how.flag()
         ));
         return;
     }
     for p in t.messages.iter_mut().flat_map(|m| &mut m.parts) {
-        match p {
-            Part::Call(c) => c.name = c.name.replace('.', "__"),
-            Part::Result(r) => r.name = r.name.as_ref().map(|n| n.replace('.', "__")),
-            _ => {}
+        let name = match p {
+            Part::Call(c) => Some(&mut c.name),
+            Part::Result(r) => r.name.as_mut(),
+            _ => None,
+        };
+        if let Some(name) = name
+            && let Some(new) = mapping.get(name.as_str())
+        {
+            *name = new.clone();
         }
     }
-    let shown: Vec<String> = dotted
+    let shown: Vec<String> = mapping
         .iter()
-        .take(3)
-        .map(|n| format!("{n} -> {}", n.replace('.', "__")))
+        .map(|(old, new)| format!("{old} -> {new}"))
         .collect();
-    let more = if dotted.len() > 3 { ", …" } else { "" };
     notes.add(format!(
-        "{} renamed by --rename-tools dots ({}{more}); `.` is `__` in every name",
-        plural(dotted.len(), "tool name", "tool names"),
+        "{} renamed by {} on every call and result: {}",
+        plural(mapping.len(), "tool name", "tool names"),
+        how.flag(),
         shown.join(", ")
     ));
 }
@@ -275,7 +341,7 @@ fn names_refused(t: &Transcript, notes: &mut Notes) {
         .collect();
     if let Some(first) = refused.first() {
         notes.add(format!(
-            "{} Anthropic refuses (such as {first}): --rename-tools dots renames server.method to server__method",
+            "{} Anthropic refuses (such as {first}): --rename-tools safe (or dots) renames them on every call and result",
             plural(refused.len(), "tool name", "tool names")
         ));
     }
@@ -311,28 +377,64 @@ fn open_calls_last(t: &mut Transcript, notes: &mut Notes) {
     notes.add("text after the open calls of the last message written before them (an item after a call must be its output)");
 }
 
-/// Claude Code logs a subagent's conversation (`"isSidechain": true` lines) inside the
-/// session, between the `Task` call and its result: another conversation, which a
-/// request of this one cannot hold in its middle.
-fn sidechains(t: &mut Transcript, notes: &mut Notes) {
+/// Claude Code logs each subagent's conversation (`"isSidechain": true` lines) inside
+/// the session, between the `Task` call and its result: other conversations, which a
+/// request of this one cannot hold in its middle. For an API target they are taken out
+/// and returned, each its own conversation, in the order they began. A subagent's
+/// conversation begins with a line whose `parentUuid` is null; a line goes with its
+/// parent's conversation, or (its parent not a message of its own: joined to the one
+/// before) with the last one.
+pub fn sidechains(t: &mut Transcript, to: Format, notes: &mut Notes) -> Vec<Transcript> {
     let side = |m: &super::model::Message| {
         m.extra
             .iter()
             .any(|(k, v)| k == "isSidechain" && v.as_str() == "true")
     };
     // A subagent's own log (`agent-*.jsonl`) is that conversation: kept whole.
-    if t.messages.iter().all(side) {
-        return;
+    if !is_api(to) || t.messages.iter().all(side) || !t.messages.iter().any(side) {
+        return Vec::new();
     }
-    let before = t.messages.len();
-    t.messages.retain(|m| !side(m));
-    let n = before - t.messages.len();
-    if n > 0 {
-        notes.add(format!(
-            "{} of subagents' conversations (Claude Code sidechains) not written: they are other conversations (kept by --to json)",
-            plural(n, "message", "messages")
-        ));
+    let field = |m: &super::model::Message, key: &str| {
+        m.extra
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.as_string())
+    };
+    let mut conversations: Vec<Transcript> = Vec::new();
+    let mut of_uuid: HashMap<String, usize> = HashMap::new();
+    let mut kept = Vec::with_capacity(t.messages.len());
+    for m in std::mem::take(&mut t.messages) {
+        if !side(&m) {
+            kept.push(m);
+            continue;
+        }
+        let parent = field(&m, "parentUuid");
+        let at = match parent.as_ref().and_then(|p| of_uuid.get(p)) {
+            Some(&i) => i,
+            None if parent.is_some() && !conversations.is_empty() => conversations.len() - 1,
+            None => {
+                conversations.push(Transcript {
+                    source: t.source,
+                    origin: t.origin,
+                    cut: t.cut,
+                    ..Transcript::default()
+                });
+                conversations.len() - 1
+            }
+        };
+        if let Some(uuid) = field(&m, "uuid") {
+            of_uuid.insert(uuid, at);
+        }
+        conversations[at].messages.push(m);
     }
+    t.messages = kept;
+    let n: usize = conversations.iter().map(|c| c.messages.len()).sum();
+    notes.add(format!(
+        "{} of subagents' conversations (Claude Code sidechains) written as {} of their own, one per line after the session's",
+        plural(n, "message", "messages"),
+        plural(conversations.len(), "conversation", "conversations")
+    ));
+    conversations
 }
 
 /// Reasoning a request can carry: none in a Chat Completions request (its
@@ -416,7 +518,62 @@ fn last_turn(t: &Transcript) -> usize {
     }
 }
 
-fn unanswered_calls_as_text(t: &mut Transcript, notes: &mut Notes) {
+/// What `--unanswered` does with a native call that no result answers before the
+/// model's last turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The call is written as it is: the API refuses the request, `--verify` fails.
+    #[default]
+    Keep,
+    /// A result saying that none was recorded ([`PLACEHOLDER`]), marked as an error.
+    Placeholder,
+}
+
+/// The content of the result written for a call that has none.
+pub const PLACEHOLDER: &str = "No result was recorded for this call.";
+
+/// The model's messages one after another, the first ending in calls, are one turn (a
+/// Responses output has its text after its calls; a log may write each of them as a
+/// message): joined, so that the results after them answer the turn that made the
+/// calls. Gemini also wants a turn of calls right after the user's (or the results'):
+/// the model's message before it joins it.
+fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes) {
+    let model = |m: &super::model::Message| m.role == Role::Assistant;
+    let mut joined = 0;
+    let mut i = 0;
+    while i + 1 < t.messages.len() {
+        let (a, b) = (&t.messages[i], &t.messages[i + 1]);
+        let ends_in_calls = matches!(a.parts.last(), Some(Part::Call(_)));
+        let calls_next = to == Format::Gemini && b.parts.iter().any(|p| matches!(p, Part::Call(_)));
+        if model(a) && model(b) && (ends_in_calls || calls_next) {
+            let mut next = t.messages.remove(i + 1);
+            let m = &mut t.messages[i];
+            m.parts.append(&mut next.parts);
+            for (k, v) in next.extra {
+                if !m.extra.iter().any(|(key, _)| *key == k) {
+                    m.extra.push((k, v));
+                }
+            }
+            joined += 1;
+            // The turn may now join the model's message before it (Gemini).
+            i = i.saturating_sub(1);
+        } else {
+            i += 1;
+        }
+    }
+    if joined > 0 {
+        notes.add(format!(
+            "{} of the model joined to the message whose calls {} (a call's results come right after its turn)",
+            plural(joined, "message", "messages"),
+            if joined == 1 { "it follows" } else { "they follow" }
+        ));
+    }
+}
+
+/// Calls that no result answers, before the model's last turn: a call read from text
+/// is written as the text it was; a native call is answered by a placeholder result
+/// (`--unanswered placeholder`), or left as it is (`keep`).
+fn unanswered_calls(t: &mut Transcript, unanswered: Unanswered, notes: &mut Notes) {
     let answered: HashSet<String> = t
         .messages
         .iter()
@@ -429,8 +586,11 @@ fn unanswered_calls_as_text(t: &mut Transcript, notes: &mut Notes) {
     let open_from = last_turn(t);
     let mut as_text = 0;
     let mut native = 0;
-    for m in &mut t.messages[..open_from] {
+    // Per message: the native calls left open (id and name).
+    let mut open: Vec<(usize, Vec<(String, String)>)> = Vec::new();
+    for (i, m) in t.messages[..open_from].iter_mut().enumerate() {
         let mut parts = Vec::with_capacity(m.parts.len());
+        let mut here = Vec::new();
         // The last part is text that a call was joined to: the text after it joins too.
         let mut joined = false;
         for p in std::mem::take(&mut m.parts) {
@@ -444,6 +604,9 @@ fn unanswered_calls_as_text(t: &mut Transcript, notes: &mut Notes) {
                         }
                         None => {
                             native += 1;
+                            if let Some(id) = &c.id {
+                                here.push((id.clone(), c.name.clone()));
+                            }
                             parts.push(Part::Call(c));
                             joined = false;
                         }
@@ -459,6 +622,9 @@ fn unanswered_calls_as_text(t: &mut Transcript, notes: &mut Notes) {
             }
         }
         m.parts = parts;
+        if !here.is_empty() {
+            open.push((i, here));
+        }
     }
     if as_text > 0 {
         notes.add(format!(
@@ -466,12 +632,62 @@ fn unanswered_calls_as_text(t: &mut Transcript, notes: &mut Notes) {
             plural(as_text, "call", "calls")
         ));
     }
-    if native > 0 {
+    if native == 0 {
+        return;
+    }
+    let placed: usize = open.iter().map(|(_, calls)| calls.len()).sum();
+    if unanswered == Unanswered::Keep || placed < native {
         notes.add(format!(
-            "{} that no result answers, before the last message: the API will refuse the request",
-            plural(native, "native call", "native calls")
+            "{} that no result answers, before the last message: the API will refuse the request (--unanswered placeholder answers each with a result saying none was recorded)",
+            plural(
+                native
+                    - if unanswered == Unanswered::Keep {
+                        0
+                    } else {
+                        placed
+                    },
+                "native call",
+                "native calls"
+            )
         ));
     }
+    if unanswered == Unanswered::Keep || placed == 0 {
+        return;
+    }
+    // From the last message back, so that the indices before stay right.
+    for (i, calls) in open.into_iter().rev() {
+        let results: Vec<Part> = calls
+            .into_iter()
+            .map(|(id, name)| {
+                let mut r = super::model::ResultPart::new(super::model::Raw::string(PLACEHOLDER));
+                r.call_id = Some(id);
+                r.name = Some(name);
+                r.is_error = true;
+                Part::Result(r)
+            })
+            .collect();
+        // Beside the results that come right after the turn, or in a message of their
+        // own there.
+        match t.messages.get_mut(i + 1) {
+            Some(next) if next.parts.iter().any(|p| matches!(p, Part::Result(_))) => {
+                let at = next
+                    .parts
+                    .iter()
+                    .position(|p| !matches!(p, Part::Result(_)))
+                    .unwrap_or(next.parts.len());
+                next.parts.splice(at..at, results);
+            }
+            _ => {
+                let mut m = super::model::Message::new(Role::Tool);
+                m.parts = results;
+                t.messages.insert(i + 1, m);
+            }
+        }
+    }
+    notes.add(format!(
+        "{} that no result answers, before the last message: answered by a result saying \"{PLACEHOLDER}\" (marked as an error), as --unanswered placeholder asks",
+        plural(placed, "native call", "native calls")
+    ));
 }
 
 /// Appends text, joined to the text part before it.
@@ -736,31 +952,71 @@ mod tests {
     }
 
     #[test]
-    fn a_subagents_sidechain_is_not_written_in_the_middle_of_its_session() {
-        let side = |role, parts| {
+    fn each_subagents_sidechain_is_a_conversation_of_its_own() {
+        let side = |role, parts, uuid: &str, parent: Option<&str>| {
             let mut m = message(role, parts);
-            m.extra = vec![("isSidechain".into(), Raw::new("true"))];
+            m.extra = vec![
+                ("isSidechain".into(), Raw::new("true")),
+                ("uuid".into(), Raw::string(uuid)),
+                (
+                    "parentUuid".into(),
+                    parent.map_or(Raw::new("null"), Raw::string),
+                ),
+            ];
             m
         };
         let t = Transcript {
             messages: vec![
-                message(Role::Assistant, vec![call("task", false)]),
-                side(Role::User, vec![text("sub task")]),
-                side(Role::Assistant, vec![text("done")]),
-                message(Role::User, vec![result("task")]),
+                message(
+                    Role::Assistant,
+                    vec![call("task", false), call("task2", false)],
+                ),
+                side(Role::User, vec![text("sub task")], "s1", None),
+                side(Role::User, vec![text("other task")], "o1", None),
+                side(Role::Assistant, vec![text("on it")], "s2", Some("s1")),
+                side(Role::Assistant, vec![text("done other")], "o2", Some("o1")),
+                // Its parent is not a message (joined to the one before): the last one.
+                side(Role::Assistant, vec![text("done")], "o3", Some("gone")),
+                message(Role::User, vec![result("task"), result("task2")]),
             ],
             ..Transcript::default()
         };
-        let p = prepared(&t, Format::Anthropic);
-        assert_eq!(p.messages.len(), 2);
-        assert_eq!(p.messages[1].role, Role::User);
+        let texts = |t: &Transcript| -> Vec<String> {
+            t.messages
+                .iter()
+                .flat_map(|m| &m.parts)
+                .filter_map(|p| match p {
+                    Part::Text(x) => Some(x.text.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut main = t.clone();
+        let mut notes = Notes::default();
+        let subs = sidechains(&mut main, Format::Anthropic, &mut notes);
+        assert_eq!(main.messages.len(), 2);
+        assert_eq!(main.messages[1].role, Role::User);
+        assert_eq!(subs.len(), 2);
+        assert_eq!(texts(&subs[0]), ["sub task", "on it"]);
+        assert_eq!(texts(&subs[1]), ["other task", "done other", "done"]);
+        let lines = notes.lines();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("5 messages of subagents'") && l.contains("2 conversations")),
+            "{lines:?}"
+        );
+        // The canonical target keeps them in place.
+        let mut same = t.clone();
+        assert!(sidechains(&mut same, Format::Json, &mut Notes::default()).is_empty());
+        assert_eq!(same, t);
         // A subagent's own log is its conversation.
-        let own = Transcript {
+        let mut own = Transcript {
             messages: t.messages[1..3].to_vec(),
             ..Transcript::default()
         };
-        let p = prepared(&own, Format::Anthropic);
-        assert_eq!(p.messages.len(), 2);
+        assert!(sidechains(&mut own, Format::Anthropic, &mut Notes::default()).is_empty());
+        assert_eq!(own.messages.len(), 2);
     }
 
     #[test]
@@ -808,7 +1064,7 @@ mod tests {
             ..Transcript::default()
         };
         let dots = WriteOptions {
-            rename_dots: true,
+            rename: Some(Rename::Dots),
             ..WriteOptions::default()
         };
         let mut notes = Notes::default();
@@ -821,7 +1077,7 @@ mod tests {
         assert!(
             lines.iter().any(|l| l.starts_with("4 tool names renamed")
                 && l.contains("srv.m0 -> srv__m0")
-                && l.contains(", …)")),
+                && l.contains("srv.m3 -> srv__m3")),
             "{lines:?}"
         );
         // Without the option, the names are said and kept.
@@ -832,7 +1088,7 @@ mod tests {
             notes
                 .lines()
                 .iter()
-                .any(|l| l.contains("--rename-tools dots"))
+                .any(|l| l.contains("--rename-tools safe"))
         );
         // A name already holding `__` could not be told back: nothing is renamed.
         let mut clash = t.clone();
@@ -867,5 +1123,197 @@ mod tests {
         // Anthropic: the id mapped.
         let p = prepared(&t, Format::Anthropic);
         assert_eq!(p.messages[1].parts[0], named_call("f", "functions_f_0"));
+    }
+
+    #[test]
+    fn rename_safe_maps_every_refused_name_one_to_one_or_not_at_all() {
+        let long = "x".repeat(70);
+        let t = Transcript {
+            messages: vec![
+                message(
+                    Role::Assistant,
+                    vec![
+                        named_call("agent:status", "c0"),
+                        named_call("srv.m", "c1"),
+                        named_call(&long, "c2"),
+                        named_call("ok_name", "c3"),
+                    ],
+                ),
+                message(Role::User, vec![result("c0"), result("c2")]),
+            ],
+            ..Transcript::default()
+        };
+        let safe = WriteOptions {
+            rename: Some(Rename::Safe),
+            ..WriteOptions::default()
+        };
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Anthropic, safe, &mut notes);
+        let got = names(&p);
+        assert_eq!(got[..2], ["agent_status", "srv__m"]);
+        assert_eq!(got[2].len(), 64);
+        assert!(got[2].starts_with("xxxx") && got[2] != long[..64]);
+        assert_eq!(got[3], "ok_name");
+        assert_eq!(got[4], "agent_status");
+        assert_eq!(got[5], got[2]);
+        assert!(got.iter().all(|n| super::super::rules::anthropic_name(n)));
+        let lines = notes.lines();
+        assert!(
+            lines.iter().any(
+                |l| l.starts_with("3 tool names renamed by --rename-tools safe")
+                    && l.contains("agent:status -> agent_status")
+            ),
+            "{lines:?}"
+        );
+        // Onto a name another tool has: nothing is renamed, and the note says why.
+        let mut clash = t.clone();
+        clash.messages[0]
+            .parts
+            .push(named_call("agent_status", "c9"));
+        let mut notes = Notes::default();
+        let p = prepare(&clash, Format::Anthropic, safe, &mut notes);
+        assert_eq!(names(&p)[0], "agent:status");
+        let lines = notes.lines();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("agent:status and agent_status would both be agent_status")),
+            "{lines:?}"
+        );
+    }
+
+    fn answers(m: &Message) -> Vec<(Option<&str>, bool, String)> {
+        m.parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Result(r) => Some((r.call_id.as_deref(), r.is_error, r.content_text())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn calls_left_unanswered_mid_history_get_a_placeholder_result_beside_the_others() {
+        let t = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(Role::Assistant, vec![call("a", false), call("b", false)]),
+                message(Role::Tool, vec![result("a")]),
+                message(Role::User, vec![text("and now")]),
+                message(Role::Assistant, vec![call("c", false)]),
+                message(Role::User, vec![text("stop")]),
+                message(Role::Assistant, vec![call("d", false)]),
+            ],
+            ..Transcript::default()
+        };
+        let placeholder = WriteOptions {
+            unanswered: Unanswered::Placeholder,
+            ..WriteOptions::default()
+        };
+        for to in [
+            Format::Openai,
+            Format::Anthropic,
+            Format::Gemini,
+            Format::Responses,
+        ] {
+            let mut notes = Notes::default();
+            let p = prepare(&t, to, placeholder, &mut notes);
+            assert_eq!(p.messages.len(), 8, "{to:?}");
+            // b's placeholder joins a's result, after it.
+            assert_eq!(
+                answers(&p.messages[2]),
+                [
+                    (Some("a"), false, "ok".to_string()),
+                    (Some("b"), true, PLACEHOLDER.to_string())
+                ]
+            );
+            // c's is a message of its own right after its turn.
+            assert_eq!(p.messages[5].role, Role::Tool);
+            assert_eq!(
+                answers(&p.messages[5]),
+                [(Some("c"), true, PLACEHOLDER.to_string())]
+            );
+            // The last turn's call stays open.
+            assert_eq!(p.messages[7].parts, vec![call("d", false)]);
+            let lines = notes.lines();
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("2 native calls that no result answers")
+                        && l.contains("answered by a result")),
+                "{lines:?}"
+            );
+        }
+        // By default they are written unanswered, and the note says so.
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
+        assert_eq!(p.messages.len(), t.messages.len());
+        assert_eq!(answers(&p.messages[2]).len(), 1);
+        let lines = notes.lines();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("2 native calls") && l.contains("will refuse")),
+            "{lines:?}"
+        );
+        assert_eq!(prepared(&t, Format::Json), t);
+    }
+
+    #[test]
+    fn the_models_messages_after_its_calls_join_the_turn_that_made_them() {
+        let t = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(Role::Assistant, vec![text("first"), call("a", false)]),
+                message(Role::Assistant, vec![text("then")]),
+                message(Role::Assistant, vec![text("apart")]),
+            ],
+            ..Transcript::default()
+        };
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
+        assert_eq!(p.messages.len(), 3);
+        assert_eq!(
+            p.messages[1].parts,
+            vec![text("first"), call("a", false), text("then")]
+        );
+        // A message after text only stays its own.
+        assert_eq!(p.messages[2].parts, vec![text("apart")]);
+        assert!(
+            notes
+                .lines()
+                .iter()
+                .any(|l| l.starts_with("1 message of the model joined"))
+        );
+        // Not on the user's side.
+        let users = Transcript {
+            messages: vec![
+                message(Role::Assistant, vec![call("a", false)]),
+                message(Role::User, vec![text("x")]),
+            ],
+            ..Transcript::default()
+        };
+        assert_eq!(prepared(&users, Format::Openai).messages.len(), 2);
+        // Gemini: the model's text before its turn of calls joins it; the others keep
+        // the messages apart.
+        let calls_after_text = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(Role::Assistant, vec![text("thinking")]),
+                message(Role::Assistant, vec![text("aloud")]),
+                message(Role::Assistant, vec![call("b", false)]),
+            ],
+            ..Transcript::default()
+        };
+        let p = prepared(&calls_after_text, Format::Gemini);
+        assert_eq!(p.messages.len(), 2);
+        assert_eq!(
+            p.messages[1].parts,
+            vec![text("thinking"), text("aloud"), call("b", false)]
+        );
+        assert_eq!(
+            prepared(&calls_after_text, Format::Openai).messages.len(),
+            4
+        );
     }
 }

@@ -309,6 +309,13 @@ fn gemini(contents: &[Value], out: &mut Vec<String>) {
             .iter()
             .filter_map(|p| p.get("functionCall"))
             .collect();
+        // A function-call turn comes right after the user's turn or a function-response
+        // turn, never right after another model turn.
+        if !calls.is_empty() && i > 0 && role(&contents[i - 1]) == "model" {
+            out.push(format!(
+                "{at}: a function-call turn right after another model turn"
+            ));
+        }
         let Some(next) = contents.get(i + 1) else {
             continue;
         };
@@ -346,70 +353,80 @@ fn gemini(contents: &[Value], out: &mut Vec<String>) {
     }
 }
 
+/// A Responses call item and the output item that answers it.
+const RESPONSES_CALLS: &[(&str, &str)] = &[
+    ("function_call", "function_call_output"),
+    ("custom_tool_call", "custom_tool_call_output"),
+];
+
 fn responses(items: &[Value], out: &mut Vec<String>) {
-    let answered: HashSet<&str> = items
+    let call_of = |k: &str| RESPONSES_CALLS.iter().find(|(c, _)| *c == k);
+    let output_of = |k: &str| RESPONSES_CALLS.iter().find(|(_, o)| *o == k);
+    let answered: HashSet<(&str, &str)> = items
         .iter()
-        .filter(|it| kind(it) == "function_call_output")
-        .filter_map(|it| it.get("call_id").and_then(Value::as_str))
+        .filter_map(|it| {
+            let (call, _) = output_of(kind(it))?;
+            Some((*call, it.get("call_id").and_then(Value::as_str)?))
+        })
         .collect();
     // The calls of the last model turn (no item but calls and reasoning after them)
     // may be open.
     let open_tail = items
         .iter()
-        .rposition(|it| !matches!(kind(it), "function_call" | "reasoning"))
+        .rposition(|it| kind(it) != "reasoning" && call_of(kind(it)).is_none())
         .map_or(0, |p| p + 1);
     let mut called = HashSet::new();
     for (i, it) in items.iter().enumerate() {
         let at = format!("input[{i}]");
-        match kind(it) {
-            "function_call" => {
-                let id = it.get("call_id").and_then(Value::as_str).unwrap_or("");
-                called.insert(id);
-                if !answered.contains(id) && i < open_tail {
-                    out.push(format!(
-                        "{at}: function_call {id:?} has no function_call_output"
-                    ));
-                }
-                if !it.get("arguments").is_some_and(Value::is_string) {
-                    out.push(format!("{at}: arguments is not a string"));
-                }
+        let k = kind(it);
+        if let Some((call, output)) = call_of(k) {
+            let id = it.get("call_id").and_then(Value::as_str).unwrap_or("");
+            called.insert((*call, id));
+            if !answered.contains(&(*call, id)) && i < open_tail {
+                out.push(format!("{at}: {call} {id:?} has no {output}"));
             }
-            "function_call_output" => {
-                let id = it.get("call_id").and_then(Value::as_str).unwrap_or("");
-                if !called.contains(id) {
-                    out.push(format!(
-                        "{at}: function_call_output {id:?} answers no function_call before it"
-                    ));
-                }
-                match it.get("output") {
-                    Some(Value::String(_)) => {}
-                    Some(Value::Array(parts)) => {
-                        for (k, p) in parts.iter().enumerate() {
-                            if !matches!(kind(p), "input_text" | "input_image" | "input_file") {
-                                out.push(format!(
-                                    "{at}.output[{k}]: {:?} is not an input content part",
-                                    kind(p)
-                                ));
-                            }
+            let (field, what) = match *call {
+                "function_call" => ("arguments", "arguments"),
+                _ => ("input", "input"),
+            };
+            if !it.get(field).is_some_and(Value::is_string) {
+                out.push(format!("{at}: {what} is not a string"));
+            }
+            continue;
+        }
+        if let Some((call, output)) = output_of(k) {
+            let id = it.get("call_id").and_then(Value::as_str).unwrap_or("");
+            if !called.contains(&(*call, id)) {
+                out.push(format!("{at}: {output} {id:?} answers no {call} before it"));
+            }
+            match it.get("output") {
+                Some(Value::String(_)) => {}
+                Some(Value::Array(parts)) => {
+                    for (k, p) in parts.iter().enumerate() {
+                        if !matches!(kind(p), "input_text" | "input_image" | "input_file") {
+                            out.push(format!(
+                                "{at}.output[{k}]: {:?} is not an input content part",
+                                kind(p)
+                            ));
                         }
                     }
-                    _ => out.push(format!(
-                        "{at}: output is neither a string nor input content parts"
-                    )),
                 }
+                _ => out.push(format!(
+                    "{at}: output is neither a string nor input content parts"
+                )),
             }
-            "reasoning" => {
-                if !it.get("id").is_some_and(Value::is_string) {
-                    out.push(format!("{at}: reasoning item without an id"));
-                }
-                if !it.get("summary").is_some_and(Value::is_array) {
-                    out.push(format!("{at}: reasoning item without a summary"));
-                }
-                if it.get("content").is_some_and(Value::is_null) {
-                    out.push(format!("{at}: reasoning content is null"));
-                }
+            continue;
+        }
+        if k == "reasoning" {
+            if !it.get("id").is_some_and(Value::is_string) {
+                out.push(format!("{at}: reasoning item without an id"));
             }
-            _ => {}
+            if !it.get("summary").is_some_and(Value::is_array) {
+                out.push(format!("{at}: reasoning item without a summary"));
+            }
+            if it.get("content").is_some_and(Value::is_null) {
+                out.push(format!("{at}: reasoning content is null"));
+            }
         }
     }
 }
@@ -555,5 +572,49 @@ mod tests {
                 "{needle}: {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn responses_custom_tool_calls_are_answered_by_their_own_outputs() {
+        let good = json!([
+            {"type": "custom_tool_call", "call_id": "c1", "name": "patch", "input": "x"},
+            {"type": "custom_tool_call_output", "call_id": "c1", "output": "done"},
+            {"type": "message", "role": "user", "content": "hi"},
+            {"type": "function_call", "call_id": "c2", "name": "f", "arguments": "{}"},
+            {"type": "custom_tool_call", "call_id": "c3", "name": "patch", "input": "y"}
+        ]);
+        assert_eq!(check(&good, Format::Responses), Vec::<String>::new());
+        let bad = json!([
+            {"type": "custom_tool_call", "call_id": "c1", "name": "patch", "input": 1},
+            {"type": "function_call_output", "call_id": "c1", "output": "done"},
+            {"type": "message", "role": "user", "content": "hi"}
+        ]);
+        let found = check(&bad, Format::Responses);
+        for needle in [
+            "input[0]: custom_tool_call \"c1\" has no custom_tool_call_output",
+            "input[0]: input is not a string",
+            "input[1]: function_call_output \"c1\" answers no function_call before it",
+        ] {
+            assert!(found.iter().any(|f| f == needle), "{needle}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn gemini_function_call_turns_follow_the_users_turn_or_results() {
+        let bad = json!([
+            {"role": "user", "parts": [{"text": "go"}]},
+            {"role": "model", "parts": [{"text": "let me look"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}
+        ]);
+        let found = check(&bad, Format::Gemini);
+        assert_eq!(
+            found,
+            ["contents[2]: a function-call turn right after another model turn"]
+        );
+        let good = json!([
+            {"role": "user", "parts": [{"text": "go"}]},
+            {"role": "model", "parts": [{"text": "let me look"}, {"functionCall": {"name": "f", "args": {}}}]}
+        ]);
+        assert_eq!(check(&good, Format::Gemini), Vec::<String>::new());
     }
 }

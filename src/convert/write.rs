@@ -53,9 +53,11 @@ impl Notes {
 pub struct WriteOptions {
     /// mandrake-json: wrap calls and results as `{"tool_calls":[…]}` / `{"tool_results":[…]}`.
     pub wrap: bool,
-    /// API targets: tool names `server.method` written `server__method`
-    /// (`--rename-tools dots`).
-    pub rename_dots: bool,
+    /// API targets: how tool names the API refuses are renamed (`--rename-tools`).
+    pub rename: Option<super::request::Rename>,
+    /// API targets: what is written for a native call that no result answers
+    /// (`--unanswered`).
+    pub unanswered: super::request::Unanswered,
 }
 
 /// The formats whose messages share OpenAI's shape: fields kept in `extra` by one are
