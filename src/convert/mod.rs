@@ -14,7 +14,6 @@ pub mod model;
 pub mod pair;
 pub mod read;
 pub mod request;
-pub mod responses;
 pub mod results;
 pub mod rules;
 pub mod sessions;

@@ -84,7 +84,7 @@ fn raw(node: &Node) -> Raw {
 }
 
 /// The members of `obj` not in `known`, as written.
-pub(super) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
+pub(crate) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
     obj.iter()
         .filter(|(k, _)| !known.contains(&k.as_ref()))
         .map(|(k, v)| (k.into_owned(), raw(&v)))
@@ -127,7 +127,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return Ok(Some(t));
         }
         if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
-            return super::responses::read(Some(&obj), &input).map(Some);
+            return crate::formats::responses::read(Some(&obj), &input).map(Some);
         }
         if super::sessions::is_chunk(&obj) {
             super::frame::not_a_document!("a response chunk (a piece of a stream)");
@@ -160,7 +160,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             || first.is("type", "message")
             || from == Some(Format::Responses)
         {
-            return super::responses::read(None, &root).map(Some);
+            return crate::formats::responses::read(None, &root).map(Some);
         }
         if first.has("role") {
             let mut t = messages_transcript(&root, None, "messages")?;
@@ -330,7 +330,7 @@ fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
     } else if let Some(output) = obj.get("output").filter(|o| o.kind() == Kind::Array)
         && forced(Format::Responses)
     {
-        let mut t = super::responses::read(None, &output)?;
+        let mut t = crate::formats::responses::read(None, &output)?;
         t.bare = false;
         t.extra = extra_of(obj, &[]);
         t.extra.retain(|(k, _)| k != "output");

@@ -274,7 +274,7 @@ impl Session {
         };
         let before = self.t.messages.len();
         let parts_before = self.t.messages.last().map_or(0, |m| m.parts.len());
-        super::responses::item(&payload, &item, &mut self.t)?;
+        crate::formats::responses::item(&payload, &item, &mut self.t)?;
         let fields = line_fields(&obj, true, "payload", None);
         if self.t.messages.len() > before {
             self.opened(fields);

@@ -74,7 +74,7 @@ pub fn write(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Note
         Format::Openai => openai(t, notes),
         Format::Anthropic => anthropic(t, notes),
         Format::Gemini => super::gemini::write(t, notes),
-        Format::Responses => super::responses::write(t, notes),
+        Format::Responses => crate::formats::responses::write(t, notes),
         Format::Xml | Format::MandrakeJson => mandrake(t, to, options, notes),
     }
 }

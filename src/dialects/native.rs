@@ -1,6 +1,7 @@
 //! The tool channel: structured call objects of every API and log format, recognized by
 //! shape wherever they sit. Each function reads one shape and returns the normalized call.
 
+use crate::formats::{self, Args, DecodedCall};
 use crate::json::{Node, Obj};
 use crate::model::Call;
 use crate::pyliteral;
@@ -289,50 +290,33 @@ pub fn responses_item(
     lines: &crate::json::LineIndex,
     dialect: &'static str,
 ) -> Option<Call> {
-    let kind = obj.str("type")?;
-    let line = line_of(node, lines);
-    let id = obj.str("call_id").or_else(|| obj.str("id")).map(Into::into);
-    let call = match kind.as_ref() {
-        "function_call" => {
-            let name = obj.str("name")?;
-            let namespace = obj.str("namespace").filter(|n| !n.is_empty());
-            let full = match &namespace {
-                Some(ns) => namespaced(ns, &name),
-                None => name.into_owned(),
-            };
-            let mut call = Call::new(full, dialect, line).with_id(id);
-            call.namespace = namespace.map(Into::into);
-            set_arguments(&mut call, obj.get("arguments"));
-            call
-        }
-        "custom_tool_call" => {
-            let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
-            if let Some(input) = obj.get("input") {
-                call.arguments = crate::model::Arguments::input(&input);
-            }
-            call
-        }
-        // The hosted `shell` tool's calls have the same shape as the local one's.
-        "local_shell_call" | "shell_call" => {
-            let tool = kind.strip_suffix("_call").unwrap_or("local_shell");
-            let mut call = Call::new(tool, dialect, line).with_id(id);
-            if let Some(action) = obj.obj("action") {
+    let mut d = formats::responses::call(obj)?;
+    // A call of any kind is named by its `call_id`, else by its item's `id`.
+    d.id = obj.str("call_id").or_else(|| obj.str("id"));
+    decoded(d, dialect, line_of(node, lines))
+}
+
+pub use formats::responses::is_call_type as is_responses_call_type;
+
+/// A decoded call as extract reports it; `None` when its name is not a string.
+fn decoded(d: DecodedCall, dialect: &'static str, line: u64) -> Option<Call> {
+    let name = d.called(d.name.as_deref()?);
+    let mut call = Call::new(name, dialect, line).with_id(d.id.map(Into::into));
+    call.namespace = d.namespace.map(Into::into);
+    match d.args {
+        Args::Absent | Args::Input(None) | Args::Action(None) => {}
+        Args::Encoded(node) | Args::Object(node) => set_arguments(&mut call, Some(node)),
+        Args::Input(Some(input)) => call.arguments = crate::model::Arguments::input(&input),
+        Args::Action(Some(action)) => {
+            if let Some(action) = action.object() {
                 call.arguments = shell_action(&action);
             }
-            call
         }
-        "mcp_call" => {
-            let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
-            call.namespace = obj.str("server_label").map(Into::into);
-            set_arguments(&mut call, obj.get("arguments"));
-            call
-        }
-        _ => return None,
-    };
+    }
     Some(call)
 }
 
-/// A `local_shell_call` action as arguments: the action as written, `type` included (a
+/// A shell call's action as arguments: the action as written, `type` included (a
 /// later action type is told apart by it), each value kept whole.
 fn shell_action(action: &Obj) -> crate::model::Arguments {
     let mut text = String::from("{");
@@ -346,24 +330,6 @@ fn shell_action(action: &Obj) -> crate::model::Arguments {
     }
     text.push('}');
     crate::model::Arguments::from_compact(text)
-}
-
-/// Whether a Responses item type is a call to a named tool.
-pub fn is_responses_call_type(kind: &str) -> bool {
-    matches!(
-        kind,
-        "function_call" | "custom_tool_call" | "local_shell_call" | "shell_call" | "mcp_call"
-    )
-}
-
-/// Joins a namespace and a tool name the way the namespace expects: one ending in a
-/// separator (`mcp__server__`) is a prefix, any other gets `__` between.
-pub fn namespaced(namespace: &str, name: &str) -> String {
-    if namespace.ends_with(['_', '.', '/', ':']) {
-        format!("{namespace}{name}")
-    } else {
-        format!("{namespace}__{name}")
-    }
 }
 
 /// How deep a `partialArgs` path may go: as deep as the walker reads values.
@@ -596,12 +562,6 @@ mod tests {
         assert!(c.is_valid());
         assert_eq!(c.arguments["a"], "\u{1f600} \u{fffd}");
         assert!(crate::json::take_lossy());
-    }
-
-    #[test]
-    fn namespaces_join_once() {
-        assert_eq!(namespaced("mcp__node_repl__", "js"), "mcp__node_repl__js");
-        assert_eq!(namespaced("github", "create_issue"), "github__create_issue");
     }
 
     #[test]
