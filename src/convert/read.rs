@@ -753,26 +753,10 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
             part.extra = extra_of(&obj, &["type", "thinking"]);
             m.parts.push(Part::Reasoning(part));
         }
-        // The call blocks extract reads (`native::is_anthropic_call_type`): a server
-        // tool's call (`server_tool_use`: web search, code execution) is a call too; its
-        // block type is kept in `extra`, as only the client's `tool_use` is the default.
-        kind if crate::dialects::native::is_anthropic_call_type(kind) => {
+        kind if crate::formats::anthropic::is_call_type(kind) => {
             signals.anthropic += 1;
-            let name = obj.str("name").unwrap_or_default().into_owned();
-            let input = obj.get("input").map_or(Raw::empty_object(), |i| raw(&i));
-            let mut call = CallPart::new(name, input);
-            call.id = obj.str("id").map(|s| s.into_owned());
-            call.namespace = obj.str("server_name").map(|s| s.into_owned());
-            let known: &[&str] = match kind {
-                "server_tool_use" => &["id", "name", "input", "server_name"],
-                _ => &["type", "id", "name", "input", "server_name"],
-            };
-            call.extra = extra_of(&obj, known);
-            if call.arguments.as_str().trim_start().starts_with('{') {
-                m.parts.push(Part::Call(call));
-            } else {
-                call.arguments_raw = Some(call.arguments.0.clone());
-                call.arguments = Raw::empty_object();
+            let d = crate::formats::anthropic::call(&obj).expect("a call block");
+            if let Some(call) = d.call_part(&obj)? {
                 m.parts.push(Part::Call(call));
             }
         }

@@ -227,19 +227,11 @@ pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> 
 
 /// Anthropic `tool_use`, `server_tool_use` and `mcp_tool_use` content blocks.
 pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let kind = obj.str("type")?;
-    if !matches!(
-        kind.as_ref(),
-        "tool_use" | "server_tool_use" | "mcp_tool_use"
-    ) {
-        return None;
-    }
-    let name = obj.str("name")?;
-    let mut call =
-        Call::new(name, ANTHROPIC, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
-    call.namespace = obj.str("server_name").map(Into::into);
-    set_arguments(&mut call, obj.get("input"));
-    Some(call)
+    decoded(
+        formats::anthropic::call(obj)?,
+        ANTHROPIC,
+        line_of(node, lines),
+    )
 }
 
 /// A call part of toolsift's canonical transcript.
@@ -255,10 +247,7 @@ pub fn toolsift_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> 
     Some(call)
 }
 
-/// Whether a content block is an Anthropic call block (used by the stream reassembler).
-pub fn is_anthropic_call_type(kind: &str) -> bool {
-    matches!(kind, "tool_use" | "server_tool_use" | "mcp_tool_use")
-}
+pub use formats::anthropic::is_call_type as is_anthropic_call_type;
 
 /// A Gemini part's `functionCall` (or `function_call`) object, when it is complete.
 pub fn gemini_function_call(

@@ -2,6 +2,7 @@
 //! once for both `extract` and `convert`, and the writer `convert` uses for it. This
 //! module holds only what they share: the decoded call and how a namespace joins a name.
 
+pub mod anthropic;
 pub mod responses;
 
 use crate::convert::model::{CallPart, Extra, Raw};
