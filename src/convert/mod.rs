@@ -9,7 +9,6 @@ mod batch;
 pub mod canonical;
 pub mod emit;
 pub mod frame;
-pub mod gemini;
 pub mod model;
 pub mod pair;
 pub mod read;

@@ -110,7 +110,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return Ok(Some(t));
         }
         if let Some(contents) = obj.get("contents").filter(|m| m.kind() == Kind::Array) {
-            return super::gemini::read(&obj, &contents).map(Some);
+            return crate::formats::gemini::read(&obj, &contents).map(Some);
         }
         // A SWE-agent trajectory: its `history` is the conversation with the model.
         if let Some(history) = obj.get("history").filter(|h| {
@@ -148,7 +148,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             super::frame::not_a_document!("a stream of response chunks");
         }
         if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
-            return super::gemini::read_bare(&root).map(Some);
+            return crate::formats::gemini::read_bare(&root).map(Some);
         }
         // LangChain messages (`messages_to_dict`, `dumpd`) carry their role in `type`.
         if crate::transcript::langchain_role(&first).is_some() {
@@ -319,7 +319,7 @@ fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
         first("candidates", "content").filter(|_| forced(Format::Gemini))
     {
         let content = candidate.obj("content").expect("checked");
-        let mut m = super::gemini::content_message(&content)?;
+        let mut m = crate::formats::gemini::content_message(&content)?;
         add_fields(&mut m.extra, extra_of(&candidate, &["content"]));
         Transcript {
             source: Some(Format::Gemini),

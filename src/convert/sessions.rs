@@ -363,7 +363,7 @@ fn gemini_cli_entry(s: &mut Session, node: &Node) -> Result<()> {
         }
         Some(c) if c.kind() == Kind::Array => {
             for p in c.items() {
-                super::gemini::part(&p, &mut m)?;
+                crate::formats::gemini::part(&p, &mut m)?;
             }
         }
         _ => known.retain(|k| *k != "content"),

@@ -75,7 +75,7 @@ pub fn write(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Note
         Format::Json => super::canonical::write(t),
         Format::Openai => openai(t, notes),
         Format::Anthropic => crate::formats::anthropic::write(t, notes),
-        Format::Gemini => super::gemini::write(t, notes),
+        Format::Gemini => crate::formats::gemini::write(t, notes),
         Format::Responses => crate::formats::responses::write(t, notes),
         Format::Xml | Format::MandrakeJson => mandrake(t, to, options, notes),
     }

@@ -255,11 +255,11 @@ pub fn gemini_function_call(
     obj: &Obj,
     lines: &crate::json::LineIndex,
 ) -> Option<Call> {
-    let name = obj.str("name")?;
-    let mut call =
-        Call::new(name, GEMINI, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
-    set_arguments(&mut call, obj.get("args"));
-    Some(call)
+    decoded(
+        formats::gemini::function_call(obj),
+        GEMINI,
+        line_of(node, lines),
+    )
 }
 
 /// Bedrock Converse `toolUse`.
