@@ -264,11 +264,11 @@ pub fn gemini_function_call(
 
 /// Bedrock Converse `toolUse`.
 pub fn bedrock_tool_use(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let name = obj.str("name")?;
-    let mut call = Call::new(name, BEDROCK, line_of(node, lines))
-        .with_id(obj.str("toolUseId").map(Into::into));
-    set_arguments(&mut call, obj.get("input"));
-    Some(call)
+    decoded(
+        formats::bedrock::tool_use(obj),
+        BEDROCK,
+        line_of(node, lines),
+    )
 }
 
 /// A Responses API item that is a call to a named tool. `dialect` tells Codex rollouts

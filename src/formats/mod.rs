@@ -3,6 +3,7 @@
 //! module holds only what they share: the decoded call and how a namespace joins a name.
 
 pub mod anthropic;
+pub mod bedrock;
 pub mod gemini;
 pub mod responses;
 
