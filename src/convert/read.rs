@@ -482,7 +482,10 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     content(obj, &mut m, signals)?;
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {
         signals.openai += 1;
-        let parsed: Option<Vec<CallPart>> = calls.items().map(|c| openai_call(&c)).collect();
+        let parsed: Option<Vec<CallPart>> = calls
+            .items()
+            .map(|c| crate::formats::openai::call_part(&c))
+            .collect();
         if let Some(parsed) = parsed {
             known.push("tool_calls");
             m.parts.extend(parsed.into_iter().map(Part::Call));
@@ -509,11 +512,11 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     if let Some(fc) = obj.obj("function_call") {
         signals.openai += 1;
         known.push("function_call");
-        let name = fc.str("name").unwrap_or_default().into_owned();
-        let mut call = CallPart::new(name, Raw::empty_object());
-        if let Some(a) = fc.get("arguments") {
-            set_string_arguments(&mut call, &a)?;
-        }
+        let d = crate::formats::openai::function_call(&fc);
+        let mut call = d.call_part(&fc)?.expect("arguments are JSON text");
+        // Only its name and arguments are read: the message keeps none of its other
+        // fields.
+        call.extra.clear();
         m.parts.push(Part::Call(call));
     }
     m.extra = extra_of(obj, &known);
@@ -584,9 +587,9 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         };
         let entries = |key: &str, invalid: bool| -> Option<Vec<CallPart>> {
             body.items(key)
-                .map(|c| match openai_call(&c) {
+                .map(|c| match crate::formats::openai::call_part(&c) {
                     Some(call) => Some(call),
-                    None => langchain_call(&c, invalid),
+                    None => crate::formats::openai::langchain_call_part(&c, invalid),
                 })
                 .collect()
         };
@@ -605,7 +608,7 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         } else if let Some(provider) = body.obj("additional_kwargs")
             && let Some(calls) = provider
                 .items("tool_calls")
-                .map(|c| openai_call(&c))
+                .map(|c| crate::formats::openai::call_part(&c))
                 .collect::<Option<Vec<_>>>()
         {
             // Only the provider's copy: the message is kept whole in `extra`.
@@ -621,62 +624,6 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         add_fields(&mut m.extra, extra_of(obj, outer));
     }
     Ok(m)
-}
-
-/// A LangChain `tool_calls` entry (`{name, args, id, type: "tool_call"}`), or an
-/// `invalid_tool_calls` one, whose `args` is the text the model wrote.
-fn langchain_call(node: &Node, invalid: bool) -> Option<CallPart> {
-    let obj = node.object()?;
-    let name = obj.str("name")?.into_owned();
-    let mut call = CallPart::new(name, Raw::empty_object());
-    call.id = obj.str("id").map(|s| s.into_owned());
-    match obj.get("args") {
-        Some(a) if invalid => set_string_arguments(&mut call, &a).ok()?,
-        Some(a) if a.kind() == Kind::Object => call.arguments = raw(&a),
-        Some(a) if !a.is_null() => return None,
-        _ => {}
-    }
-    let kind = if invalid {
-        "invalid_tool_call"
-    } else {
-        "tool_call"
-    };
-    let mut extra = extra_of(&obj, &["name", "args", "id", "type"]);
-    if !obj.is("type", kind) && obj.has("type") {
-        extra.push(("type".into(), obj.get("type").map(|t| raw(&t))?));
-    }
-    call.extra = extra;
-    Some(call)
-}
-
-/// An OpenAI `tool_calls` entry of type `function`; `None` for other kinds, which are
-/// then kept whole in the message's `extra`.
-fn openai_call(node: &Node) -> Option<CallPart> {
-    let obj = node.object()?;
-    // A custom tool's call: free text, read as `{"input": text}` as `extract` has it.
-    if let Some(custom) = obj.obj("custom") {
-        let name = custom.str("name")?.into_owned();
-        let input = custom.get("input").filter(|i| i.kind() == Kind::String)?;
-        let mut call = CallPart::new(name, Raw(format!("{{\"input\":{}}}", input.text())));
-        call.id = obj.str("id").map(|s| s.into_owned());
-        call.extra = vec![("type".into(), Raw::string("custom"))];
-        return extra_of(&custom, &["name", "input"])
-            .is_empty()
-            .then_some(call);
-    }
-    let f = obj.obj("function")?;
-    let name = f.str("name")?.into_owned();
-    let mut call = CallPart::new(name, Raw::empty_object());
-    call.id = obj.str("id").map(|s| s.into_owned());
-    if let Some(a) = f.get("arguments") {
-        set_string_arguments(&mut call, &a).ok()?;
-    }
-    call.extra = extra_of(&obj, &["id", "type", "function"]);
-    let f_extra = extra_of(&f, &["name", "arguments"]);
-    if !f_extra.is_empty() {
-        return None;
-    }
-    Some(call)
 }
 
 /// Arguments given as JSON text in a string (OpenAI, Responses): an object is kept as

@@ -73,7 +73,7 @@ pub fn family(f: Format) -> Format {
 pub fn write(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes) -> J {
     match to {
         Format::Json => super::canonical::write(t),
-        Format::Openai => openai(t, notes),
+        Format::Openai => crate::formats::openai::write(t, notes),
         Format::Anthropic => crate::formats::anthropic::write(t, notes),
         Format::Gemini => crate::formats::gemini::write(t, notes),
         Format::Responses => crate::formats::responses::write(t, notes),
@@ -87,7 +87,13 @@ pub(crate) fn same_family(t: &Transcript, to: Format) -> bool {
 }
 
 /// A document with its messages under `key`, or the bare array when the source was one.
-fn document(t: &Transcript, key: &str, messages: Vec<J>, to: Format, notes: &mut Notes) -> J {
+pub(crate) fn document(
+    t: &Transcript,
+    key: &str,
+    messages: Vec<J>,
+    to: Format,
+    notes: &mut Notes,
+) -> J {
     if t.bare && t.extra.is_empty() {
         return J::Arr(messages);
     }
@@ -153,73 +159,11 @@ pub(crate) fn content_string(r: &ResultPart) -> String {
     r.content.as_string().unwrap_or_else(|| r.content.0.clone())
 }
 
-fn role_name(m: &Message, t: &Transcript, to: Format) -> String {
+pub(crate) fn role_name(m: &Message, t: &Transcript, to: Format) -> String {
     match &m.role_as_written {
         Some(r) if same_family(t, to) => r.clone(),
         _ => m.role.name().to_owned(),
     }
-}
-
-fn openai(t: &Transcript, notes: &mut Notes) -> J {
-    let to = Format::Openai;
-    let mut out: Vec<J> = Vec::new();
-    for m in &t.messages {
-        let role = role_name(m, t, to);
-        let mut current: Option<OpenaiMessage> = None;
-        let flush = |current: &mut Option<OpenaiMessage>, out: &mut Vec<J>, notes: &mut Notes| {
-            if let Some(c) = current.take() {
-                out.push(c.finish(m, t, notes));
-            }
-        };
-        for p in &m.parts {
-            match p {
-                Part::Result(r) => {
-                    flush(&mut current, &mut out, notes);
-                    let mut j = J::obj().with("role", J::str("tool"));
-                    j.push_some("tool_call_id", r.call_id.as_deref().map(J::str));
-                    j.push("content", openai_content(r));
-                    if r.is_error {
-                        notes.add(
-                            "results marked as errors: OpenAI has no error flag on a tool message",
-                        );
-                    }
-                    if m.role == Role::Tool {
-                        keep_extra(&mut j, &m.extra, t, to, notes, "tool message fields");
-                    }
-                    out.push(j);
-                }
-                Part::Call(c) => {
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    cur.calls.push(openai_call(c, t, notes));
-                }
-                Part::Text(text) => {
-                    // Text after calls stays in their message: a message between the
-                    // calls and their tool messages is refused. (Content goes before
-                    // the calls there; the text of the role keeps its order.)
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    cur.blocks
-                        .push(text_block(&text.text, &text.extra, t, to, notes));
-                    cur.plain &= text.extra.is_empty();
-                }
-                // Not written: see `request::prepare`.
-                Part::Reasoning(_) => {}
-                Part::Block(raw) => {
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    if same_family(t, to) {
-                        cur.blocks.push(J::Raw(raw.clone()));
-                        cur.plain = false;
-                    } else {
-                        notes.add("content blocks other than text (images, documents) not written: kept only by --to json");
-                    }
-                }
-            }
-        }
-        if current.is_none() && !m.parts.iter().any(|p| matches!(p, Part::Result(_))) {
-            current = Some(OpenaiMessage::new(&role));
-        }
-        flush(&mut current, &mut out, notes);
-    }
-    document(t, "messages", out, to, notes)
 }
 
 pub(crate) fn text_block(
@@ -234,111 +178,6 @@ pub(crate) fn text_block(
         .with("text", J::str(text));
     keep_extra(&mut j, extra, t, to, notes, "content block fields");
     j
-}
-
-/// One OpenAI message being built.
-struct OpenaiMessage {
-    role: String,
-    blocks: Vec<J>,
-    /// Every block is plain text: the content is written as one string.
-    plain: bool,
-    calls: Vec<J>,
-}
-
-impl OpenaiMessage {
-    fn new(role: &str) -> OpenaiMessage {
-        OpenaiMessage {
-            role: role.to_owned(),
-            blocks: Vec::new(),
-            plain: true,
-            calls: Vec::new(),
-        }
-    }
-
-    fn finish(self, m: &Message, t: &Transcript, notes: &mut Notes) -> J {
-        let mut j = J::obj().with("role", J::str(&self.role));
-        let content = if self.plain {
-            let mut s = String::new();
-            for b in &self.blocks {
-                if let J::Obj(members) = b
-                    && let Some((_, J::Str(text))) = members.iter().find(|(k, _)| k == "text")
-                {
-                    s.push_str(text);
-                }
-            }
-            if s.is_empty() && !self.calls.is_empty() {
-                J::Null
-            } else {
-                J::Str(s)
-            }
-        } else {
-            J::Arr(self.blocks)
-        };
-        j.push("content", content);
-        if !self.calls.is_empty() {
-            j.push("tool_calls", J::Arr(self.calls));
-        }
-        keep_extra(&mut j, &m.extra, t, Format::Openai, notes, "message fields");
-        j
-    }
-}
-
-fn openai_call(c: &CallPart, t: &Transcript, notes: &mut Notes) -> J {
-    // A custom tool's call read from OpenAI goes back as one: its text input.
-    let custom = c
-        .extra
-        .iter()
-        .any(|(k, v)| k == "type" && v.as_str() == "\"custom\"");
-    if custom
-        && same_family(t, Format::Openai)
-        && c.arguments_raw.is_none()
-        && let serde_json::Value::Object(mut o) = c.arguments.value()
-        && o.len() == 1
-        && let Some(serde_json::Value::String(input)) = o.remove("input")
-    {
-        let mut j = J::obj();
-        j.push_some("id", c.id.as_deref().map(J::str));
-        j.push("type", J::str("custom"));
-        j.push(
-            "custom",
-            J::obj()
-                .with("name", J::str(&c.name))
-                .with("input", J::str(input)),
-        );
-        return j;
-    }
-    let mut function = J::obj().with("name", J::str(&c.name));
-    function.push("arguments", J::str(c.arguments_text()));
-    let mut j = J::obj();
-    j.push_some("id", c.id.as_deref().map(J::str));
-    j.push("type", J::str("function"));
-    j.push("function", function);
-    keep_extra(&mut j, &c.extra, t, Format::Openai, notes, "call fields");
-    if c.namespace.is_some() && !c.name.contains('.') {
-        notes.add("call namespaces not written: OpenAI has no field for them");
-    }
-    j
-}
-
-/// A tool message's content: a string, or text parts; other JSON as its text.
-fn openai_content(r: &ResultPart) -> J {
-    let v = r.content.as_str().trim_start();
-    if v.starts_with('"') || (v.starts_with('[') && is_text_blocks(&r.content)) {
-        J::Raw(r.content.clone())
-    } else {
-        J::Str(content_string(r))
-    }
-}
-
-/// Content blocks that are all `{"type":"text","text":…}`.
-fn is_text_blocks(raw: &Raw) -> bool {
-    match raw.value() {
-        serde_json::Value::Array(items) => items.iter().all(|b| {
-            b.get("type").is_some_and(|t| t == "text")
-                && b.get("text").is_some_and(|t| t.is_string())
-        }),
-        _ => false,
-    }
 }
 
 /// Messages being built: role, blocks, and the message whose fields they carry.

@@ -1,5 +1,6 @@
 //! The tool channel: structured call objects of every API and log format, recognized by
-//! shape wherever they sit. Each function reads one shape and returns the normalized call.
+//! shape wherever they sit. The providers' shapes are decoded in [`crate::formats`];
+//! this module names the dialects and builds extract's call from each decoded one.
 
 use crate::formats::{self, Args, DecodedCall};
 use crate::json::{Node, Obj};
@@ -149,52 +150,28 @@ fn set_arguments(call: &mut Call, node: Option<Node>) {
 /// An entry of a `tool_calls` array: OpenAI (`function`), OpenAI custom (`custom`), or
 /// LangChain (`name` + `args`).
 pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let line = line_of(node, lines);
-    let id = obj.str("id").map(Into::into);
-    if let Some(function) = obj.obj("function") {
-        let name = function.str("name")?;
-        let args = function
-            .get("arguments")
-            .or_else(|| function.get("parameters"));
+    let d = formats::openai::tool_calls_entry(obj)?;
+    let kind = d.kind;
+    let dialect = match (kind, d.args) {
         // OpenAI writes the arguments as a JSON string; Ollama as an object (with an
         // `id` since 0.12).
-        let dialect = if args.is_some_and(|a| a.kind() == crate::json::Kind::Object) {
-            OLLAMA
-        } else {
-            OPENAI
-        };
-        let mut call = Call::new(name, dialect, line).with_id(id);
-        set_arguments(&mut call, args);
-        return Some(call);
-    }
-    if let Some(custom) = obj.obj("custom") {
-        let name = custom.str("name")?;
-        let mut call = Call::new(name, OPENAI_CUSTOM, line).with_id(id);
-        if let Some(input) = custom.get("input") {
-            call.arguments = crate::model::Arguments::input(&input);
+        ("function", Args::Encoded(a)) if a.kind() == crate::json::Kind::Object => OLLAMA,
+        ("custom", _) => OPENAI_CUSTOM,
+        ("tool_call" | "invalid_tool_call", _) => LANGCHAIN,
+        _ => OPENAI,
+    };
+    let mut call = decoded(d, dialect, line_of(node, lines))?;
+    if kind == "invalid_tool_call" {
+        // LangChain already says what is wrong; its message replaces ours.
+        let error = obj.str("error").map(|e| e.into_owned());
+        call.errors = vec![error.unwrap_or_else(|| "invalid tool call".into())];
+        if call.arguments_raw.is_none()
+            && let Some(raw) = obj.str("args")
+        {
+            call.arguments_raw = Some(raw.into_owned());
+            call.arguments.clear();
         }
-        return Some(call);
     }
-    let name = obj.str("name")?;
-    if obj.has("args") {
-        let mut call = Call::new(name, LANGCHAIN, line).with_id(id);
-        set_arguments(&mut call, obj.get("args"));
-        if obj.is("type", "invalid_tool_call") {
-            // LangChain already says what is wrong; its message replaces ours.
-            let error = obj.str("error").map(|e| e.into_owned());
-            call.errors = vec![error.unwrap_or_else(|| "invalid tool call".into())];
-            if call.arguments_raw.is_none()
-                && let Some(raw) = obj.str("args")
-            {
-                call.arguments_raw = Some(raw.into_owned());
-                call.arguments.clear();
-            }
-        }
-        return Some(call);
-    }
-    // AutoGen and other flat shapes: {"id","name","arguments"}.
-    let mut call = Call::new(name, OPENAI, line).with_id(id);
-    set_arguments(&mut call, obj.get("arguments"));
     Some(call)
 }
 
@@ -219,10 +196,11 @@ pub fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
 
 /// The legacy `function_call` object of a message.
 pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let name = obj.str("name")?;
-    let mut call = Call::new(name, OPENAI_FUNCTION_CALL, line_of(node, lines));
-    set_arguments(&mut call, obj.get("arguments"));
-    Some(call)
+    decoded(
+        formats::openai::function_call(obj),
+        OPENAI_FUNCTION_CALL,
+        line_of(node, lines),
+    )
 }
 
 /// Anthropic `tool_use`, `server_tool_use` and `mcp_tool_use` content blocks.

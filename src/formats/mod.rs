@@ -5,6 +5,7 @@
 pub mod anthropic;
 pub mod bedrock;
 pub mod gemini;
+pub mod openai;
 pub mod responses;
 
 use crate::convert::model::{CallPart, Extra, Raw};
