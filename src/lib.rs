@@ -12,6 +12,7 @@ pub mod diag;
 pub mod dialects;
 pub mod docs;
 pub mod engine;
+pub mod formats;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;

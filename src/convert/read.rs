@@ -84,7 +84,7 @@ fn raw(node: &Node) -> Raw {
 }
 
 /// The members of `obj` not in `known`, as written.
-pub(super) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
+pub(crate) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
     obj.iter()
         .filter(|(k, _)| !known.contains(&k.as_ref()))
         .map(|(k, v)| (k.into_owned(), raw(&v)))
@@ -110,7 +110,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return Ok(Some(t));
         }
         if let Some(contents) = obj.get("contents").filter(|m| m.kind() == Kind::Array) {
-            return super::gemini::read(&obj, &contents).map(Some);
+            return crate::formats::gemini::read(&obj, &contents).map(Some);
         }
         // A SWE-agent trajectory: its `history` is the conversation with the model.
         if let Some(history) = obj.get("history").filter(|h| {
@@ -127,7 +127,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             return Ok(Some(t));
         }
         if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
-            return super::responses::read(Some(&obj), &input).map(Some);
+            return crate::formats::responses::read(Some(&obj), &input).map(Some);
         }
         if super::sessions::is_chunk(&obj) {
             super::frame::not_a_document!("a response chunk (a piece of a stream)");
@@ -148,7 +148,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             super::frame::not_a_document!("a stream of response chunks");
         }
         if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
-            return super::gemini::read_bare(&root).map(Some);
+            return crate::formats::gemini::read_bare(&root).map(Some);
         }
         // LangChain messages (`messages_to_dict`, `dumpd`) carry their role in `type`.
         if crate::transcript::langchain_role(&first).is_some() {
@@ -160,7 +160,7 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             || first.is("type", "message")
             || from == Some(Format::Responses)
         {
-            return super::responses::read(None, &root).map(Some);
+            return crate::formats::responses::read(None, &root).map(Some);
         }
         if first.has("role") {
             let mut t = messages_transcript(&root, None, "messages")?;
@@ -319,7 +319,7 @@ fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
         first("candidates", "content").filter(|_| forced(Format::Gemini))
     {
         let content = candidate.obj("content").expect("checked");
-        let mut m = super::gemini::content_message(&content)?;
+        let mut m = crate::formats::gemini::content_message(&content)?;
         add_fields(&mut m.extra, extra_of(&candidate, &["content"]));
         Transcript {
             source: Some(Format::Gemini),
@@ -330,7 +330,7 @@ fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
     } else if let Some(output) = obj.get("output").filter(|o| o.kind() == Kind::Array)
         && forced(Format::Responses)
     {
-        let mut t = super::responses::read(None, &output)?;
+        let mut t = crate::formats::responses::read(None, &output)?;
         t.bare = false;
         t.extra = extra_of(obj, &[]);
         t.extra.retain(|(k, _)| k != "output");
@@ -482,7 +482,10 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     content(obj, &mut m, signals)?;
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {
         signals.openai += 1;
-        let parsed: Option<Vec<CallPart>> = calls.items().map(|c| openai_call(&c)).collect();
+        let parsed: Option<Vec<CallPart>> = calls
+            .items()
+            .map(|c| crate::formats::openai::call_part(&c))
+            .collect();
         if let Some(parsed) = parsed {
             known.push("tool_calls");
             m.parts.extend(parsed.into_iter().map(Part::Call));
@@ -509,11 +512,11 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     if let Some(fc) = obj.obj("function_call") {
         signals.openai += 1;
         known.push("function_call");
-        let name = fc.str("name").unwrap_or_default().into_owned();
-        let mut call = CallPart::new(name, Raw::empty_object());
-        if let Some(a) = fc.get("arguments") {
-            set_string_arguments(&mut call, &a)?;
-        }
+        let d = crate::formats::openai::function_call(&fc);
+        let mut call = d.call_part(&fc)?.expect("arguments are JSON text");
+        // Only its name and arguments are read: the message keeps none of its other
+        // fields.
+        call.extra.clear();
         m.parts.push(Part::Call(call));
     }
     m.extra = extra_of(obj, &known);
@@ -584,9 +587,9 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         };
         let entries = |key: &str, invalid: bool| -> Option<Vec<CallPart>> {
             body.items(key)
-                .map(|c| match openai_call(&c) {
+                .map(|c| match crate::formats::openai::call_part(&c) {
                     Some(call) => Some(call),
-                    None => langchain_call(&c, invalid),
+                    None => crate::formats::openai::langchain_call_part(&c, invalid),
                 })
                 .collect()
         };
@@ -605,7 +608,7 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         } else if let Some(provider) = body.obj("additional_kwargs")
             && let Some(calls) = provider
                 .items("tool_calls")
-                .map(|c| openai_call(&c))
+                .map(|c| crate::formats::openai::call_part(&c))
                 .collect::<Option<Vec<_>>>()
         {
             // Only the provider's copy: the message is kept whole in `extra`.
@@ -621,62 +624,6 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         add_fields(&mut m.extra, extra_of(obj, outer));
     }
     Ok(m)
-}
-
-/// A LangChain `tool_calls` entry (`{name, args, id, type: "tool_call"}`), or an
-/// `invalid_tool_calls` one, whose `args` is the text the model wrote.
-fn langchain_call(node: &Node, invalid: bool) -> Option<CallPart> {
-    let obj = node.object()?;
-    let name = obj.str("name")?.into_owned();
-    let mut call = CallPart::new(name, Raw::empty_object());
-    call.id = obj.str("id").map(|s| s.into_owned());
-    match obj.get("args") {
-        Some(a) if invalid => set_string_arguments(&mut call, &a).ok()?,
-        Some(a) if a.kind() == Kind::Object => call.arguments = raw(&a),
-        Some(a) if !a.is_null() => return None,
-        _ => {}
-    }
-    let kind = if invalid {
-        "invalid_tool_call"
-    } else {
-        "tool_call"
-    };
-    let mut extra = extra_of(&obj, &["name", "args", "id", "type"]);
-    if !obj.is("type", kind) && obj.has("type") {
-        extra.push(("type".into(), obj.get("type").map(|t| raw(&t))?));
-    }
-    call.extra = extra;
-    Some(call)
-}
-
-/// An OpenAI `tool_calls` entry of type `function`; `None` for other kinds, which are
-/// then kept whole in the message's `extra`.
-fn openai_call(node: &Node) -> Option<CallPart> {
-    let obj = node.object()?;
-    // A custom tool's call: free text, read as `{"input": text}` as `extract` has it.
-    if let Some(custom) = obj.obj("custom") {
-        let name = custom.str("name")?.into_owned();
-        let input = custom.get("input").filter(|i| i.kind() == Kind::String)?;
-        let mut call = CallPart::new(name, Raw(format!("{{\"input\":{}}}", input.text())));
-        call.id = obj.str("id").map(|s| s.into_owned());
-        call.extra = vec![("type".into(), Raw::string("custom"))];
-        return extra_of(&custom, &["name", "input"])
-            .is_empty()
-            .then_some(call);
-    }
-    let f = obj.obj("function")?;
-    let name = f.str("name")?.into_owned();
-    let mut call = CallPart::new(name, Raw::empty_object());
-    call.id = obj.str("id").map(|s| s.into_owned());
-    if let Some(a) = f.get("arguments") {
-        set_string_arguments(&mut call, &a).ok()?;
-    }
-    call.extra = extra_of(&obj, &["id", "type", "function"]);
-    let f_extra = extra_of(&f, &["name", "arguments"]);
-    if !f_extra.is_empty() {
-        return None;
-    }
-    Some(call)
 }
 
 /// Arguments given as JSON text in a string (OpenAI, Responses): an object is kept as
@@ -753,26 +700,10 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
             part.extra = extra_of(&obj, &["type", "thinking"]);
             m.parts.push(Part::Reasoning(part));
         }
-        // The call blocks extract reads (`native::is_anthropic_call_type`): a server
-        // tool's call (`server_tool_use`: web search, code execution) is a call too; its
-        // block type is kept in `extra`, as only the client's `tool_use` is the default.
-        kind if crate::dialects::native::is_anthropic_call_type(kind) => {
+        kind if crate::formats::anthropic::is_call_type(kind) => {
             signals.anthropic += 1;
-            let name = obj.str("name").unwrap_or_default().into_owned();
-            let input = obj.get("input").map_or(Raw::empty_object(), |i| raw(&i));
-            let mut call = CallPart::new(name, input);
-            call.id = obj.str("id").map(|s| s.into_owned());
-            call.namespace = obj.str("server_name").map(|s| s.into_owned());
-            let known: &[&str] = match kind {
-                "server_tool_use" => &["id", "name", "input", "server_name"],
-                _ => &["type", "id", "name", "input", "server_name"],
-            };
-            call.extra = extra_of(&obj, known);
-            if call.arguments.as_str().trim_start().starts_with('{') {
-                m.parts.push(Part::Call(call));
-            } else {
-                call.arguments_raw = Some(call.arguments.0.clone());
-                call.arguments = Raw::empty_object();
+            let d = crate::formats::anthropic::call(&obj).expect("a call block");
+            if let Some(call) = d.call_part(&obj)? {
                 m.parts.push(Part::Call(call));
             }
         }

@@ -274,7 +274,7 @@ impl Session {
         };
         let before = self.t.messages.len();
         let parts_before = self.t.messages.last().map_or(0, |m| m.parts.len());
-        super::responses::item(&payload, &item, &mut self.t)?;
+        crate::formats::responses::item(&payload, &item, &mut self.t)?;
         let fields = line_fields(&obj, true, "payload", None);
         if self.t.messages.len() > before {
             self.opened(fields);
@@ -363,7 +363,7 @@ fn gemini_cli_entry(s: &mut Session, node: &Node) -> Result<()> {
         }
         Some(c) if c.kind() == Kind::Array => {
             for p in c.items() {
-                super::gemini::part(&p, &mut m)?;
+                crate::formats::gemini::part(&p, &mut m)?;
             }
         }
         _ => known.retain(|k| *k != "content"),

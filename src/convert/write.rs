@@ -1,6 +1,8 @@
-//! The writers: from a [`Transcript`] to each target's document. What a target cannot
-//! hold is kept where it can be (a text part, a field the target ignores) and named in
-//! the writer's notes, which `convert` prints once per file and `--verify` reports.
+//! From a [`Transcript`] to each target's document: the writer for each target (the
+//! provider formats' are in [`crate::formats`]), the Mandrake writers, and what every
+//! writer shares. What a target cannot hold is kept where it can be (a text part, a
+//! field the target ignores) and named in the writer's notes, which `convert` prints
+//! once per file and `--verify` reports.
 
 use super::emit::J;
 use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, Transcript};
@@ -73,21 +75,27 @@ pub fn family(f: Format) -> Format {
 pub fn write(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes) -> J {
     match to {
         Format::Json => super::canonical::write(t),
-        Format::Openai => openai(t, notes),
-        Format::Anthropic => anthropic(t, notes),
-        Format::Gemini => super::gemini::write(t, notes),
-        Format::Responses => super::responses::write(t, notes),
+        Format::Openai => crate::formats::openai::write(t, notes),
+        Format::Anthropic => crate::formats::anthropic::write(t, notes),
+        Format::Gemini => crate::formats::gemini::write(t, notes),
+        Format::Responses => crate::formats::responses::write(t, notes),
         Format::Xml | Format::MandrakeJson => mandrake(t, to, options, notes),
     }
 }
 
 /// Whether fields kept from the source can be written back in `to`.
-fn same_family(t: &Transcript, to: Format) -> bool {
+pub(crate) fn same_family(t: &Transcript, to: Format) -> bool {
     t.source.is_some_and(|s| family(s) == family(to))
 }
 
 /// A document with its messages under `key`, or the bare array when the source was one.
-fn document(t: &Transcript, key: &str, messages: Vec<J>, to: Format, notes: &mut Notes) -> J {
+pub(crate) fn document(
+    t: &Transcript,
+    key: &str,
+    messages: Vec<J>,
+    to: Format,
+    notes: &mut Notes,
+) -> J {
     if t.bare && t.extra.is_empty() {
         return J::Arr(messages);
     }
@@ -149,80 +157,18 @@ pub fn keep_extra(
 }
 
 /// A result's content as a string (targets whose results are text).
-fn content_string(r: &ResultPart) -> String {
+pub(crate) fn content_string(r: &ResultPart) -> String {
     r.content.as_string().unwrap_or_else(|| r.content.0.clone())
 }
 
-fn role_name(m: &Message, t: &Transcript, to: Format) -> String {
+pub(crate) fn role_name(m: &Message, t: &Transcript, to: Format) -> String {
     match &m.role_as_written {
         Some(r) if same_family(t, to) => r.clone(),
         _ => m.role.name().to_owned(),
     }
 }
 
-fn openai(t: &Transcript, notes: &mut Notes) -> J {
-    let to = Format::Openai;
-    let mut out: Vec<J> = Vec::new();
-    for m in &t.messages {
-        let role = role_name(m, t, to);
-        let mut current: Option<OpenaiMessage> = None;
-        let flush = |current: &mut Option<OpenaiMessage>, out: &mut Vec<J>, notes: &mut Notes| {
-            if let Some(c) = current.take() {
-                out.push(c.finish(m, t, notes));
-            }
-        };
-        for p in &m.parts {
-            match p {
-                Part::Result(r) => {
-                    flush(&mut current, &mut out, notes);
-                    let mut j = J::obj().with("role", J::str("tool"));
-                    j.push_some("tool_call_id", r.call_id.as_deref().map(J::str));
-                    j.push("content", openai_content(r));
-                    if r.is_error {
-                        notes.add(
-                            "results marked as errors: OpenAI has no error flag on a tool message",
-                        );
-                    }
-                    if m.role == Role::Tool {
-                        keep_extra(&mut j, &m.extra, t, to, notes, "tool message fields");
-                    }
-                    out.push(j);
-                }
-                Part::Call(c) => {
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    cur.calls.push(openai_call(c, t, notes));
-                }
-                Part::Text(text) => {
-                    // Text after calls stays in their message: a message between the
-                    // calls and their tool messages is refused. (Content goes before
-                    // the calls there; the text of the role keeps its order.)
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    cur.blocks
-                        .push(text_block(&text.text, &text.extra, t, to, notes));
-                    cur.plain &= text.extra.is_empty();
-                }
-                // Not written: see `request::prepare`.
-                Part::Reasoning(_) => {}
-                Part::Block(raw) => {
-                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
-                    if same_family(t, to) {
-                        cur.blocks.push(J::Raw(raw.clone()));
-                        cur.plain = false;
-                    } else {
-                        notes.add("content blocks other than text (images, documents) not written: kept only by --to json");
-                    }
-                }
-            }
-        }
-        if current.is_none() && !m.parts.iter().any(|p| matches!(p, Part::Result(_))) {
-            current = Some(OpenaiMessage::new(&role));
-        }
-        flush(&mut current, &mut out, notes);
-    }
-    document(t, "messages", out, to, notes)
-}
-
-fn text_block(
+pub(crate) fn text_block(
     text: &str,
     extra: &[(String, Raw)],
     t: &Transcript,
@@ -236,331 +182,12 @@ fn text_block(
     j
 }
 
-/// One OpenAI message being built.
-struct OpenaiMessage {
-    role: String,
-    blocks: Vec<J>,
-    /// Every block is plain text: the content is written as one string.
-    plain: bool,
-    calls: Vec<J>,
-}
-
-impl OpenaiMessage {
-    fn new(role: &str) -> OpenaiMessage {
-        OpenaiMessage {
-            role: role.to_owned(),
-            blocks: Vec::new(),
-            plain: true,
-            calls: Vec::new(),
-        }
-    }
-
-    fn finish(self, m: &Message, t: &Transcript, notes: &mut Notes) -> J {
-        let mut j = J::obj().with("role", J::str(&self.role));
-        let content = if self.plain {
-            let mut s = String::new();
-            for b in &self.blocks {
-                if let J::Obj(members) = b
-                    && let Some((_, J::Str(text))) = members.iter().find(|(k, _)| k == "text")
-                {
-                    s.push_str(text);
-                }
-            }
-            if s.is_empty() && !self.calls.is_empty() {
-                J::Null
-            } else {
-                J::Str(s)
-            }
-        } else {
-            J::Arr(self.blocks)
-        };
-        j.push("content", content);
-        if !self.calls.is_empty() {
-            j.push("tool_calls", J::Arr(self.calls));
-        }
-        keep_extra(&mut j, &m.extra, t, Format::Openai, notes, "message fields");
-        j
-    }
-}
-
-fn openai_call(c: &CallPart, t: &Transcript, notes: &mut Notes) -> J {
-    // A custom tool's call read from OpenAI goes back as one: its text input.
-    let custom = c
-        .extra
-        .iter()
-        .any(|(k, v)| k == "type" && v.as_str() == "\"custom\"");
-    if custom
-        && same_family(t, Format::Openai)
-        && c.arguments_raw.is_none()
-        && let serde_json::Value::Object(mut o) = c.arguments.value()
-        && o.len() == 1
-        && let Some(serde_json::Value::String(input)) = o.remove("input")
-    {
-        let mut j = J::obj();
-        j.push_some("id", c.id.as_deref().map(J::str));
-        j.push("type", J::str("custom"));
-        j.push(
-            "custom",
-            J::obj()
-                .with("name", J::str(&c.name))
-                .with("input", J::str(input)),
-        );
-        return j;
-    }
-    let mut function = J::obj().with("name", J::str(&c.name));
-    function.push("arguments", J::str(c.arguments_text()));
-    let mut j = J::obj();
-    j.push_some("id", c.id.as_deref().map(J::str));
-    j.push("type", J::str("function"));
-    j.push("function", function);
-    keep_extra(&mut j, &c.extra, t, Format::Openai, notes, "call fields");
-    if c.namespace.is_some() && !c.name.contains('.') {
-        notes.add("call namespaces not written: OpenAI has no field for them");
-    }
-    j
-}
-
-/// A tool message's content: a string, or text parts; other JSON as its text.
-fn openai_content(r: &ResultPart) -> J {
-    let v = r.content.as_str().trim_start();
-    if v.starts_with('"') || (v.starts_with('[') && is_text_blocks(&r.content)) {
-        J::Raw(r.content.clone())
-    } else {
-        J::Str(content_string(r))
-    }
-}
-
-/// Content blocks that are all `{"type":"text","text":…}`.
-fn is_text_blocks(raw: &Raw) -> bool {
-    match raw.value() {
-        serde_json::Value::Array(items) => items.iter().all(|b| {
-            b.get("type").is_some_and(|t| t == "text")
-                && b.get("text").is_some_and(|t| t.is_string())
-        }),
-        _ => false,
-    }
-}
-
-fn anthropic(t: &Transcript, notes: &mut Notes) -> J {
-    let to = Format::Anthropic;
-    let mut system: Vec<J> = Vec::new();
-    let mut system_plain = true;
-    // (role, blocks) of the messages written so far.
-    let mut out: Grouped = Vec::new();
-    for m in &t.messages {
-        if m.role == Role::System {
-            for p in &m.parts {
-                match p {
-                    Part::Text(text) => {
-                        system_plain &= text.extra.is_empty();
-                        system.push(text_block(&text.text, &text.extra, t, to, notes));
-                    }
-                    Part::Block(raw) if same_family(t, to) => {
-                        system_plain = false;
-                        system.push(J::Raw(raw.clone()));
-                    }
-                    _ => notes.add("system prompt parts other than text not written"),
-                }
-            }
-            if !m.extra.is_empty() {
-                keep_extra(
-                    &mut J::obj(),
-                    &m.extra,
-                    t,
-                    to,
-                    notes,
-                    "system message fields",
-                );
-            }
-            continue;
-        }
-        let mut role = if m.role == Role::Assistant {
-            "assistant"
-        } else {
-            "user"
-        };
-        let mut blocks: Vec<J> = Vec::new();
-        let own = role;
-        for p in &m.parts {
-            // Text after the results a message held is the message's own again.
-            if !matches!(p, Part::Call(_) | Part::Result(_)) && role != own {
-                push_grouped(role, "user", &mut blocks, &mut out, m);
-                role = own;
-            }
-            match p {
-                Part::Text(text) => blocks.push(text_block(&text.text, &text.extra, t, to, notes)),
-                Part::Reasoning(r) => {
-                    let mut j = J::obj()
-                        .with("type", J::str("thinking"))
-                        .with("thinking", J::str(&r.text));
-                    if same_family(t, to) {
-                        keep_extra(&mut j, &r.extra, t, to, notes, "reasoning fields");
-                    }
-                    blocks.push(j);
-                }
-                Part::Call(c) => {
-                    if role != "assistant" {
-                        push_grouped(role, "user", &mut blocks, &mut out, m);
-                        role = "assistant";
-                    }
-                    // A server tool's call read from Anthropic goes back as one.
-                    let server = same_family(t, to)
-                        && c.extra
-                            .iter()
-                            .any(|(k, v)| k == "type" && v.as_str() == "\"server_tool_use\"");
-                    let kind = if server {
-                        "server_tool_use"
-                    } else {
-                        "tool_use"
-                    };
-                    let mut j = J::obj().with("type", J::str(kind));
-                    j.push_some("id", c.id.as_deref().map(J::str));
-                    j.push("name", J::str(&c.name));
-                    j.push("input", J::Raw(c.arguments.clone()));
-                    if c.arguments_lost() {
-                        notes.add("arguments that are not a JSON object written as {}: Anthropic's input is an object");
-                    }
-                    keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
-                    blocks.push(j);
-                }
-                Part::Result(r) => {
-                    if role != "user" {
-                        push_grouped(role, "user", &mut blocks, &mut out, m);
-                        role = "user";
-                    }
-                    let mut j = J::obj().with("type", J::str("tool_result"));
-                    j.push_some("tool_use_id", r.call_id.as_deref().map(J::str));
-                    j.push("content", anthropic_result_content(r));
-                    if r.is_error {
-                        j.push("is_error", J::Bool(true));
-                    }
-                    keep_extra(&mut j, &r.extra, t, to, notes, "result fields");
-                    blocks.push(j);
-                }
-                Part::Block(raw) => {
-                    if same_family(t, to) {
-                        blocks.push(J::Raw(raw.clone()));
-                    } else {
-                        notes.add("content blocks other than text (images, documents) not written: kept only by --to json");
-                    }
-                }
-            }
-        }
-        if blocks.is_empty() && m.parts.is_empty() {
-            blocks.push(text_block("", &[], t, to, notes));
-        }
-        push_grouped(role, "user", &mut blocks, &mut out, m);
-    }
-    let messages: Vec<J> = alternate(out)
-        .into_iter()
-        .map(|(role, blocks, m)| {
-            let plain = blocks.len() == 1
-                && matches!(&blocks[0], J::Obj(members) if members.len() == 2 && members[0].1.is_str("text"));
-            let content = if plain {
-                match &blocks[0] {
-                    J::Obj(members) => members[1].1.clone(),
-                    _ => unreachable!("checked above"),
-                }
-            } else {
-                J::Arr(blocks)
-            };
-            let mut j = J::obj().with("role", J::str(role)).with("content", content);
-            if let Some(m) = m {
-                keep_extra(&mut j, &m.extra, t, to, notes, "message fields");
-            }
-            j
-        })
-        .collect();
-    if t.bare && system.is_empty() && t.extra.is_empty() {
-        return J::Arr(messages);
-    }
-    let mut doc = J::obj();
-    if !system.is_empty() {
-        let value = if system_plain {
-            let mut s = String::new();
-            for b in &system {
-                if let J::Obj(members) = b
-                    && let Some((_, J::Str(text))) = members.iter().find(|(k, _)| k == "text")
-                {
-                    s.push_str(text);
-                }
-            }
-            J::Str(s)
-        } else {
-            J::Arr(system)
-        };
-        doc.push("system", value);
-    }
-    doc.push("messages", J::Arr(messages));
-    keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
-    doc
-}
-
-/// Anthropic's roles alternate: consecutive messages of one role are one message (the
-/// first one's fields kept), and in a user message the `tool_result` blocks come first.
-fn alternate(grouped: Grouped) -> Grouped {
-    let mut out: Grouped = Vec::with_capacity(grouped.len());
-    for (role, blocks, m) in grouped {
-        match out.last_mut() {
-            Some((last, into, _)) if *last == role => into.extend(blocks),
-            _ => out.push((role, blocks, m)),
-        }
-    }
-    for (role, blocks, _) in &mut out {
-        if role == "user" {
-            let is_result = |b: &J| matches!(b, J::Obj(members) if members.first().is_some_and(|(k, v)| k == "type" && v.is_str("tool_result")));
-            let (results, rest): (Vec<J>, Vec<J>) =
-                std::mem::take(blocks).into_iter().partition(is_result);
-            blocks.extend(results);
-            blocks.extend(rest);
-        }
-    }
-    out
-}
-
-/// A `tool_result`'s content: a string, or content blocks, every text block typed
-/// (Bedrock's and Gemini's `{"text": …}` parts become `{"type": "text", …}`); other
-/// JSON as its text.
-fn anthropic_result_content(r: &ResultPart) -> J {
-    let c = r.content.as_str().trim_start();
-    if c.starts_with('"') {
-        return J::Raw(r.content.clone());
-    }
-    if let serde_json::Value::Array(items) = r.content.value()
-        && !items.is_empty()
-    {
-        let typed = items.iter().all(|b| {
-            b.get("type")
-                .and_then(|t| t.as_str())
-                .is_some_and(|t| matches!(t, "text" | "image" | "document" | "search_result"))
-        });
-        if typed {
-            return J::Raw(r.content.clone());
-        }
-        let texts: Option<Vec<J>> = items
-            .iter()
-            .map(|b| {
-                let text = b.get("text")?.as_str()?;
-                b.get("type").is_none_or(|t| t == "text").then(|| {
-                    J::obj()
-                        .with("type", J::str("text"))
-                        .with("text", J::str(text))
-                })
-            })
-            .collect();
-        if let Some(texts) = texts {
-            return J::Arr(texts);
-        }
-    }
-    J::Str(content_string(r))
-}
-
 /// Messages being built: role, blocks, and the message whose fields they carry.
-pub(super) type Grouped<'m> = Vec<(String, Vec<J>, Option<&'m Message>)>;
+pub(crate) type Grouped<'m> = Vec<(String, Vec<J>, Option<&'m Message>)>;
 
 /// Ends a run of blocks as a message of `role`; blocks for `joins` (the role results
 /// go to) join a message of that role right before them.
-pub(super) fn push_grouped<'m>(
+pub(crate) fn push_grouped<'m>(
     role: &str,
     joins: &str,
     blocks: &mut Vec<J>,

@@ -1,6 +1,8 @@
 //! The tool channel: structured call objects of every API and log format, recognized by
-//! shape wherever they sit. Each function reads one shape and returns the normalized call.
+//! shape wherever they sit. The providers' shapes are decoded in [`crate::formats`];
+//! this module names the dialects and builds extract's call from each decoded one.
 
+use crate::formats::{self, Args, DecodedCall};
 use crate::json::{Node, Obj};
 use crate::model::Call;
 use crate::pyliteral;
@@ -148,52 +150,28 @@ fn set_arguments(call: &mut Call, node: Option<Node>) {
 /// An entry of a `tool_calls` array: OpenAI (`function`), OpenAI custom (`custom`), or
 /// LangChain (`name` + `args`).
 pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let line = line_of(node, lines);
-    let id = obj.str("id").map(Into::into);
-    if let Some(function) = obj.obj("function") {
-        let name = function.str("name")?;
-        let args = function
-            .get("arguments")
-            .or_else(|| function.get("parameters"));
+    let d = formats::openai::tool_calls_entry(obj)?;
+    let kind = d.kind;
+    let dialect = match (kind, d.args) {
         // OpenAI writes the arguments as a JSON string; Ollama as an object (with an
         // `id` since 0.12).
-        let dialect = if args.is_some_and(|a| a.kind() == crate::json::Kind::Object) {
-            OLLAMA
-        } else {
-            OPENAI
-        };
-        let mut call = Call::new(name, dialect, line).with_id(id);
-        set_arguments(&mut call, args);
-        return Some(call);
-    }
-    if let Some(custom) = obj.obj("custom") {
-        let name = custom.str("name")?;
-        let mut call = Call::new(name, OPENAI_CUSTOM, line).with_id(id);
-        if let Some(input) = custom.get("input") {
-            call.arguments = crate::model::Arguments::input(&input);
+        ("function", Args::Encoded(a)) if a.kind() == crate::json::Kind::Object => OLLAMA,
+        ("custom", _) => OPENAI_CUSTOM,
+        ("tool_call" | "invalid_tool_call", _) => LANGCHAIN,
+        _ => OPENAI,
+    };
+    let mut call = decoded(d, dialect, line_of(node, lines))?;
+    if kind == "invalid_tool_call" {
+        // LangChain already says what is wrong; its message replaces ours.
+        let error = obj.str("error").map(|e| e.into_owned());
+        call.errors = vec![error.unwrap_or_else(|| "invalid tool call".into())];
+        if call.arguments_raw.is_none()
+            && let Some(raw) = obj.str("args")
+        {
+            call.arguments_raw = Some(raw.into_owned());
+            call.arguments.clear();
         }
-        return Some(call);
     }
-    let name = obj.str("name")?;
-    if obj.has("args") {
-        let mut call = Call::new(name, LANGCHAIN, line).with_id(id);
-        set_arguments(&mut call, obj.get("args"));
-        if obj.is("type", "invalid_tool_call") {
-            // LangChain already says what is wrong; its message replaces ours.
-            let error = obj.str("error").map(|e| e.into_owned());
-            call.errors = vec![error.unwrap_or_else(|| "invalid tool call".into())];
-            if call.arguments_raw.is_none()
-                && let Some(raw) = obj.str("args")
-            {
-                call.arguments_raw = Some(raw.into_owned());
-                call.arguments.clear();
-            }
-        }
-        return Some(call);
-    }
-    // AutoGen and other flat shapes: {"id","name","arguments"}.
-    let mut call = Call::new(name, OPENAI, line).with_id(id);
-    set_arguments(&mut call, obj.get("arguments"));
     Some(call)
 }
 
@@ -218,27 +196,20 @@ pub fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
 
 /// The legacy `function_call` object of a message.
 pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let name = obj.str("name")?;
-    let mut call = Call::new(name, OPENAI_FUNCTION_CALL, line_of(node, lines));
-    set_arguments(&mut call, obj.get("arguments"));
-    Some(call)
+    decoded(
+        formats::openai::function_call(obj),
+        OPENAI_FUNCTION_CALL,
+        line_of(node, lines),
+    )
 }
 
 /// Anthropic `tool_use`, `server_tool_use` and `mcp_tool_use` content blocks.
 pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let kind = obj.str("type")?;
-    if !matches!(
-        kind.as_ref(),
-        "tool_use" | "server_tool_use" | "mcp_tool_use"
-    ) {
-        return None;
-    }
-    let name = obj.str("name")?;
-    let mut call =
-        Call::new(name, ANTHROPIC, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
-    call.namespace = obj.str("server_name").map(Into::into);
-    set_arguments(&mut call, obj.get("input"));
-    Some(call)
+    decoded(
+        formats::anthropic::call(obj)?,
+        ANTHROPIC,
+        line_of(node, lines),
+    )
 }
 
 /// A call part of toolsift's canonical transcript.
@@ -254,10 +225,7 @@ pub fn toolsift_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> 
     Some(call)
 }
 
-/// Whether a content block is an Anthropic call block (used by the stream reassembler).
-pub fn is_anthropic_call_type(kind: &str) -> bool {
-    matches!(kind, "tool_use" | "server_tool_use" | "mcp_tool_use")
-}
+pub use formats::anthropic::is_call_type as is_anthropic_call_type;
 
 /// A Gemini part's `functionCall` (or `function_call`) object, when it is complete.
 pub fn gemini_function_call(
@@ -265,20 +233,20 @@ pub fn gemini_function_call(
     obj: &Obj,
     lines: &crate::json::LineIndex,
 ) -> Option<Call> {
-    let name = obj.str("name")?;
-    let mut call =
-        Call::new(name, GEMINI, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
-    set_arguments(&mut call, obj.get("args"));
-    Some(call)
+    decoded(
+        formats::gemini::function_call(obj),
+        GEMINI,
+        line_of(node, lines),
+    )
 }
 
 /// Bedrock Converse `toolUse`.
 pub fn bedrock_tool_use(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
-    let name = obj.str("name")?;
-    let mut call = Call::new(name, BEDROCK, line_of(node, lines))
-        .with_id(obj.str("toolUseId").map(Into::into));
-    set_arguments(&mut call, obj.get("input"));
-    Some(call)
+    decoded(
+        formats::bedrock::tool_use(obj),
+        BEDROCK,
+        line_of(node, lines),
+    )
 }
 
 /// A Responses API item that is a call to a named tool. `dialect` tells Codex rollouts
@@ -289,50 +257,33 @@ pub fn responses_item(
     lines: &crate::json::LineIndex,
     dialect: &'static str,
 ) -> Option<Call> {
-    let kind = obj.str("type")?;
-    let line = line_of(node, lines);
-    let id = obj.str("call_id").or_else(|| obj.str("id")).map(Into::into);
-    let call = match kind.as_ref() {
-        "function_call" => {
-            let name = obj.str("name")?;
-            let namespace = obj.str("namespace").filter(|n| !n.is_empty());
-            let full = match &namespace {
-                Some(ns) => namespaced(ns, &name),
-                None => name.into_owned(),
-            };
-            let mut call = Call::new(full, dialect, line).with_id(id);
-            call.namespace = namespace.map(Into::into);
-            set_arguments(&mut call, obj.get("arguments"));
-            call
-        }
-        "custom_tool_call" => {
-            let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
-            if let Some(input) = obj.get("input") {
-                call.arguments = crate::model::Arguments::input(&input);
-            }
-            call
-        }
-        // The hosted `shell` tool's calls have the same shape as the local one's.
-        "local_shell_call" | "shell_call" => {
-            let tool = kind.strip_suffix("_call").unwrap_or("local_shell");
-            let mut call = Call::new(tool, dialect, line).with_id(id);
-            if let Some(action) = obj.obj("action") {
+    let mut d = formats::responses::call(obj)?;
+    // A call of any kind is named by its `call_id`, else by its item's `id`.
+    d.id = obj.str("call_id").or_else(|| obj.str("id"));
+    decoded(d, dialect, line_of(node, lines))
+}
+
+pub use formats::responses::is_call_type as is_responses_call_type;
+
+/// A decoded call as extract reports it; `None` when its name is not a string.
+fn decoded(d: DecodedCall, dialect: &'static str, line: u64) -> Option<Call> {
+    let name = d.called(d.name.as_deref()?);
+    let mut call = Call::new(name, dialect, line).with_id(d.id.map(Into::into));
+    call.namespace = d.namespace.map(Into::into);
+    match d.args {
+        Args::Absent | Args::Input(None) | Args::Action(None) => {}
+        Args::Encoded(node) | Args::Object(node) => set_arguments(&mut call, Some(node)),
+        Args::Input(Some(input)) => call.arguments = crate::model::Arguments::input(&input),
+        Args::Action(Some(action)) => {
+            if let Some(action) = action.object() {
                 call.arguments = shell_action(&action);
             }
-            call
         }
-        "mcp_call" => {
-            let mut call = Call::new(obj.str("name")?, dialect, line).with_id(id);
-            call.namespace = obj.str("server_label").map(Into::into);
-            set_arguments(&mut call, obj.get("arguments"));
-            call
-        }
-        _ => return None,
-    };
+    }
     Some(call)
 }
 
-/// A `local_shell_call` action as arguments: the action as written, `type` included (a
+/// A shell call's action as arguments: the action as written, `type` included (a
 /// later action type is told apart by it), each value kept whole.
 fn shell_action(action: &Obj) -> crate::model::Arguments {
     let mut text = String::from("{");
@@ -346,24 +297,6 @@ fn shell_action(action: &Obj) -> crate::model::Arguments {
     }
     text.push('}');
     crate::model::Arguments::from_compact(text)
-}
-
-/// Whether a Responses item type is a call to a named tool.
-pub fn is_responses_call_type(kind: &str) -> bool {
-    matches!(
-        kind,
-        "function_call" | "custom_tool_call" | "local_shell_call" | "shell_call" | "mcp_call"
-    )
-}
-
-/// Joins a namespace and a tool name the way the namespace expects: one ending in a
-/// separator (`mcp__server__`) is a prefix, any other gets `__` between.
-pub fn namespaced(namespace: &str, name: &str) -> String {
-    if namespace.ends_with(['_', '.', '/', ':']) {
-        format!("{namespace}{name}")
-    } else {
-        format!("{namespace}__{name}")
-    }
 }
 
 /// How deep a `partialArgs` path may go: as deep as the walker reads values.
@@ -596,12 +529,6 @@ mod tests {
         assert!(c.is_valid());
         assert_eq!(c.arguments["a"], "\u{1f600} \u{fffd}");
         assert!(crate::json::take_lossy());
-    }
-
-    #[test]
-    fn namespaces_join_once() {
-        assert_eq!(namespaced("mcp__node_repl__", "js"), "mcp__node_repl__js");
-        assert_eq!(namespaced("github", "create_issue"), "github__create_issue");
     }
 
     #[test]

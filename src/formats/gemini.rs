@@ -1,13 +1,30 @@
-//! Gemini `contents`: `text` parts (`thought: true` for reasoning), `functionCall` and
-//! `functionResponse` parts; the system prompt in `systemInstruction`.
+//! Gemini `contents`: the `functionCall` part decoded for `extract` and `convert`, and
+//! `convert`'s reader and writer: `text` parts (`thought: true` for reasoning),
+//! `functionCall` and `functionResponse` parts; the system prompt in
+//! `systemInstruction`.
 
-use super::emit::J;
-use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
-use super::write::{Grouped, Notes, keep_extra, push_grouped};
+use super::{Args, DecodedCall};
+use crate::convert::emit::J;
+use crate::convert::model::{Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
+use crate::convert::read::{extra_of, text as string};
+use crate::convert::write::{Grouped, Notes, keep_extra, push_grouped};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
-use super::read::{extra_of, text as string};
+/// A part's `functionCall` (or `function_call`) object: `args` is the arguments object.
+pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
+    DecodedCall {
+        kind: "functionCall",
+        name: fc.str("name"),
+        id: fc.str("id"),
+        namespace: None,
+        qualifies: false,
+        args: fc.get("args").map_or(Args::Absent, Args::Object),
+        members: vec!["name", "args", "id"],
+        typed: false,
+        result: None,
+    }
+}
 
 /// `{"contents": […], "systemInstruction": …}`.
 pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
@@ -90,7 +107,8 @@ pub fn content_message(obj: &Obj) -> Result<Message> {
     Ok(m)
 }
 
-pub(super) fn part(node: &Node, m: &mut Message) -> Result<()> {
+/// One part, added to `m`.
+pub fn part(node: &Node, m: &mut Message) -> Result<()> {
     let Some(obj) = node.object() else {
         bail!("part: not an object");
     };
@@ -106,18 +124,11 @@ pub(super) fn part(node: &Node, m: &mut Message) -> Result<()> {
             Part::Text(p)
         });
     } else if let Some(fc) = obj.obj("functionCall") {
-        let name = fc.str("name").unwrap_or_default().into_owned();
-        let args = fc
-            .get("args")
-            .map_or(Raw::empty_object(), |a| Raw::new(a.text()));
-        let mut call = CallPart::new(name, args);
-        if !call.arguments.as_str().starts_with('{') {
-            call.arguments_raw =
-                Some(std::mem::replace(&mut call.arguments, Raw::empty_object()).0);
-        }
-        call.id = fc.str("id").map(|s| s.into_owned());
-        call.extra = extra_of(&obj, &["functionCall"]);
-        call.extra.extend(extra_of(&fc, &["name", "args", "id"]));
+        let d = function_call(&fc);
+        let mut call = d.call_part(&fc)?.expect("args are an object");
+        let mut extra = extra_of(&obj, &["functionCall"]);
+        extra.append(&mut call.extra);
+        call.extra = extra;
         m.parts.push(Part::Call(call));
     } else if let Some(fr) = obj.obj("functionResponse") {
         let response = fr.get("response");

@@ -1,18 +1,112 @@
-//! OpenAI Responses input items: messages (`input_text`/`output_text` content),
-//! `reasoning` summaries, `function_call` (arguments as a JSON string) and
-//! `function_call_output`. The model's consecutive items form one assistant message.
-//! Codex's `custom_tool_call` (free text: arguments `{"input": text}`, as `extract`
-//! has them) and `local_shell_call` (tool `local_shell`, arguments its `action`) are
-//! calls too, and every `*_call_output` a result; their `type` stays in `extra`, so
-//! that the Responses writer writes a custom tool call back as what it was.
+//! OpenAI Responses items: the call kinds (`function_call` with Codex's `namespace`,
+//! `custom_tool_call`, `local_shell_call`, `shell_call`, `mcp_call`) decoded for
+//! `extract` and `convert`, `convert`'s reader of whole item lists, and its writer.
+//!
+//! The reader: messages (`input_text`/`output_text` content), `reasoning` summaries,
+//! calls and every `*_call_output` as a result. The model's consecutive items form one
+//! assistant message. A custom call's free text is the arguments `{"input": text}` and a
+//! shell call's `action` the arguments, as `extract` has them; a call kind other than
+//! `function_call` stays in `extra`, so that the writer writes a custom tool call back
+//! as what it was.
 
-use super::emit::J;
-use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
-use super::write::{Notes, keep_extra};
+use super::{Args, DecodedCall};
+use crate::convert::emit::J;
+use crate::convert::model::{Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
+use crate::convert::read::{extra_of, text as string};
+use crate::convert::write::{Notes, keep_extra};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
+use std::borrow::Cow;
 
-use super::read::{extra_of, text as string};
+/// The item types that are calls to a named tool.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallKind {
+    Function,
+    Custom,
+    LocalShell,
+    Shell,
+    Mcp,
+}
+
+fn call_kind(kind: &str) -> Option<(CallKind, &'static str)> {
+    Some(match kind {
+        "function_call" => (CallKind::Function, "function_call"),
+        "custom_tool_call" => (CallKind::Custom, "custom_tool_call"),
+        "local_shell_call" => (CallKind::LocalShell, "local_shell_call"),
+        "shell_call" => (CallKind::Shell, "shell_call"),
+        "mcp_call" => (CallKind::Mcp, "mcp_call"),
+        _ => return None,
+    })
+}
+
+/// Whether an item type is a call to a named tool.
+pub fn is_call_type(kind: &str) -> bool {
+    call_kind(kind).is_some()
+}
+
+/// A Responses item that is a call to a named tool. A `local_shell_call`'s tool is
+/// `local_shell` and the hosted `shell_call`'s (the same shape) `shell`, their arguments
+/// the `action`; an `mcp_call` (a remote MCP tool's call, run by the API) holds its own
+/// result.
+pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+    let (kind, kind_name) = call_kind(&obj.str("type")?)?;
+    let mut d = DecodedCall {
+        kind: kind_name,
+        name: obj.str("name"),
+        id: obj.str("call_id"),
+        namespace: None,
+        qualifies: false,
+        args: Args::Absent,
+        members: Vec::new(),
+        typed: true,
+        result: None,
+    };
+    let arguments = || obj.get("arguments").map_or(Args::Absent, Args::Encoded);
+    match kind {
+        CallKind::Function => {
+            // Codex's `namespace` (`mcp__node_repl__`): the name the model called is
+            // the full one (`mcp__node_repl__js`).
+            d.namespace = obj.str("namespace").filter(|n| !n.is_empty());
+            d.qualifies = true;
+            d.args = arguments();
+            d.members = vec!["type", "call_id", "name", "arguments"];
+            if d.namespace.is_some() {
+                d.members.push("namespace");
+            }
+            d.typed = false;
+        }
+        CallKind::Custom => {
+            d.args = Args::Input(obj.get("input"));
+            d.members = vec!["type", "call_id", "name", "input"];
+        }
+        CallKind::LocalShell | CallKind::Shell => {
+            let tool = kind_name.strip_suffix("_call").expect("a call kind");
+            d.name = Some(Cow::Borrowed(tool));
+            d.args = Args::Action(obj.get("action").filter(|a| a.kind() == Kind::Object));
+            d.members = vec!["type", "call_id", "action"];
+            if kind == CallKind::Shell {
+                d.id = d.id.or_else(|| obj.str("id"));
+            }
+        }
+        CallKind::Mcp => {
+            if !obj.has("name") {
+                return None;
+            }
+            d.id = obj.str("id");
+            d.namespace = obj.str("server_label");
+            d.args = arguments();
+            d.members = vec!["type", "id", "name", "arguments", "output", "error"];
+            let error = obj.get("error").filter(|e| !e.is_null());
+            let output = obj.get("output").filter(|o| !o.is_null());
+            d.result = match (error, output) {
+                (Some(e), _) => Some((e, true)),
+                (None, Some(o)) => Some((o, false)),
+                (None, None) => None,
+            };
+        }
+    }
+    Some(d)
+}
 
 /// `{"input": […], …}` (with `top`), or a bare array of items.
 pub fn read(top: Option<&Obj>, items: &Node) -> Result<Transcript> {
@@ -42,7 +136,25 @@ fn assistant(t: &mut Transcript) -> &mut Message {
     t.messages.last_mut().expect("pushed above")
 }
 
-pub(super) fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
+/// One item, added to `t`.
+pub fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
+    if let Some(d) = call(obj)
+        && let Some(call) = d.call_part(obj)?
+    {
+        assistant(t).parts.push(Part::Call(call.clone()));
+        if let Some((content, is_error)) = d.result {
+            let mut r = ResultPart::new(Raw::new(content.text()));
+            r.is_error = is_error;
+            r.call_id = call.id.clone();
+            r.name = Some(call.name.clone());
+            r.extra
+                .push(("type".into(), Raw::string(&format!("{}_output", d.kind))));
+            let mut m = Message::new(Role::Tool);
+            m.parts.push(Part::Result(r));
+            t.messages.push(m);
+        }
+        return Ok(());
+    }
     let kind = obj.str("type").map(|s| s.into_owned());
     match kind.as_deref() {
         Some("message") | None if obj.has("role") => {
@@ -94,101 +206,6 @@ pub(super) fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
             } else {
                 t.messages.push(m);
             }
-        }
-        Some("function_call") => {
-            let name = obj.str("name").unwrap_or_default().into_owned();
-            // Codex's `namespace` (`mcp__node_repl__`): the name the model called is
-            // the full one (`mcp__node_repl__js`), as extract reports it.
-            let namespace = obj
-                .str("namespace")
-                .filter(|n| !n.is_empty())
-                .map(|n| n.into_owned());
-            let full = match &namespace {
-                Some(ns) => crate::dialects::native::namespaced(ns, &name),
-                None => name,
-            };
-            let mut call = CallPart::new(full, Raw::empty_object());
-            call.id = obj.str("call_id").map(|s| s.into_owned());
-            if let Some(a) = obj.get("arguments") {
-                super::read::set_string_arguments(&mut call, &a)?;
-            }
-            let mut known = vec!["type", "call_id", "name", "arguments"];
-            if namespace.is_some() {
-                known.push("namespace");
-            }
-            call.namespace = namespace;
-            call.extra = extra_of(obj, &known);
-            assistant(t).parts.push(Part::Call(call));
-        }
-        // The hosted shell tool's call: tool `shell`, arguments its `action`, as
-        // extract has them.
-        Some("shell_call") if obj.obj("action").is_some() => {
-            let action = obj.get("action").expect("checked");
-            let mut call = CallPart::new("shell", Raw::new(action.text()));
-            call.id = obj
-                .str("call_id")
-                .or_else(|| obj.str("id"))
-                .map(|s| s.into_owned());
-            call.extra = vec![("type".into(), Raw::string("shell_call"))];
-            call.extra
-                .extend(extra_of(obj, &["type", "call_id", "action"]));
-            assistant(t).parts.push(Part::Call(call));
-        }
-        // A remote MCP tool's call, run by the API: its `output` (or `error`) is its
-        // result, in the same item.
-        Some("mcp_call") if obj.has("name") => {
-            let name = obj.str("name").unwrap_or_default().into_owned();
-            let mut call = CallPart::new(name, Raw::empty_object());
-            call.id = obj.str("id").map(|s| s.into_owned());
-            if let Some(a) = obj.get("arguments") {
-                super::read::set_string_arguments(&mut call, &a)?;
-            }
-            call.namespace = obj.str("server_label").map(|s| s.into_owned());
-            call.extra = vec![("type".into(), Raw::string("mcp_call"))];
-            call.extra.extend(extra_of(
-                obj,
-                &["type", "id", "name", "arguments", "output", "error"],
-            ));
-            let error = obj.get("error").filter(|e| !e.is_null());
-            let output = obj.get("output").filter(|o| !o.is_null());
-            let result = match (error, output) {
-                (Some(e), _) => {
-                    let mut r = ResultPart::new(Raw::new(e.text()));
-                    r.is_error = true;
-                    Some(r)
-                }
-                (None, Some(o)) => Some(ResultPart::new(Raw::new(o.text()))),
-                (None, None) => None,
-            };
-            assistant(t).parts.push(Part::Call(call.clone()));
-            if let Some(mut r) = result {
-                r.call_id = call.id.clone();
-                r.name = Some(call.name.clone());
-                r.extra
-                    .push(("type".into(), Raw::string("mcp_call_output")));
-                let mut m = Message::new(Role::Tool);
-                m.parts.push(Part::Result(r));
-                t.messages.push(m);
-            }
-        }
-        Some("custom_tool_call") => {
-            let name = obj.str("name").unwrap_or_default().into_owned();
-            let input = obj.get("input").map_or("\"\"", |i| i.text());
-            let mut call = CallPart::new(name, Raw(format!("{{\"input\":{input}}}")));
-            call.id = obj.str("call_id").map(|s| s.into_owned());
-            call.extra = vec![("type".into(), Raw::string("custom_tool_call"))];
-            call.extra
-                .extend(extra_of(obj, &["type", "call_id", "name", "input"]));
-            assistant(t).parts.push(Part::Call(call));
-        }
-        Some("local_shell_call") if obj.obj("action").is_some() => {
-            let action = obj.get("action").expect("checked");
-            let mut call = CallPart::new("local_shell", Raw::new(action.text()));
-            call.id = obj.str("call_id").map(|s| s.into_owned());
-            call.extra = vec![("type".into(), Raw::string("local_shell_call"))];
-            call.extra
-                .extend(extra_of(obj, &["type", "call_id", "action"]));
-            assistant(t).parts.push(Part::Call(call));
         }
         Some(k) if k.ends_with("_call_output") => {
             let content = obj

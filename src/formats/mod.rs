@@ -1,0 +1,124 @@
+//! The provider formats, one file each: the shapes a provider writes calls in, decoded
+//! once for both `extract` and `convert`, and the writer `convert` uses for it. This
+//! module holds only what they share: the decoded call and how a namespace joins a name.
+
+pub mod anthropic;
+pub mod bedrock;
+pub mod gemini;
+pub mod openai;
+pub mod responses;
+
+use crate::convert::model::{CallPart, Extra, Raw};
+use crate::convert::read::{extra_of, set_string_arguments};
+use crate::json::{Node, Obj};
+use anyhow::Result;
+use std::borrow::Cow;
+
+/// Where a decoded call's arguments are, as written.
+#[derive(Clone, Copy)]
+pub enum Args<'a> {
+    /// None are written.
+    Absent,
+    /// JSON text in a string, or an object (OpenAI, Responses `arguments`).
+    Encoded(Node<'a>),
+    /// A value meant to be the arguments object itself (Anthropic `input`, Gemini
+    /// `args`).
+    Object(Node<'a>),
+    /// Free text, taken as `{"input": text}` (custom tools).
+    Input(Option<Node<'a>>),
+    /// A shell action object, taken as the arguments (`None` when the item has none).
+    Action(Option<Node<'a>>),
+}
+
+/// One call as a provider wrote it, before either command builds its own value from it.
+pub struct DecodedCall<'a> {
+    /// The type of the item or block it was read from.
+    pub kind: &'static str,
+    /// The tool's name; `None` when it is not a string.
+    pub name: Option<Cow<'a, str>>,
+    pub id: Option<Cow<'a, str>>,
+    pub namespace: Option<Cow<'a, str>>,
+    /// The namespace is part of the name the model called (Codex's `namespace`); else
+    /// it only says where the tool runs.
+    pub qualifies: bool,
+    pub args: Args<'a>,
+    /// The members of the object the decoded value holds; the others are its extra
+    /// fields.
+    pub members: Vec<&'static str>,
+    /// Its kind goes first among its extra fields: not the format's default kind, it is
+    /// written back as what it was.
+    pub typed: bool,
+    /// A result the item holds itself (a remote MCP call's `output`), and whether it is
+    /// an error.
+    pub result: Option<(Node<'a>, bool)>,
+}
+
+impl DecodedCall<'_> {
+    /// The name the model called, from `name`: with its namespace when that qualifies it.
+    pub fn called(&self, name: &str) -> String {
+        match (&self.namespace, self.qualifies) {
+            (Some(ns), true) => namespaced(ns, name),
+            _ => name.to_owned(),
+        }
+    }
+
+    /// The call as `convert`'s document model holds it, its extra fields from `obj`.
+    /// `Ok(None)`: no call `convert` reads (a shell call without an action), kept whole.
+    pub fn call_part(&self, obj: &Obj) -> Result<Option<CallPart>> {
+        let name = self.called(self.name.as_deref().unwrap_or_default());
+        let mut call = CallPart::new(name, Raw::empty_object());
+        call.id = self.id.as_deref().map(str::to_owned);
+        match self.args {
+            Args::Absent => {}
+            Args::Encoded(a) => set_string_arguments(&mut call, &a)?,
+            Args::Object(a) => {
+                if a.text().starts_with('{') {
+                    call.arguments = Raw::new(a.text());
+                } else {
+                    call.arguments_raw = Some(a.text().to_owned());
+                }
+            }
+            Args::Input(input) => {
+                let input = input.map_or("\"\"", |i| i.text());
+                call.arguments = Raw(format!("{{\"input\":{input}}}"));
+            }
+            Args::Action(Some(action)) => call.arguments = Raw::new(action.text()),
+            Args::Action(None) => return Ok(None),
+        }
+        call.namespace = self.namespace.as_deref().map(str::to_owned);
+        call.extra = self.extra(obj);
+        Ok(Some(call))
+    }
+
+    /// The members of `obj` the decoded value does not hold, as written; its kind first
+    /// when it is [`typed`](Self::typed).
+    pub fn extra(&self, obj: &Obj) -> Extra {
+        let mut extra = Vec::new();
+        if self.typed {
+            extra.push(("type".into(), Raw::string(self.kind)));
+        }
+        extra.extend(extra_of(obj, &self.members));
+        extra
+    }
+}
+
+/// Joins a namespace and a tool name the way the namespace expects: one ending in a
+/// separator (`mcp__server__`) is a prefix, any other gets `__` between.
+pub fn namespaced(namespace: &str, name: &str) -> String {
+    if namespace.ends_with(['_', '.', '/', ':']) {
+        format!("{namespace}{name}")
+    } else {
+        format!("{namespace}__{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespaces_join_once() {
+        assert_eq!(namespaced("mcp__node_repl__", "js"), "mcp__node_repl__js");
+        assert_eq!(namespaced("github", "create_issue"), "github__create_issue");
+    }
+}

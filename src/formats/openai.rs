@@ -1,0 +1,325 @@
+//! OpenAI Chat Completions: the `tool_calls` entries (`function`, with Ollama's object
+//! arguments; `custom`; LangChain's `{name, args, id}`; AutoGen's flat
+//! `{name, arguments}`) and the legacy `function_call`, decoded for `extract` and
+//! `convert`, and `convert`'s writer.
+
+use super::{Args, DecodedCall};
+use crate::convert::emit::J;
+use crate::convert::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, Transcript};
+use crate::convert::read::{extra_of, set_string_arguments};
+use crate::convert::write::{
+    Notes, content_string, document, keep_extra, role_name, same_family, text_block,
+};
+use crate::json::{Kind, Node, Obj};
+
+/// An entry of a `tool_calls` array: OpenAI's (`function`, whose `arguments` Ollama
+/// writes as an object; `custom`, free text), LangChain's (`name` + `args`), or a flat
+/// `{id, name, arguments}` (AutoGen). `None` when it names no tool.
+pub fn tool_calls_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+    let decoded = |kind, name, args, members| DecodedCall {
+        kind,
+        name,
+        id: obj.str("id"),
+        namespace: None,
+        qualifies: false,
+        args,
+        members,
+        typed: false,
+        result: None,
+    };
+    if let Some(function) = obj.obj("function") {
+        let args = function
+            .get("arguments")
+            .or_else(|| function.get("parameters"));
+        return Some(decoded(
+            "function",
+            function.str("name"),
+            args.map_or(Args::Absent, Args::Encoded),
+            vec!["id", "type", "function"],
+        ));
+    }
+    if let Some(custom) = obj.obj("custom") {
+        return Some(decoded(
+            "custom",
+            custom.str("name"),
+            Args::Input(custom.get("input")),
+            vec!["id", "type", "custom"],
+        ));
+    }
+    if obj.has("args") {
+        return langchain_entry(obj);
+    }
+    let name = obj.str("name")?;
+    Some(decoded(
+        "flat",
+        Some(name),
+        obj.get("arguments").map_or(Args::Absent, Args::Encoded),
+        vec!["id", "name", "arguments"],
+    ))
+}
+
+/// A LangChain entry: `{name, args, id, type: "tool_call"}`, `args` the arguments
+/// object; an `invalid_tool_call`'s `args` is the text the model wrote.
+pub fn langchain_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+    let kind = if obj.is("type", "invalid_tool_call") {
+        "invalid_tool_call"
+    } else {
+        "tool_call"
+    };
+    Some(DecodedCall {
+        kind,
+        name: Some(obj.str("name")?),
+        id: obj.str("id"),
+        namespace: None,
+        qualifies: false,
+        args: obj.get("args").map_or(Args::Absent, Args::Object),
+        members: vec!["name", "args", "id", "type"],
+        typed: false,
+        result: None,
+    })
+}
+
+/// A message's legacy `function_call` object (one call, no id).
+pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
+    DecodedCall {
+        kind: "function_call",
+        name: fc.str("name"),
+        id: None,
+        namespace: None,
+        qualifies: false,
+        args: fc.get("arguments").map_or(Args::Absent, Args::Encoded),
+        members: vec!["name", "arguments"],
+        typed: false,
+        result: None,
+    }
+}
+
+/// A `tool_calls` entry as `convert` reads it: a `function` call whose function object
+/// holds only its name and arguments, or a `custom` call (read as `{"input": text}`, as
+/// `extract` has it) whose input is text. `None` for others, which are then kept whole
+/// in the message's `extra`.
+pub fn call_part(node: &Node) -> Option<CallPart> {
+    let obj = node.object()?;
+    let d = tool_calls_entry(&obj)?;
+    d.name.as_ref()?;
+    match d.kind {
+        "custom" => {
+            let custom = obj.obj("custom")?;
+            let Args::Input(Some(input)) = d.args else {
+                return None;
+            };
+            if input.kind() != Kind::String {
+                return None;
+            }
+            let mut call = d.call_part(&obj).ok()??;
+            call.extra = vec![("type".into(), Raw::string("custom"))];
+            extra_of(&custom, &["name", "input"])
+                .is_empty()
+                .then_some(call)
+        }
+        "function" => {
+            let function = obj.obj("function")?;
+            let call = d.call_part(&obj).ok()??;
+            extra_of(&function, &["name", "arguments"])
+                .is_empty()
+                .then_some(call)
+        }
+        _ => None,
+    }
+}
+
+/// A LangChain `tool_calls` entry as `convert` reads it, or an `invalid_tool_calls`
+/// one (`invalid`), whose `args` is the text the model wrote.
+pub fn langchain_call_part(node: &Node, invalid: bool) -> Option<CallPart> {
+    let obj = node.object()?;
+    let d = langchain_entry(&obj)?;
+    let mut call = CallPart::new(d.called(d.name.as_deref()?), Raw::empty_object());
+    call.id = d.id.as_deref().map(str::to_owned);
+    if let Args::Object(a) = d.args {
+        match a.kind() {
+            _ if invalid => set_string_arguments(&mut call, &a).ok()?,
+            Kind::Object => call.arguments = Raw::new(a.text()),
+            Kind::Null => {}
+            _ => return None,
+        }
+    }
+    let kind = if invalid {
+        "invalid_tool_call"
+    } else {
+        "tool_call"
+    };
+    let mut extra = extra_of(&obj, &d.members);
+    if !obj.is("type", kind) && obj.has("type") {
+        extra.push(("type".into(), Raw::new(obj.get("type")?.text())));
+    }
+    call.extra = extra;
+    Some(call)
+}
+
+/// Writes `t` as OpenAI Chat Completions messages.
+pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+    let to = Format::Openai;
+    let mut out: Vec<J> = Vec::new();
+    for m in &t.messages {
+        let role = role_name(m, t, to);
+        let mut current: Option<OpenaiMessage> = None;
+        let flush = |current: &mut Option<OpenaiMessage>, out: &mut Vec<J>, notes: &mut Notes| {
+            if let Some(c) = current.take() {
+                out.push(c.finish(m, t, notes));
+            }
+        };
+        for p in &m.parts {
+            match p {
+                Part::Result(r) => {
+                    flush(&mut current, &mut out, notes);
+                    let mut j = J::obj().with("role", J::str("tool"));
+                    j.push_some("tool_call_id", r.call_id.as_deref().map(J::str));
+                    j.push("content", openai_content(r));
+                    if r.is_error {
+                        notes.add(
+                            "results marked as errors: OpenAI has no error flag on a tool message",
+                        );
+                    }
+                    if m.role == Role::Tool {
+                        keep_extra(&mut j, &m.extra, t, to, notes, "tool message fields");
+                    }
+                    out.push(j);
+                }
+                Part::Call(c) => {
+                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
+                    cur.calls.push(write_call(c, t, notes));
+                }
+                Part::Text(text) => {
+                    // Text after calls stays in their message: a message between the
+                    // calls and their tool messages is refused. (Content goes before
+                    // the calls there; the text of the role keeps its order.)
+                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
+                    cur.blocks
+                        .push(text_block(&text.text, &text.extra, t, to, notes));
+                    cur.plain &= text.extra.is_empty();
+                }
+                // Not written: see `request::prepare`.
+                Part::Reasoning(_) => {}
+                Part::Block(raw) => {
+                    let cur = current.get_or_insert_with(|| OpenaiMessage::new(&role));
+                    if same_family(t, to) {
+                        cur.blocks.push(J::Raw(raw.clone()));
+                        cur.plain = false;
+                    } else {
+                        notes.add("content blocks other than text (images, documents) not written: kept only by --to json");
+                    }
+                }
+            }
+        }
+        if current.is_none() && !m.parts.iter().any(|p| matches!(p, Part::Result(_))) {
+            current = Some(OpenaiMessage::new(&role));
+        }
+        flush(&mut current, &mut out, notes);
+    }
+    document(t, "messages", out, to, notes)
+}
+
+/// One OpenAI message being built.
+struct OpenaiMessage {
+    role: String,
+    blocks: Vec<J>,
+    /// Every block is plain text: the content is written as one string.
+    plain: bool,
+    calls: Vec<J>,
+}
+
+impl OpenaiMessage {
+    fn new(role: &str) -> OpenaiMessage {
+        OpenaiMessage {
+            role: role.to_owned(),
+            blocks: Vec::new(),
+            plain: true,
+            calls: Vec::new(),
+        }
+    }
+
+    fn finish(self, m: &Message, t: &Transcript, notes: &mut Notes) -> J {
+        let mut j = J::obj().with("role", J::str(&self.role));
+        let content = if self.plain {
+            let mut s = String::new();
+            for b in &self.blocks {
+                if let J::Obj(members) = b
+                    && let Some((_, J::Str(text))) = members.iter().find(|(k, _)| k == "text")
+                {
+                    s.push_str(text);
+                }
+            }
+            if s.is_empty() && !self.calls.is_empty() {
+                J::Null
+            } else {
+                J::Str(s)
+            }
+        } else {
+            J::Arr(self.blocks)
+        };
+        j.push("content", content);
+        if !self.calls.is_empty() {
+            j.push("tool_calls", J::Arr(self.calls));
+        }
+        keep_extra(&mut j, &m.extra, t, Format::Openai, notes, "message fields");
+        j
+    }
+}
+
+fn write_call(c: &CallPart, t: &Transcript, notes: &mut Notes) -> J {
+    // A custom tool's call read from OpenAI goes back as one: its text input.
+    let custom = c
+        .extra
+        .iter()
+        .any(|(k, v)| k == "type" && v.as_str() == "\"custom\"");
+    if custom
+        && same_family(t, Format::Openai)
+        && c.arguments_raw.is_none()
+        && let serde_json::Value::Object(mut o) = c.arguments.value()
+        && o.len() == 1
+        && let Some(serde_json::Value::String(input)) = o.remove("input")
+    {
+        let mut j = J::obj();
+        j.push_some("id", c.id.as_deref().map(J::str));
+        j.push("type", J::str("custom"));
+        j.push(
+            "custom",
+            J::obj()
+                .with("name", J::str(&c.name))
+                .with("input", J::str(input)),
+        );
+        return j;
+    }
+    let mut function = J::obj().with("name", J::str(&c.name));
+    function.push("arguments", J::str(c.arguments_text()));
+    let mut j = J::obj();
+    j.push_some("id", c.id.as_deref().map(J::str));
+    j.push("type", J::str("function"));
+    j.push("function", function);
+    keep_extra(&mut j, &c.extra, t, Format::Openai, notes, "call fields");
+    if c.namespace.is_some() && !c.name.contains('.') {
+        notes.add("call namespaces not written: OpenAI has no field for them");
+    }
+    j
+}
+
+/// A tool message's content: a string, or text parts; other JSON as its text.
+fn openai_content(r: &ResultPart) -> J {
+    let v = r.content.as_str().trim_start();
+    if v.starts_with('"') || (v.starts_with('[') && is_text_blocks(&r.content)) {
+        J::Raw(r.content.clone())
+    } else {
+        J::Str(content_string(r))
+    }
+}
+
+/// Content blocks that are all `{"type":"text","text":…}`.
+fn is_text_blocks(raw: &Raw) -> bool {
+    match raw.value() {
+        serde_json::Value::Array(items) => items.iter().all(|b| {
+            b.get("type").is_some_and(|t| t == "text")
+                && b.get("text").is_some_and(|t| t.is_string())
+        }),
+        _ => false,
+    }
+}
