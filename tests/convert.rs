@@ -2158,3 +2158,67 @@ fn rename_tools_safe_makes_every_name_one_anthropic_takes() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("\"agent_status\"") && !text.contains("agent:status"));
 }
+
+/// A server tool's result (`code_execution_tool_result`) is a result in every target, as
+/// extract reads it, and an Anthropic target writes it back as it was: in the assistant
+/// message, beside its call, under its own block type.
+#[test]
+fn server_tool_results_are_results_and_go_back_to_anthropic_as_they_were() {
+    let source = "fixtures/corpus/anthropic/anthropic-programmatic-tool-calling.1.json";
+    let results = |file: &str| -> Vec<String> {
+        let out = toolsift()
+            .args(["extract", "--with-results", file])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("\"type\":\"result\""))
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                format!("{} {}", v["id"], v["content"])
+            })
+            .collect()
+    };
+    let expected = results(source);
+    assert_eq!(expected.len(), 1);
+    let dir = tempfile::tempdir().unwrap();
+    for to in ["json", "anthropic"] {
+        let out = toolsift()
+            .args(["convert", "--verify", "--to", to, source])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{to}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = dir.path().join(format!("out.{to}.json"));
+        std::fs::write(&written, &out.stdout).unwrap();
+        assert_eq!(results(written.to_str().unwrap()), expected, "{to}");
+        if to == "anthropic" {
+            let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let messages = doc["messages"].as_array().unwrap();
+            assert_eq!(messages.len(), 1);
+            let kinds: Vec<&str> = messages[0]["content"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b["type"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                kinds,
+                [
+                    "text",
+                    "server_tool_use",
+                    "tool_use",
+                    "tool_use",
+                    "tool_use",
+                    "tool_use",
+                    "code_execution_tool_result",
+                    "text"
+                ]
+            );
+        }
+    }
+}

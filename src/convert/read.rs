@@ -707,13 +707,23 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
                 m.parts.push(Part::Call(call));
             }
         }
-        "tool_result" | "mcp_tool_result" => {
+        // A client tool's result, or a server tool's (`web_search_tool_result`,
+        // `code_execution_tool_result`, `mcp_tool_result`…: in the assistant message,
+        // beside its call), as extract reads them; a server result's type is kept in
+        // `extra` so that an Anthropic target writes it back as it was.
+        kind if kind == "tool_result"
+            || kind.ends_with("_tool_result") && obj.has("tool_use_id") =>
+        {
             signals.anthropic += 1;
             let content = obj.get("content").map_or(Raw::new("\"\""), |c| raw(&c));
             let mut r = ResultPart::new(content);
             r.call_id = obj.str("tool_use_id").map(|s| s.into_owned());
             r.is_error = obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false);
-            r.extra = extra_of(&obj, &["type", "tool_use_id", "content", "is_error"]);
+            let known: &[&str] = match kind {
+                "tool_result" => &["type", "tool_use_id", "content", "is_error"],
+                _ => &["tool_use_id", "content", "is_error"],
+            };
+            r.extra = extra_of(&obj, known);
             m.parts.push(Part::Result(r));
         }
         _ => {

@@ -194,6 +194,7 @@ pub fn prepare(t: &Transcript, to: Format, options: WriteOptions, notes: &mut No
     reasoning(&mut t, to, notes);
     result_names(&mut t);
     join_model_turns(&mut t, to, notes);
+    calls_after_turn_results(&mut t, to, notes);
     unanswered_calls(&mut t, options.unanswered, notes);
     blank_text(&mut t, to, notes);
     match options.rename {
@@ -566,6 +567,62 @@ fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes) {
             "{} of the model joined to the message whose calls {} (a call's results come right after its turn)",
             plural(joined, "message", "messages"),
             if joined == 1 { "it follows" } else { "they follow" }
+        ));
+    }
+}
+
+/// A model message that holds results (a server tool's: Anthropic's code execution,
+/// web search) is written as the call message, its results, and the rest: a call of
+/// that message that no result in it answers goes after its last result, so that it
+/// is not left unanswered in the middle (it may be answered later, or be the last
+/// turn's). An Anthropic target from Anthropic keeps server results in place.
+fn calls_after_turn_results(t: &mut Transcript, to: Format, notes: &mut Notes) {
+    if to == Format::Anthropic && super::write::same_family(t, to) {
+        return;
+    }
+    let mut moved = 0;
+    for m in t.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
+        // Results and calls read from text stay where the text has them.
+        let native_result = |p: &Part| matches!(p, Part::Result(r) if r.written.is_none());
+        let Some(last) = m.parts.iter().rposition(native_result) else {
+            continue;
+        };
+        let answered: HashSet<&str> = m
+            .parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Result(r) => r.call_id.as_deref(),
+                _ => None,
+            })
+            .collect();
+        let open: Vec<usize> = m.parts[..last]
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                matches!(p, Part::Call(c) if c.written.is_none()
+                    && c.id.as_deref().is_none_or(|id| !answered.contains(id)))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if open.is_empty() {
+            continue;
+        }
+        moved += open.len();
+        let mut parts = std::mem::take(&mut m.parts);
+        let after = parts.split_off(last + 1);
+        let mut calls = Vec::with_capacity(open.len());
+        for &i in open.iter().rev() {
+            calls.push(parts.remove(i));
+        }
+        calls.reverse();
+        parts.extend(calls);
+        parts.extend(after);
+        m.parts = parts;
+    }
+    if moved > 0 {
+        notes.add(format!(
+            "{} written after the server tool results of their message (no result in it answers them)",
+            plural(moved, "call", "calls")
         ));
     }
 }
@@ -1314,6 +1371,72 @@ mod tests {
         assert_eq!(
             prepared(&calls_after_text, Format::Openai).messages.len(),
             4
+        );
+    }
+
+    #[test]
+    fn calls_made_beside_a_server_tools_result_go_after_it() {
+        let t = Transcript {
+            source: Some(Format::Anthropic),
+            messages: vec![
+                message(Role::User, vec![text("play")]),
+                message(
+                    Role::Assistant,
+                    vec![
+                        text("running"),
+                        call("srv", false),
+                        call("x", false),
+                        call("y", false),
+                        result("srv"),
+                        text("done"),
+                    ],
+                ),
+            ],
+            ..Transcript::default()
+        };
+        // Each part by what it is and its id.
+        let shape = |t: &Transcript| -> Vec<String> {
+            t.messages[1]
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Text(x) => x.text.clone(),
+                    Part::Call(c) => format!("call {}", c.id.as_deref().unwrap_or("")),
+                    Part::Result(r) => format!("result {}", r.call_id.as_deref().unwrap_or("")),
+                    _ => "other".into(),
+                })
+                .collect()
+        };
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
+        assert_eq!(
+            shape(&p),
+            [
+                "running",
+                "call srv",
+                "result srv",
+                "call x",
+                "call y",
+                "done"
+            ]
+        );
+        assert!(
+            notes
+                .lines()
+                .iter()
+                .any(|l| l.starts_with("2 calls written after"))
+        );
+        // Anthropic takes them back in place.
+        assert_eq!(
+            shape(&prepared(&t, Format::Anthropic)),
+            [
+                "running",
+                "call srv",
+                "call x",
+                "call y",
+                "result srv",
+                "done"
+            ]
         );
     }
 }

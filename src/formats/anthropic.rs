@@ -3,7 +3,7 @@
 
 use super::{Args, DecodedCall};
 use crate::convert::emit::J;
-use crate::convert::model::{Format, Part, ResultPart, Role, Transcript};
+use crate::convert::model::{Format, Part, Raw, ResultPart, Role, Transcript};
 use crate::convert::write::{
     Grouped, Notes, content_string, keep_extra, push_grouped, same_family, text_block,
 };
@@ -128,6 +128,29 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
                     keep_extra(&mut j, &c.extra, t, to, notes, "call fields");
                     blocks.push(j);
                 }
+                // A server tool's result read from Anthropic goes back as it was, in
+                // the assistant message beside its call.
+                Part::Result(r) if same_family(t, to) && server_result(r).is_some() => {
+                    if role != "assistant" {
+                        push_grouped(role, "user", &mut blocks, &mut out, m);
+                        role = "assistant";
+                    }
+                    let kind = server_result(r).expect("matched");
+                    let mut j = J::obj().with("type", J::str(&kind));
+                    j.push_some("tool_use_id", r.call_id.as_deref().map(J::str));
+                    j.push("content", J::Raw(r.content.clone()));
+                    if r.is_error {
+                        j.push("is_error", J::Bool(true));
+                    }
+                    let rest: Vec<(String, Raw)> = r
+                        .extra
+                        .iter()
+                        .filter(|(k, _)| k != "type")
+                        .cloned()
+                        .collect();
+                    keep_extra(&mut j, &rest, t, to, notes, "result fields");
+                    blocks.push(j);
+                }
                 Part::Result(r) => {
                     if role != "user" {
                         push_grouped(role, "user", &mut blocks, &mut out, m);
@@ -199,6 +222,16 @@ pub fn write(t: &Transcript, notes: &mut Notes) -> J {
     doc.push("messages", J::Arr(messages));
     keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
     doc
+}
+
+/// The block type of a server tool's result (`web_search_tool_result`, …), kept in
+/// `extra` by the reader.
+fn server_result(r: &ResultPart) -> Option<String> {
+    r.extra
+        .iter()
+        .find(|(k, _)| k == "type")
+        .and_then(|(_, v)| v.as_string())
+        .filter(|kind| kind != "tool_result" && kind.ends_with("_tool_result"))
 }
 
 /// Anthropic's roles alternate: consecutive messages of one role are one message (the
