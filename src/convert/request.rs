@@ -1022,12 +1022,15 @@ mod tests {
             ];
             m
         };
+        // A message that says it is not a sidechain stays in the session.
+        let mut main_turn = message(
+            Role::Assistant,
+            vec![call("task", false), call("task2", false)],
+        );
+        main_turn.extra = vec![("isSidechain".into(), Raw::new("false"))];
         let t = Transcript {
             messages: vec![
-                message(
-                    Role::Assistant,
-                    vec![call("task", false), call("task2", false)],
-                ),
+                main_turn,
                 side(Role::User, vec![text("sub task")], "s1", None),
                 side(Role::User, vec![text("other task")], "o1", None),
                 side(Role::Assistant, vec![text("on it")], "s2", Some("s1")),
@@ -1185,6 +1188,12 @@ mod tests {
     #[test]
     fn rename_safe_maps_every_refused_name_one_to_one_or_not_at_all() {
         let long = "x".repeat(70);
+        // 64 characters once mapped: not cut.
+        let edge = format!("{}:", "y".repeat(63));
+        // A result that names a tool no call has is renamed too.
+        let mut orphan = ResultPart::new(Raw::string("ok"));
+        orphan.name = Some("lone.tool".into());
+        let orphan = Part::Result(orphan);
         let t = Transcript {
             messages: vec![
                 message(
@@ -1194,9 +1203,11 @@ mod tests {
                         named_call("srv.m", "c1"),
                         named_call(&long, "c2"),
                         named_call("ok_name", "c3"),
+                        named_call("my_web-search:go", "c4"),
+                        named_call(&edge, "c5"),
                     ],
                 ),
-                message(Role::User, vec![result("c0"), result("c2")]),
+                message(Role::User, vec![result("c0"), result("c2"), orphan]),
             ],
             ..Transcript::default()
         };
@@ -1211,13 +1222,16 @@ mod tests {
         assert_eq!(got[2].len(), 64);
         assert!(got[2].starts_with("xxxx") && got[2] != long[..64]);
         assert_eq!(got[3], "ok_name");
-        assert_eq!(got[4], "agent_status");
-        assert_eq!(got[5], got[2]);
+        assert_eq!(got[4], "my_web-search_go");
+        assert_eq!(got[5], format!("{}_", "y".repeat(63)));
+        assert_eq!(got[6], "agent_status");
+        assert_eq!(got[7], got[2]);
+        assert_eq!(got[8], "lone__tool");
         assert!(got.iter().all(|n| super::super::rules::anthropic_name(n)));
         let lines = notes.lines();
         assert!(
             lines.iter().any(
-                |l| l.starts_with("3 tool names renamed by --rename-tools safe")
+                |l| l.starts_with("6 tool names renamed by --rename-tools safe")
                     && l.contains("agent:status -> agent_status")
             ),
             "{lines:?}"
