@@ -1039,6 +1039,9 @@ mod tests {
                 side(Role::Assistant, vec![text("done")], "o3", Some("gone")),
                 message(Role::User, vec![result("task"), result("task2")]),
             ],
+            source: Some(Format::Anthropic),
+            origin: crate::model::Origin::SweAgent,
+            cut: true,
             ..Transcript::default()
         };
         let texts = |t: &Transcript| -> Vec<String> {
@@ -1057,6 +1060,13 @@ mod tests {
         assert_eq!(main.messages.len(), 2);
         assert_eq!(main.messages[1].role, Role::User);
         assert_eq!(subs.len(), 2);
+        // Each read as the session was.
+        for sub in &subs {
+            assert_eq!(
+                (sub.source, sub.origin, sub.cut),
+                (main.source, main.origin, main.cut)
+            );
+        }
         assert_eq!(texts(&subs[0]), ["sub task", "on it"]);
         assert_eq!(texts(&subs[1]), ["other task", "done other", "done"]);
         let lines = notes.lines();
