@@ -1342,11 +1342,16 @@ mod tests {
 
     #[test]
     fn the_models_messages_after_its_calls_join_the_turn_that_made_them() {
+        let field = |k: &str, v: &str| (k.to_string(), Raw::string(v));
+        let mut first = message(Role::Assistant, vec![text("first"), call("a", false)]);
+        first.extra = vec![field("id", "1")];
+        let mut then = message(Role::Assistant, vec![text("then")]);
+        then.extra = vec![field("id", "2"), field("status", "done")];
         let t = Transcript {
             messages: vec![
                 message(Role::User, vec![text("go")]),
-                message(Role::Assistant, vec![text("first"), call("a", false)]),
-                message(Role::Assistant, vec![text("then")]),
+                first,
+                then,
                 message(Role::Assistant, vec![text("apart")]),
             ],
             ..Transcript::default()
@@ -1357,6 +1362,11 @@ mod tests {
         assert_eq!(
             p.messages[1].parts,
             vec![text("first"), call("a", false), text("then")]
+        );
+        // The first message's fields, and those only the joined one has.
+        assert_eq!(
+            p.messages[1].extra,
+            vec![field("id", "1"), field("status", "done")]
         );
         // A message after text only stays its own.
         assert_eq!(p.messages[2].parts, vec![text("apart")]);
