@@ -1472,5 +1472,21 @@ mod tests {
                 "done"
             ]
         );
+        // From another format, an Anthropic target answers them as client calls too.
+        let other = Transcript {
+            source: Some(Format::Openai),
+            ..t.clone()
+        };
+        assert_eq!(
+            shape(&prepared(&other, Format::Anthropic)),
+            [
+                "running",
+                "call srv",
+                "result srv",
+                "call x",
+                "call y",
+                "done"
+            ]
+        );
     }
 }
