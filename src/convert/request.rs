@@ -949,6 +949,33 @@ mod tests {
         assert_eq!(notes.lines().len(), 1);
         // The canonical target keeps everything.
         assert_eq!(prepared(&t, Format::Json), t);
+        // Text joins the call's text only right after it, and only plain text: two
+        // texts of their own, or one with fields (cache_control), stay apart.
+        let mut marked = TextPart::new(" c");
+        marked.extra = vec![("cache_control".into(), Raw::new("{}"))];
+        let apart = Transcript {
+            messages: vec![
+                message(
+                    Role::Assistant,
+                    vec![
+                        text("a"),
+                        text("b"),
+                        call("x", true),
+                        Part::Text(marked.clone()),
+                    ],
+                ),
+                message(Role::User, vec![text("next")]),
+            ],
+            ..Transcript::default()
+        };
+        assert_eq!(
+            prepared(&apart, Format::Openai).messages[0].parts,
+            vec![
+                text("a"),
+                text("b<tool_call>x</tool_call>"),
+                Part::Text(marked)
+            ]
+        );
     }
 
     #[test]
