@@ -1351,7 +1351,29 @@ mod tests {
                         && l.contains("answered by a result")),
                 "{lines:?}"
             );
+            // Every call placed, none read from text: nothing else is said of them.
+            assert!(
+                !lines
+                    .iter()
+                    .any(|l| l.contains("will refuse") || l.contains("the text they were")),
+                "{lines:?}"
+            );
         }
+        // A call with no id cannot be answered: it is said.
+        let mut no_id = t.clone();
+        let mut anonymous = CallPart::new("g", Raw::empty_object());
+        anonymous.id = None;
+        no_id.messages[4].parts.push(Part::Call(anonymous));
+        let mut notes = Notes::default();
+        prepare(&no_id, Format::Openai, placeholder, &mut notes);
+        let lines = notes.lines();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("1 native call that no result answers")
+                    && l.contains("will refuse")),
+            "{lines:?}"
+        );
         // By default they are written unanswered, and the note says so.
         let mut notes = Notes::default();
         let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
