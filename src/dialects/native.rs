@@ -265,9 +265,9 @@ pub fn responses_item(
 
 pub use formats::responses::is_call_type as is_responses_call_type;
 
-/// A decoded call as extract reports it; `None` when its name is not a string.
+/// A decoded call as extract reports it; `None` when it names no tool.
 fn decoded(d: DecodedCall, dialect: &'static str, line: u64) -> Option<Call> {
-    let name = d.called(d.name.as_deref()?);
+    let name = d.called(d.tool_name()?);
     let mut call = Call::new(name, dialect, line).with_id(d.id.map(Into::into));
     call.namespace = d.namespace.map(Into::into);
     match d.args {

@@ -125,11 +125,17 @@ pub fn part(node: &Node, m: &mut Message) -> Result<()> {
         });
     } else if let Some(fc) = obj.obj("functionCall") {
         let d = function_call(&fc);
-        let mut call = d.call_part(&fc)?.expect("args are an object");
-        let mut extra = extra_of(&obj, &["functionCall"]);
-        extra.append(&mut call.extra);
-        call.extra = extra;
-        m.parts.push(Part::Call(call));
+        match d.call_part(&fc)? {
+            Some(mut call) => {
+                let mut extra = extra_of(&obj, &["functionCall"]);
+                extra.append(&mut call.extra);
+                call.extra = extra;
+                m.parts.push(Part::Call(call));
+            }
+            // A nameless call with arguments stays as written; a placeholder is dropped.
+            None if !d.is_placeholder() => m.parts.push(Part::Block(Raw::new(node.text()))),
+            None => {}
+        }
     } else if let Some(fr) = obj.obj("functionResponse") {
         let response = fr.get("response");
         let mut r = ResultPart::new(Raw::new("{}"));

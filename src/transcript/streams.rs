@@ -152,6 +152,18 @@ struct Pending {
 }
 
 impl Pending {
+    /// Whether it holds nothing but zero values: no name, id or arguments (an
+    /// OpenAI-compatible server's `"function_call": {"name": "", "arguments": ""}` in
+    /// every chunk). No call, as [`crate::formats::DecodedCall::tool_name`] has it.
+    fn is_placeholder(&self) -> bool {
+        self.built.is_none()
+            && self.name.is_empty()
+            && self.id.is_none()
+            && self.args.trim().is_empty()
+            && self.value.as_deref().is_none_or(|v| v == "{}")
+            && self.fragments.is_empty()
+    }
+
     fn new(line: u64) -> Pending {
         Pending {
             choice: 0,
@@ -291,6 +303,9 @@ impl Stream {
             {
                 self.item_slots.remove(item);
                 self.flushed.insert(flushed_key("item", 0, item.as_bytes()));
+            }
+            if p.is_placeholder() {
+                continue;
             }
             let (call, complete) = self.settle(p);
             cut |= !complete;
@@ -990,7 +1005,7 @@ impl Stream {
             turn.push_text(text, self.text_line, false);
         }
         let calls = std::mem::take(&mut self.calls);
-        for p in calls {
+        for p in calls.into_iter().filter(|p| !p.is_placeholder()) {
             turn.push_call(self.settle(p).0);
         }
         (turn, self.turn_key())
@@ -1040,6 +1055,15 @@ mod tests {
             ("g", 2.into())
         );
         assert!(t.calls.iter().all(|c| c.is_valid()));
+    }
+
+    #[test]
+    fn a_zero_valued_function_call_in_every_chunk_is_no_call() {
+        let t = run(&[
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi","function_call":{"name":"","arguments":""}}}]}"#,
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":".","function_call":{"name":"","arguments":""}},"finish_reason":"stop"}]}"#,
+        ]);
+        assert!(t.calls.is_empty(), "{:?}", t.calls);
     }
 
     #[test]
