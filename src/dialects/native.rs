@@ -26,6 +26,8 @@ pub const LANGCHAIN_STREAM: &str = "langchain-stream";
 pub const CODEX: &str = "codex";
 pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
 pub const GEMINI_CLI: &str = "gemini-cli";
+pub const GEMINI_INTERACTIONS: &str = "gemini-interactions";
+pub const GEMINI_INTERACTIONS_STREAM: &str = "gemini-interactions-stream";
 pub const TOOLSIFT: &str = "toolsift";
 
 /// One row of `toolsift dialects` for the tool channel.
@@ -90,6 +92,16 @@ pub const DIALECTS: &[NativeDialect] = &[
         name: GEMINI_STREAM,
         summary: "Gemini streamed function-call arguments (partialArgs by jsonPath)",
         example: r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x"}],"willContinue":true}}"#,
+    },
+    NativeDialect {
+        name: GEMINI_INTERACTIONS,
+        summary: "Gemini Interactions API resources: function_call steps (or outputs); built-in tool steps are not calls",
+        example: r#"{"id":"v1_1","status":"requires_action","steps":[{"type":"function_call","id":"c1","name":"f","arguments":{"a":1}}]}"#,
+    },
+    NativeDialect {
+        name: GEMINI_INTERACTIONS_STREAM,
+        summary: "Gemini Interactions API stream events: step.start function_call + step.delta arguments_delta pieces, final at step.stop",
+        example: r#"{"event_type":"step.delta","index":0,"delta":{"type":"arguments_delta","partial_arguments":"{\"a\":1}"}}"#,
     },
     NativeDialect {
         name: GEMINI_CLI,
@@ -236,6 +248,20 @@ pub fn gemini_function_call(
     decoded(
         formats::gemini::function_call(obj),
         GEMINI,
+        line_of(node, lines),
+    )
+}
+
+/// A Gemini Interactions step (or output) that is a client's function call.
+pub fn interactions_step(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+    dialect: &'static str,
+) -> Option<Call> {
+    decoded(
+        formats::gemini::interactions_call(obj)?,
+        dialect,
         line_of(node, lines),
     )
 }

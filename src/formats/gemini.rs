@@ -26,6 +26,27 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
     }
 }
 
+/// A step (or output) of the Interactions API that is a client call:
+/// `{"type": "function_call", "id", "name", "arguments"}`, `arguments` the object.
+/// Built-in tools' steps (`google_search_call`, `code_execution_call`…) run on the
+/// server: not calls.
+pub fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
+    if !step.is("type", "function_call") {
+        return None;
+    }
+    Some(DecodedCall {
+        kind: "function_call",
+        name: step.str("name"),
+        id: step.str("id"),
+        namespace: None,
+        qualifies: false,
+        args: step.get("arguments").map_or(Args::Absent, Args::Object),
+        members: vec!["type", "id", "name", "arguments"],
+        typed: false,
+        result: None,
+    })
+}
+
 /// `{"contents": […], "systemInstruction": …}`.
 pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
     let mut t = Transcript {
