@@ -2280,3 +2280,70 @@ fn no_fixture_is_of_no_known_shape_but_those_made_so() {
     let files: Vec<&str> = UNKNOWN_SHAPE.iter().map(|(f, _)| *f).collect();
     assert_eq!(named, files, "{stderr}");
 }
+
+/// Gemini Interactions streams: a `step.start` function_call step holds a placeholder
+/// (`"arguments": {}`); the call's arguments are its `step.delta` `arguments_delta`
+/// pieces, final at `step.stop`, and a stream cut before is a truncated call, never `{}`.
+/// The resource's function_call steps are calls; a `google_search_call` step is not.
+#[test]
+fn gemini_interactions_calls_take_their_arguments_from_the_deltas() {
+    let run = |file: &str| {
+        let out = toolsift()
+            .args(["extract", "--with-results", file])
+            .output()
+            .unwrap();
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        records(text.as_bytes());
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let calls = run("fixtures/gemini-interactions/stream.sse");
+    let got: Vec<_> = calls
+        .iter()
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["arguments"].clone(),
+                c["dialect"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "get_weather".into(),
+                serde_json::json!({"location": "Paris, France", "unit": "celsius"}),
+                "gemini-interactions-stream".into()
+            ),
+            (
+                "get_time".into(),
+                serde_json::json!({"timezone": "Europe/Paris"}),
+                "gemini-interactions-stream".into()
+            ),
+        ]
+    );
+    let cut = run("fixtures/gemini-interactions/stream-truncated.sse");
+    assert_eq!(cut.len(), 1);
+    assert_eq!(cut[0]["valid"], false);
+    assert_eq!(cut[0]["arguments_raw"], "{\"location\": \"Ly");
+    let whole = run("fixtures/gemini-interactions/interaction.json");
+    let kinds: Vec<_> = whole
+        .iter()
+        .map(|r| (r["type"].clone(), r["id"].clone(), r["dialect"].clone()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("call".into(), "fc_4".into(), "gemini-interactions".into()),
+            ("result".into(), "fc_4".into(), "gemini-interactions".into()),
+        ]
+    );
+    assert_eq!(whole[0]["arguments"]["location"], "Paris, France");
+}

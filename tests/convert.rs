@@ -2222,3 +2222,32 @@ fn server_tool_results_are_results_and_go_back_to_anthropic_as_they_were() {
         }
     }
 }
+
+/// An OpenAI-compatible endpoint (Snowflake Cortex) writes a zero-valued
+/// `"function_call": {"name": "", "arguments": ""}` in every message; all-empty
+/// `tool_calls` entries and `custom` members are the same. None is a call, for extract
+/// or convert, and none is mentioned.
+#[test]
+fn zero_valued_placeholders_are_no_calls() {
+    let file = "fixtures/openai-chat/zero-valued-placeholders.json";
+    let out = toolsift()
+        .args(["extract", file])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&out), "");
+    let calls = common::records(&out.stdout);
+    let names: Vec<_> = calls.iter().filter_map(|r| r.name()).collect();
+    assert_eq!(names, ["get_weather"]);
+    for target in ["json", "openai", "anthropic", "gemini", "responses"] {
+        let out = convert(&["--to", target, &root().join(file).to_string_lossy()]);
+        assert!(out.status.success(), "{target}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{target}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.contains("function_call\":"), "{target}: {text}");
+        assert!(!text.contains("\"name\": \"\""), "{target}: {text}");
+        if target == "json" {
+            assert_eq!(text.matches("\"type\": \"call\"").count(), 1, "{text}");
+        }
+    }
+}

@@ -484,6 +484,7 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
         signals.openai += 1;
         let parsed: Option<Vec<CallPart>> = calls
             .items()
+            .filter(|c| !crate::formats::openai::is_placeholder(c))
             .map(|c| crate::formats::openai::call_part(&c))
             .collect();
         if let Some(parsed) = parsed {
@@ -511,13 +512,17 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     }
     if let Some(fc) = obj.obj("function_call") {
         signals.openai += 1;
-        known.push("function_call");
         let d = crate::formats::openai::function_call(&fc);
-        let mut call = d.call_part(&fc)?.expect("arguments are JSON text");
-        // Only its name and arguments are read: the message keeps none of its other
-        // fields.
-        call.extra.clear();
-        m.parts.push(Part::Call(call));
+        if let Some(mut call) = d.call_part(&fc)? {
+            // Only its name and arguments are read: the message keeps none of its
+            // other fields.
+            call.extra.clear();
+            m.parts.push(Part::Call(call));
+            known.push("function_call");
+        } else if d.is_placeholder() {
+            known.push("function_call");
+        }
+        // A nameless member with arguments stays as written, among the extra fields.
     }
     m.extra = extra_of(obj, &known);
     Ok(m)
@@ -587,6 +592,7 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         };
         let entries = |key: &str, invalid: bool| -> Option<Vec<CallPart>> {
             body.items(key)
+                .filter(|c| !crate::formats::openai::is_placeholder(c))
                 .map(|c| match crate::formats::openai::call_part(&c) {
                     Some(call) => Some(call),
                     None => crate::formats::openai::langchain_call_part(&c, invalid),
@@ -608,6 +614,7 @@ fn langchain_message(obj: &Obj, role: Role, signals: &mut Signals) -> Result<Mes
         } else if let Some(provider) = body.obj("additional_kwargs")
             && let Some(calls) = provider
                 .items("tool_calls")
+                .filter(|c| !crate::formats::openai::is_placeholder(c))
                 .map(|c| crate::formats::openai::call_part(&c))
                 .collect::<Option<Vec<_>>>()
         {

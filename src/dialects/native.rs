@@ -26,6 +26,8 @@ pub const LANGCHAIN_STREAM: &str = "langchain-stream";
 pub const CODEX: &str = "codex";
 pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
 pub const GEMINI_CLI: &str = "gemini-cli";
+pub const GEMINI_INTERACTIONS: &str = "gemini-interactions";
+pub const GEMINI_INTERACTIONS_STREAM: &str = "gemini-interactions-stream";
 pub const TOOLSIFT: &str = "toolsift";
 
 /// One row of `toolsift dialects` for the tool channel.
@@ -90,6 +92,16 @@ pub const DIALECTS: &[NativeDialect] = &[
         name: GEMINI_STREAM,
         summary: "Gemini streamed function-call arguments (partialArgs by jsonPath)",
         example: r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x"}],"willContinue":true}}"#,
+    },
+    NativeDialect {
+        name: GEMINI_INTERACTIONS,
+        summary: "Gemini Interactions API resources: function_call steps (or outputs); built-in tool steps are not calls",
+        example: r#"{"id":"v1_1","status":"requires_action","steps":[{"type":"function_call","id":"c1","name":"f","arguments":{"a":1}}]}"#,
+    },
+    NativeDialect {
+        name: GEMINI_INTERACTIONS_STREAM,
+        summary: "Gemini Interactions API stream events: step.start function_call + step.delta arguments_delta pieces, final at step.stop",
+        example: r#"{"event_type":"step.delta","index":0,"delta":{"type":"arguments_delta","partial_arguments":"{\"a\":1}"}}"#,
     },
     NativeDialect {
         name: GEMINI_CLI,
@@ -240,6 +252,20 @@ pub fn gemini_function_call(
     )
 }
 
+/// A Gemini Interactions step (or output) that is a client's function call.
+pub fn interactions_step(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+    dialect: &'static str,
+) -> Option<Call> {
+    decoded(
+        formats::gemini::interactions_call(obj)?,
+        dialect,
+        line_of(node, lines),
+    )
+}
+
 /// Bedrock Converse `toolUse`.
 pub fn bedrock_tool_use(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
     decoded(
@@ -265,9 +291,9 @@ pub fn responses_item(
 
 pub use formats::responses::is_call_type as is_responses_call_type;
 
-/// A decoded call as extract reports it; `None` when its name is not a string.
+/// A decoded call as extract reports it; `None` when it names no tool.
 fn decoded(d: DecodedCall, dialect: &'static str, line: u64) -> Option<Call> {
-    let name = d.called(d.name.as_deref()?);
+    let name = d.called(d.tool_name()?);
     let mut call = Call::new(name, dialect, line).with_id(d.id.map(Into::into));
     call.namespace = d.namespace.map(Into::into);
     match d.args {

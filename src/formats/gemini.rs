@@ -26,6 +26,27 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
     }
 }
 
+/// A step (or output) of the Interactions API that is a client call:
+/// `{"type": "function_call", "id", "name", "arguments"}`, `arguments` the object.
+/// Built-in tools' steps (`google_search_call`, `code_execution_call`…) run on the
+/// server: not calls.
+pub fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
+    if !step.is("type", "function_call") {
+        return None;
+    }
+    Some(DecodedCall {
+        kind: "function_call",
+        name: step.str("name"),
+        id: step.str("id"),
+        namespace: None,
+        qualifies: false,
+        args: step.get("arguments").map_or(Args::Absent, Args::Object),
+        members: vec!["type", "id", "name", "arguments"],
+        typed: false,
+        result: None,
+    })
+}
+
 /// `{"contents": […], "systemInstruction": …}`.
 pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
     let mut t = Transcript {
@@ -125,11 +146,17 @@ pub fn part(node: &Node, m: &mut Message) -> Result<()> {
         });
     } else if let Some(fc) = obj.obj("functionCall") {
         let d = function_call(&fc);
-        let mut call = d.call_part(&fc)?.expect("args are an object");
-        let mut extra = extra_of(&obj, &["functionCall"]);
-        extra.append(&mut call.extra);
-        call.extra = extra;
-        m.parts.push(Part::Call(call));
+        match d.call_part(&fc)? {
+            Some(mut call) => {
+                let mut extra = extra_of(&obj, &["functionCall"]);
+                extra.append(&mut call.extra);
+                call.extra = extra;
+                m.parts.push(Part::Call(call));
+            }
+            // A nameless call with arguments stays as written; a placeholder is dropped.
+            None if !d.is_placeholder() => m.parts.push(Part::Block(Raw::new(node.text()))),
+            None => {}
+        }
     } else if let Some(fr) = obj.obj("functionResponse") {
         let response = fr.get("response");
         let mut r = ResultPart::new(Raw::new("{}"));

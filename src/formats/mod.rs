@@ -54,6 +54,29 @@ pub struct DecodedCall<'a> {
 }
 
 impl DecodedCall<'_> {
+    /// The tool's name, when the call names one: a call needs a non-empty name. An
+    /// empty one is a zero-valued placeholder (Snowflake Cortex, OpenAI-compatible,
+    /// writes `"function_call": {"name": "", "arguments": ""}` in every message), not a
+    /// call of either command.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.name.as_deref().filter(|n| !n.is_empty())
+    }
+
+    /// Whether it is all zero values: no name and no arguments (`""`, `{}`, `null` or
+    /// none). Such a member is dropped without a word; a nameless one with arguments
+    /// is kept as written by `convert`.
+    pub fn is_placeholder(&self) -> bool {
+        let empty = |n: Node| matches!(n.text().trim(), "\"\"" | "{}" | "null");
+        self.tool_name().is_none()
+            && match self.args {
+                Args::Absent | Args::Input(None) | Args::Action(None) => true,
+                Args::Encoded(a)
+                | Args::Object(a)
+                | Args::Input(Some(a))
+                | Args::Action(Some(a)) => empty(a),
+            }
+    }
+
     /// The name the model called, from `name`: with its namespace when that qualifies it.
     pub fn called(&self, name: &str) -> String {
         match (&self.namespace, self.qualifies) {
@@ -63,9 +86,13 @@ impl DecodedCall<'_> {
     }
 
     /// The call as `convert`'s document model holds it, its extra fields from `obj`.
-    /// `Ok(None)`: no call `convert` reads (a shell call without an action), kept whole.
+    /// `Ok(None)`: no call `convert` reads (no [name](Self::tool_name), a shell call
+    /// without an action), kept whole.
     pub fn call_part(&self, obj: &Obj) -> Result<Option<CallPart>> {
-        let name = self.called(self.name.as_deref().unwrap_or_default());
+        let Some(name) = self.tool_name() else {
+            return Ok(None);
+        };
+        let name = self.called(name);
         let mut call = CallPart::new(name, Raw::empty_object());
         call.id = self.id.as_deref().map(str::to_owned);
         match self.args {

@@ -94,6 +94,14 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
     }
 }
 
+/// Whether a `tool_calls` entry is a zero-valued placeholder (no name, no arguments):
+/// no call, dropped without a word.
+pub fn is_placeholder(node: &Node) -> bool {
+    node.object()
+        .and_then(|obj| tool_calls_entry(&obj).map(|d| d.is_placeholder()))
+        .unwrap_or(false)
+}
+
 /// A `tool_calls` entry as `convert` reads it: a `function` call whose function object
 /// holds only its name and arguments, or a `custom` call (read as `{"input": text}`, as
 /// `extract` has it) whose input is text. `None` for others, which are then kept whole
@@ -101,7 +109,6 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
 pub fn call_part(node: &Node) -> Option<CallPart> {
     let obj = node.object()?;
     let d = tool_calls_entry(&obj)?;
-    d.name.as_ref()?;
     match d.kind {
         "custom" => {
             let custom = obj.obj("custom")?;
@@ -133,7 +140,7 @@ pub fn call_part(node: &Node) -> Option<CallPart> {
 pub fn langchain_call_part(node: &Node, invalid: bool) -> Option<CallPart> {
     let obj = node.object()?;
     let d = langchain_entry(&obj)?;
-    let mut call = CallPart::new(d.called(d.name.as_deref()?), Raw::empty_object());
+    let mut call = CallPart::new(d.called(d.tool_name()?), Raw::empty_object());
     call.id = d.id.as_deref().map(str::to_owned);
     if let Args::Object(a) = d.args {
         match a.kind() {

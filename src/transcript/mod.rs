@@ -715,6 +715,24 @@ impl Interpreter {
             self.message(node, obj, role, ctx);
             return true;
         }
+        // An Interactions event inside another value: its `step.start` holds a
+        // placeholder for arguments that come later, never a call of its own.
+        if streams::stream_kind(obj) == Some(streams::Kind::Interactions) {
+            self.stream_event(node, obj, streams::Kind::Interactions, ctx);
+            return true;
+        }
+        // A Gemini Interactions resource: its function_call steps (`outputs` in the
+        // first API version) are calls, its function_result steps their results.
+        if obj.has("id")
+            && obj.has("status")
+            && let Some(steps) = obj.arr("steps").or_else(|| obj.arr("outputs"))
+            && steps
+                .iter()
+                .any(|s| s.object().is_some_and(|s| s.has("type")))
+        {
+            self.interaction(&steps, obj, ctx);
+            return true;
+        }
         // A response object: its id keys the turn of the messages inside.
         if let Some(output) = obj.arr("output")
             && (obj.is("object", "response") || obj.has("status") && obj.has("id"))
@@ -1155,6 +1173,36 @@ impl Interpreter {
             _ => return,
         }
         self.submit(turn, Some(group_key));
+    }
+
+    /// The steps of a Gemini Interactions resource, one turn keyed by its id.
+    fn interaction(&mut self, steps: &[Node], obj: &Obj, ctx: &Ctx) {
+        let key = obj.str("id").map(|id| hash(&id));
+        let line = steps.first().map_or(0, |s| ctx.lines.line(s.offset()));
+        let mut turn = Turn::new(Role::Assistant, line);
+        turn.origin = ctx.origin;
+        let mut results = Vec::new();
+        for step in steps {
+            let Some(s) = step.object() else { continue };
+            if let Some(call) =
+                native::interactions_step(step, &s, ctx.lines, native::GEMINI_INTERACTIONS)
+            {
+                self.add_call(&mut turn, call);
+            } else if s.is("type", "function_result") {
+                results.push(ToolResult {
+                    id: s.str("call_id").map(Into::into),
+                    name: s.str("name").map(Into::into),
+                    content: JsonText::of_opt(s.get("result")),
+                    is_error: s.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
+                    dialect: native::GEMINI_INTERACTIONS,
+                    line: ctx.lines.line(step.offset()),
+                });
+            }
+        }
+        self.submit(turn, key);
+        for r in results {
+            self.result(r);
+        }
     }
 
     // ---- Gemini streamed arguments ---------------------------------------------------

@@ -18,7 +18,21 @@ pub(crate) enum Kind {
     Bedrock,
     GeminiPartial,
     LangChain,
+    Interactions,
 }
+
+/// Gemini Interactions API stream events, told by `event_type` (the SDKs' names of
+/// both API versions: `interaction.start`/`.created`, `interaction.complete`/`.completed`).
+const INTERACTIONS_EVENTS: &[&str] = &[
+    "interaction.start",
+    "interaction.created",
+    "interaction.status_update",
+    "interaction.complete",
+    "interaction.completed",
+    "step.start",
+    "step.delta",
+    "step.stop",
+];
 
 /// Bedrock ConverseStream events, each an object under its event's name (as the SDKs
 /// give them, and as the binary event stream's frames are read).
@@ -59,6 +73,12 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
     }
     if langchain_chunk(obj).is_some() {
         return Some(Kind::LangChain);
+    }
+    if obj
+        .str("event_type")
+        .is_some_and(|t| INTERACTIONS_EVENTS.contains(&t.as_ref()))
+    {
+        return Some(Kind::Interactions);
     }
     if let Some(t) = obj.str("type") {
         if ANTHROPIC_EVENTS.contains(&t.as_ref()) {
@@ -152,6 +172,18 @@ struct Pending {
 }
 
 impl Pending {
+    /// Whether it holds nothing but zero values: no name, id or arguments (an
+    /// OpenAI-compatible server's `"function_call": {"name": "", "arguments": ""}` in
+    /// every chunk). No call, as [`crate::formats::DecodedCall::tool_name`] has it.
+    fn is_placeholder(&self) -> bool {
+        self.built.is_none()
+            && self.name.is_empty()
+            && self.id.is_none()
+            && self.args.trim().is_empty()
+            && self.value.as_deref().is_none_or(|v| v == "{}")
+            && self.fragments.is_empty()
+    }
+
     fn new(line: u64) -> Pending {
         Pending {
             choice: 0,
@@ -292,6 +324,9 @@ impl Stream {
                 self.item_slots.remove(item);
                 self.flushed.insert(flushed_key("item", 0, item.as_bytes()));
             }
+            if p.is_placeholder() {
+                continue;
+            }
             let (call, complete) = self.settle(p);
             cut |= !complete;
             out.push(call);
@@ -377,6 +412,12 @@ impl Stream {
                 !started || !obj.has("messageStart")
             }
             Kind::GeminiPartial => false,
+            Kind::Interactions => {
+                !(matches!(
+                    obj.str("event_type").as_deref(),
+                    Some("interaction.start" | "interaction.created")
+                ) && self.key.is_some())
+            }
             // Chunks of another message continue the stream (LangGraph interleaves the
             // chunks of parallel nodes, and a provider's message id can stand between
             // chunks with the run's id) unless this message said it was complete.
@@ -420,6 +461,7 @@ impl Stream {
             Kind::Responses => self.responses(obj, line),
             Kind::Bedrock => self.bedrock(obj, line),
             Kind::GeminiPartial => false,
+            Kind::Interactions => self.interactions(obj, line),
             Kind::LangChain => {
                 if let Some(body) = langchain_chunk(obj) {
                     self.langchain(&body, line);
@@ -879,6 +921,94 @@ impl Stream {
         false
     }
 
+    /// One Gemini Interactions event. A `step.start` of a `function_call` step holds a
+    /// placeholder (`"arguments": {}`): the arguments are the `arguments_delta` pieces
+    /// of its `step.delta` events, and the call is final only at its `step.stop` (or
+    /// when the interaction completes); a stream cut before is marked truncated.
+    fn interactions(&mut self, obj: &Obj, line: u64) -> bool {
+        let index = obj.get("index").and_then(|i| i.u64()).unwrap_or(0);
+        match obj.str("event_type").as_deref() {
+            Some("interaction.start" | "interaction.created") => {
+                if let Some(i) = obj.obj("interaction") {
+                    self.key = i.str("id").map(Into::into);
+                }
+                self.line = line;
+            }
+            Some("step.start") => {
+                let Some(step) = obj.obj("step") else {
+                    return false;
+                };
+                if step.is("type", "function_call") {
+                    let mut p = Pending::new(line);
+                    p.choice = index;
+                    p.id = step.str("id").map(Into::into);
+                    p.name = step.str("name").unwrap_or_default().into_owned();
+                    p.value = step.get("arguments").map(|a| a.kept_compact());
+                    self.push_call(p);
+                }
+            }
+            Some("step.delta") => {
+                let Some(delta) = obj.obj("delta") else {
+                    return false;
+                };
+                match delta.str("type").as_deref() {
+                    Some("arguments_delta") => {
+                        if let Some(p) = self.last_call_of(index) {
+                            p.args
+                                .push_str(&delta.str("partial_arguments").unwrap_or_default());
+                        }
+                    }
+                    Some("text") => {
+                        self.push_text(&delta.str("text").unwrap_or_default(), line, false)
+                    }
+                    _ => {}
+                }
+            }
+            Some("step.stop") => {
+                if let Some(p) = self.last_call_of(index) {
+                    p.complete = true;
+                }
+            }
+            Some("interaction.complete" | "interaction.completed") => {
+                // The completed interaction's steps are usually left out; a call among
+                // them that no event gave is taken whole.
+                let interaction = obj.obj("interaction");
+                let steps = interaction
+                    .as_ref()
+                    .and_then(|i| i.arr("steps").or_else(|| i.arr("outputs")))
+                    .unwrap_or_default();
+                for step_node in steps {
+                    let Some(step) = step_node.object() else {
+                        continue;
+                    };
+                    let id = step.str("id");
+                    if id.as_ref().is_some_and(|id| {
+                        self.calls
+                            .iter()
+                            .any(|p| p.id.as_deref() == Some(id.as_ref()))
+                    }) {
+                        continue;
+                    }
+                    let mut p = Pending::new(line);
+                    p.built = native::interactions_step(
+                        &step_node,
+                        &step,
+                        &LineIndex::fixed(line),
+                        native::GEMINI_INTERACTIONS_STREAM,
+                    );
+                    if p.built.is_some() {
+                        p.complete = true;
+                        self.push_call(p);
+                    }
+                }
+                self.mark_done();
+                return true;
+            }
+            _ => {}
+        }
+        false
+    }
+
     /// Adds Gemini `partialArgs` fragments of one `functionCall` chunk.
     pub fn gemini_fragments(&mut self, fc: &Obj) {
         let Some(p) = self.calls.back_mut() else {
@@ -928,6 +1058,7 @@ impl Stream {
             Kind::Bedrock => native::BEDROCK_STREAM,
             Kind::GeminiPartial => native::GEMINI_STREAM,
             Kind::LangChain => native::LANGCHAIN_STREAM,
+            Kind::Interactions => native::GEMINI_INTERACTIONS_STREAM,
         };
         if let Some(call) = p.built {
             return (call, true);
@@ -990,7 +1121,7 @@ impl Stream {
             turn.push_text(text, self.text_line, false);
         }
         let calls = std::mem::take(&mut self.calls);
-        for p in calls {
+        for p in calls.into_iter().filter(|p| !p.is_placeholder()) {
             turn.push_call(self.settle(p).0);
         }
         (turn, self.turn_key())
@@ -1040,6 +1171,15 @@ mod tests {
             ("g", 2.into())
         );
         assert!(t.calls.iter().all(|c| c.is_valid()));
+    }
+
+    #[test]
+    fn a_zero_valued_function_call_in_every_chunk_is_no_call() {
+        let t = run(&[
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi","function_call":{"name":"","arguments":""}}}]}"#,
+            r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":".","function_call":{"name":"","arguments":""}},"finish_reason":"stop"}]}"#,
+        ]);
+        assert!(t.calls.is_empty(), "{:?}", t.calls);
     }
 
     #[test]
