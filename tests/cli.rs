@@ -2347,3 +2347,90 @@ fn gemini_interactions_calls_take_their_arguments_from_the_deltas() {
     );
     assert_eq!(whole[0]["arguments"]["location"], "Paris, France");
 }
+
+/// Runs `toolsift ARGS` on `input` and returns its records as JSON values.
+fn json_records(args: &[&str], input: &str) -> Vec<serde_json::Value> {
+    let out = toolsift()
+        .args(args)
+        .write_stdin(input.to_owned())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    serde_json::Deserializer::from_str(&text)
+        .into_iter::<serde_json::Value>()
+        .map(|v| v.unwrap())
+        .collect()
+}
+
+/// A server tool's result written in the message of its call (Anthropic
+/// `web_search_tool_result` beside its `server_tool_use`) comes after that call, with
+/// the call's name: the README's `group_by(.id)` join pairs them.
+#[test]
+fn a_result_in_the_message_of_its_call_follows_the_call() {
+    let message = r#"{"role":"assistant","content":[
+        {"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"rust"}},
+        {"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]},
+        {"type":"tool_use","id":"toolu_2","name":"lookup","input":{"q":1}}]}"#;
+    let got: Vec<(String, String, String)> = json_records(&["extract", "--with-results"], message)
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+            (s("type"), s("name"), s("id"))
+        })
+        .collect();
+    let row = |t: &str, n: &str, i: &str| (t.to_owned(), n.to_owned(), i.to_owned());
+    assert_eq!(
+        got,
+        [
+            row("call", "web_search", "srvtoolu_1"),
+            row("call", "lookup", "toolu_2"),
+            row("result", "web_search", "srvtoolu_1"),
+        ]
+    );
+}
+
+/// One reader per format: a Gemini `functionResponse` that wraps an error
+/// (`{"error": …}`) is that error, marked so, for `extract` and `convert` alike, and a
+/// Responses output with `status: "failed"` is an error in both.
+#[test]
+fn extract_and_convert_read_a_result_alike() {
+    let gemini = r#"{"contents":[
+        {"role":"user","parts":[{"text":"list"}]},
+        {"role":"model","parts":[{"functionCall":{"id":"c1","name":"ls","args":{}}}]},
+        {"role":"user","parts":[{"functionResponse":{"id":"c1","name":"ls","response":{"error":"denied"}}}]}]}"#;
+    let responses = r#"{"input":[
+        {"type":"message","role":"user","content":"list"},
+        {"type":"function_call","call_id":"c1","name":"ls","arguments":"{}"},
+        {"type":"function_call_output","call_id":"c1","output":"denied","status":"failed"}]}"#;
+    for input in [gemini, responses] {
+        let extracted = json_records(&["extract", "--with-results"], input);
+        let result = extracted
+            .iter()
+            .find(|r| r["type"] == "result")
+            .expect("a result");
+        assert_eq!(
+            (&result["content"], &result["is_error"]),
+            (&serde_json::json!("denied"), &serde_json::json!(true)),
+            "extract: {input}"
+        );
+        let converted = json_records(&["convert", "--to", "json"], input);
+        let part = converted[0]["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["parts"].as_array().unwrap())
+            .find(|p| p["type"] == "result")
+            .expect("a result part")
+            .clone();
+        assert_eq!(
+            (&part["content"], &part["is_error"]),
+            (&serde_json::json!("denied"), &serde_json::json!(true)),
+            "convert: {input}"
+        );
+    }
+}

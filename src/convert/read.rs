@@ -470,11 +470,11 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
     }
     if role == Role::Tool {
         signals.openai += 1;
-        known.extend(["tool_call_id", "name"]);
-        let content = obj.get("content").map_or(Raw::new("null"), |c| raw(&c));
-        let mut r = ResultPart::new(content);
-        r.call_id = obj.str("tool_call_id").map(|s| s.into_owned());
-        r.name = obj.str("name").map(|s| s.into_owned());
+        let d = crate::formats::openai::tool_message(obj);
+        let mut r = d.result_part(obj, "null");
+        // The message, not its result, keeps the fields read by neither.
+        r.extra.clear();
+        known.extend(d.members);
         m.parts.push(Part::Result(r));
         m.extra = extra_of(obj, &known);
         return Ok(m);
@@ -714,24 +714,10 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
                 m.parts.push(Part::Call(call));
             }
         }
-        // A client tool's result, or a server tool's (`web_search_tool_result`,
-        // `code_execution_tool_result`, `mcp_tool_result`…: in the assistant message,
-        // beside its call), as extract reads them; a server result's type is kept in
-        // `extra` so that an Anthropic target writes it back as it was.
-        kind if kind == "tool_result"
-            || kind.ends_with("_tool_result") && obj.has("tool_use_id") =>
-        {
+        // A client tool's result, or a server tool's beside its call.
+        _ if let Some(d) = crate::formats::anthropic::result(&obj) => {
             signals.anthropic += 1;
-            let content = obj.get("content").map_or(Raw::new("\"\""), |c| raw(&c));
-            let mut r = ResultPart::new(content);
-            r.call_id = obj.str("tool_use_id").map(|s| s.into_owned());
-            r.is_error = obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false);
-            let known: &[&str] = match kind {
-                "tool_result" => &["type", "tool_use_id", "content", "is_error"],
-                _ => &["tool_use_id", "content", "is_error"],
-            };
-            r.extra = extra_of(&obj, known);
-            m.parts.push(Part::Result(r));
+            m.parts.push(Part::Result(d.result_part(&obj, "\"\"")));
         }
         _ => {
             if matches!(kind.as_str(), "image_url" | "input_audio" | "refusal") {

@@ -19,7 +19,7 @@
 //!   transcript's `events_after`. Gemini CLI `info` and `error` entries likewise.
 
 use super::emit::J;
-use super::model::{CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, Transcript};
+use super::model::{Extra, Format, Message, Part, Raw, Role, Transcript};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow};
 
@@ -374,20 +374,12 @@ fn gemini_cli_entry(s: &mut Session, node: &Node) -> Result<()> {
             m.parts.push(Part::Block(Raw::new(call.text())));
             continue;
         };
-        let name = c.str("name").unwrap_or_default().into_owned();
-        let mut part = CallPart::new(name, Raw::empty_object());
-        match c.get("args") {
-            Some(a) if a.kind() == Kind::Object => part.arguments = Raw::new(a.text()),
-            Some(a) if !a.is_null() => part.arguments_raw = Some(a.text().to_owned()),
-            _ => {}
-        }
-        part.id = c.str("id").map(|s| s.into_owned());
-        part.extra = c
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_ref(), "id" | "name" | "args" | "result"))
-            .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
-            .collect();
-        let failed = c.is("status", "error");
+        let Some(part) = crate::formats::gemini::cli_tool_call(&c).call_part(&c)? else {
+            // A nameless call stays as written.
+            m.parts.push(Part::Block(Raw::new(call.text())));
+            continue;
+        };
+        let failed = crate::formats::gemini::cli_tool_call_failed(&c);
         m.parts.push(Part::Call(part));
         for r in c.items("result") {
             let fr = r
@@ -397,22 +389,11 @@ fn gemini_cli_entry(s: &mut Session, node: &Node) -> Result<()> {
                 results.parts.push(Part::Block(Raw::new(r.text())));
                 continue;
             };
-            let content = fr
-                .get("response")
-                .map_or(Raw::empty_object(), |v| Raw::new(v.text()));
-            let mut result = ResultPart::new(content);
-            result.call_id = fr.str("id").map(|s| s.into_owned());
-            result.name = fr.str("name").map(|s| s.into_owned());
-            result.is_error = failed;
-            result.extra = outer
-                .iter()
-                .filter(|(k, _)| k != "functionResponse")
-                .chain(
-                    fr.iter()
-                        .filter(|(k, _)| !matches!(k.as_ref(), "id" | "name" | "response")),
-                )
-                .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
-                .collect();
+            let mut result = crate::formats::gemini::function_response(&fr).result_part(&fr, "{}");
+            result.is_error |= failed;
+            let mut extra = crate::convert::read::extra_of(&outer, &["functionResponse"]);
+            extra.append(&mut result.extra);
+            result.extra = extra;
             results.parts.push(Part::Result(result));
         }
     }
@@ -518,7 +499,7 @@ mod tests {
         let t = read_text(text).unwrap();
         assert_eq!(t.source, Some(Format::Responses));
         assert_eq!(t.messages.len(), 3, "{t:#?}");
-        let calls: Vec<&CallPart> = t.messages[1]
+        let calls: Vec<&super::super::model::CallPart> = t.messages[1]
             .parts
             .iter()
             .filter_map(|p| match p {

@@ -252,6 +252,15 @@ pub fn gemini_function_call(
     )
 }
 
+/// An entry of a Gemini CLI message's `toolCalls`.
+pub fn gemini_cli_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+    decoded(
+        formats::gemini::cli_tool_call(obj),
+        GEMINI_CLI,
+        line_of(node, lines),
+    )
+}
+
 /// A Gemini Interactions step (or output) that is a client's function call.
 pub fn interactions_step(
     node: &Node,

@@ -1,7 +1,7 @@
 //! Anthropic Messages: the call blocks (`tool_use`, the API's own `server_tool_use`,
 //! `mcp_tool_use`) decoded for `extract` and `convert`, and `convert`'s writer.
 
-use super::{Args, DecodedCall};
+use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::emit::J;
 use crate::convert::model::{Format, Part, Raw, ResultPart, Role, Transcript};
 use crate::convert::write::{
@@ -42,6 +42,30 @@ pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
         members,
         typed: false,
         result: None,
+    })
+}
+
+/// A result block: the client's `tool_result`, or a server tool's
+/// (`web_search_tool_result`, `code_execution_tool_result`, `mcp_tool_result`…, with
+/// the `tool_use_id` of its call), which the API writes in the assistant message beside
+/// its call. A server result keeps its type among its extra fields, so that a target of
+/// this family writes it back as what it was.
+pub fn result<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
+    let kind = obj.str("type")?;
+    let members: &'static [&'static str] = if kind == "tool_result" {
+        &["type", "tool_use_id", "content", "is_error"]
+    } else if kind.ends_with("_tool_result") && obj.has("tool_use_id") {
+        &["tool_use_id", "content", "is_error"]
+    } else {
+        return None;
+    };
+    Some(DecodedResult {
+        id: obj.str("tool_use_id"),
+        name: None,
+        content: obj.get("content"),
+        is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
+        members,
+        kind: None,
     })
 }
 

@@ -1,7 +1,7 @@
-//! Amazon Bedrock Converse: the `toolUse` block decoded for `extract` (`convert` reads no
-//! Bedrock conversation).
+//! Amazon Bedrock Converse: the `toolUse` and `toolResult` blocks decoded for `extract`
+//! (`convert` reads no Bedrock conversation).
 
-use super::{Args, DecodedCall};
+use super::{Args, DecodedCall, DecodedResult};
 use crate::json::Obj;
 
 /// A `toolUse` object: `input` is the arguments object, `toolUseId` the id.
@@ -16,5 +16,17 @@ pub fn tool_use<'a>(obj: &Obj<'a>) -> DecodedCall<'a> {
         members: vec!["toolUseId", "name", "input"],
         typed: false,
         result: None,
+    }
+}
+
+/// A `toolResult` object: `toolUseId` the id of the call, `status: "error"` a failure.
+pub fn tool_result<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
+    DecodedResult {
+        id: obj.str("toolUseId"),
+        name: None,
+        content: obj.get("content"),
+        is_error: obj.is("status", "error"),
+        members: &["toolUseId", "content", "status"],
+        kind: None,
     }
 }

@@ -3,9 +3,9 @@
 //! `functionCall` and `functionResponse` parts; the system prompt in
 //! `systemInstruction`.
 
-use super::{Args, DecodedCall};
+use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::emit::J;
-use crate::convert::model::{Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
+use crate::convert::model::{Format, Message, Part, Raw, Role, TextPart, Transcript};
 use crate::convert::read::{extra_of, text as string};
 use crate::convert::write::{Grouped, Notes, keep_extra, push_grouped};
 use crate::json::{Kind, Node, Obj};
@@ -23,6 +23,57 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
         members: vec!["name", "args", "id"],
         typed: false,
         result: None,
+    }
+}
+
+/// An entry of a Gemini CLI message's `toolCalls`: `{id, name, args, status, result}`,
+/// the call with its results (`functionResponse` parts) inside.
+pub fn cli_tool_call<'a>(entry: &Obj<'a>) -> DecodedCall<'a> {
+    DecodedCall {
+        kind: "toolCalls",
+        name: entry.str("name"),
+        id: entry.str("id"),
+        namespace: None,
+        qualifies: false,
+        args: entry
+            .get("args")
+            .filter(|a| !a.is_null())
+            .map_or(Args::Absent, Args::Object),
+        members: vec!["id", "name", "args", "result"],
+        typed: false,
+        result: None,
+    }
+}
+
+/// Whether a Gemini CLI `toolCalls` entry failed: its results are errors.
+pub fn cli_tool_call_failed(entry: &Obj) -> bool {
+    entry.is("status", "error") || entry.is("status", "cancelled")
+}
+
+/// A part's `functionResponse` (or `function_response`) object: `name` the tool it
+/// answers, `id` the call's when the call had one. A response that only wraps its
+/// content (`{"content": …}`, `{"error": …}`, as the writer below writes it) is that
+/// content, an error when it is `error`; anything else is the content itself.
+pub fn function_response<'a>(fr: &Obj<'a>) -> DecodedResult<'a> {
+    let mut content = fr.get("response");
+    let mut is_error = false;
+    if let Some(o) = content.and_then(|r| r.object())
+        && o.iter().count() == 1
+    {
+        if let Some(c) = o.get("content") {
+            content = Some(c);
+        } else if let Some(e) = o.get("error") {
+            content = Some(e);
+            is_error = true;
+        }
+    }
+    DecodedResult {
+        id: fr.str("id"),
+        name: fr.str("name"),
+        content,
+        is_error,
+        members: &["name", "response", "id"],
+        kind: None,
     }
 }
 
@@ -158,27 +209,10 @@ pub fn part(node: &Node, m: &mut Message) -> Result<()> {
             None => {}
         }
     } else if let Some(fr) = obj.obj("functionResponse") {
-        let response = fr.get("response");
-        let mut r = ResultPart::new(Raw::new("{}"));
-        // A response that only wraps its content (`{"content": …}`, `{"error": …}`) is
-        // that content; anything else is the content itself.
-        if let Some(resp) = response {
-            r.content = Raw::new(resp.text());
-            if let Some(o) = resp.object()
-                && o.iter().count() == 1
-            {
-                if let Some(c) = o.get("content") {
-                    r.content = Raw::new(c.text());
-                } else if let Some(e) = o.get("error") {
-                    r.content = Raw::new(e.text());
-                    r.is_error = true;
-                }
-            }
-        }
-        r.name = fr.str("name").map(|s| s.into_owned());
-        r.call_id = fr.str("id").map(|s| s.into_owned());
-        r.extra = extra_of(&obj, &["functionResponse"]);
-        r.extra.extend(extra_of(&fr, &["name", "response", "id"]));
+        let mut r = function_response(&fr).result_part(&fr, "{}");
+        let mut extra = extra_of(&obj, &["functionResponse"]);
+        extra.append(&mut r.extra);
+        r.extra = extra;
         m.parts.push(Part::Result(r));
     } else {
         m.parts.push(Part::Block(Raw::new(node.text())));

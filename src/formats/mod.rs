@@ -1,6 +1,7 @@
 //! The provider formats, one file each: the shapes a provider writes calls in, decoded
 //! once for both `extract` and `convert`, and the writer `convert` uses for it. This
-//! module holds only what they share: the decoded call and how a namespace joins a name.
+//! module holds only what they share: the decoded call and result, and how a namespace
+//! joins a name.
 
 pub mod anthropic;
 pub mod bedrock;
@@ -8,7 +9,7 @@ pub mod gemini;
 pub mod openai;
 pub mod responses;
 
-use crate::convert::model::{CallPart, Extra, Raw};
+use crate::convert::model::{CallPart, Extra, Raw, ResultPart};
 use crate::convert::read::{extra_of, set_string_arguments};
 use crate::json::{Node, Obj};
 use anyhow::Result;
@@ -126,6 +127,43 @@ impl DecodedCall<'_> {
         }
         extra.extend(extra_of(obj, &self.members));
         extra
+    }
+}
+
+/// One result as a provider wrote it, before either command builds its own value from
+/// it: a block, part, item or message that answers a call.
+pub struct DecodedResult<'a> {
+    /// The id of the call it answers, as written.
+    pub id: Option<Cow<'a, str>>,
+    /// The name of the tool it answers, where the format writes one.
+    pub name: Option<Cow<'a, str>>,
+    /// The content as written; `None` when the result has none.
+    pub content: Option<Node<'a>>,
+    pub is_error: bool,
+    /// The members of the object the decoded value holds; the others are its extra
+    /// fields.
+    pub members: &'static [&'static str],
+    /// A type to keep first among the extra fields: the result is not the format's
+    /// default kind, and a target of its family writes it back as what it was.
+    pub kind: Option<Cow<'a, str>>,
+}
+
+impl DecodedResult<'_> {
+    /// The result as `convert`'s document model holds it, its extra fields from `obj`;
+    /// `absent` is the content of a result that has none, as its format means it.
+    pub fn result_part(&self, obj: &Obj, absent: &str) -> ResultPart {
+        let mut r = ResultPart::new(
+            self.content
+                .map_or(Raw::new(absent), |c| Raw::new(c.text())),
+        );
+        r.call_id = self.id.as_deref().map(str::to_owned);
+        r.name = self.name.as_deref().map(str::to_owned);
+        r.is_error = self.is_error;
+        if let Some(kind) = &self.kind {
+            r.extra.push(("type".into(), Raw::string(kind)));
+        }
+        r.extra.extend(extra_of(obj, self.members));
+        r
     }
 }
 

@@ -3,7 +3,7 @@
 //! `{name, arguments}`) and the legacy `function_call`, decoded for `extract` and
 //! `convert`, and `convert`'s writer.
 
-use super::{Args, DecodedCall};
+use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::emit::J;
 use crate::convert::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, Transcript};
 use crate::convert::read::{extra_of, set_string_arguments};
@@ -11,6 +11,19 @@ use crate::convert::write::{
     Notes, content_string, document, keep_extra, role_name, same_family, text_block,
 };
 use crate::json::{Kind, Node, Obj};
+
+/// A `role: "tool"` (or legacy `"function"`) message: the result of the call its
+/// `tool_call_id` names; `status: "error"` (LangChain's) a failure.
+pub fn tool_message<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
+    DecodedResult {
+        id: obj.str("tool_call_id"),
+        name: obj.str("name"),
+        content: obj.get("content"),
+        is_error: obj.is("status", "error"),
+        members: &["role", "content", "tool_call_id", "name"],
+        kind: None,
+    }
+}
 
 /// An entry of a `tool_calls` array: OpenAI's (`function`, whose `arguments` Ollama
 /// writes as an object; `custom`, free text), LangChain's (`name` + `args`), or a flat

@@ -9,7 +9,7 @@
 //! `function_call` stays in `extra`, so that the writer writes a custom tool call back
 //! as what it was.
 
-use super::{Args, DecodedCall};
+use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::emit::J;
 use crate::convert::model::{Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
 use crate::convert::read::{extra_of, text as string};
@@ -108,6 +108,24 @@ pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
     Some(d)
 }
 
+/// An item that answers a call: `function_call_output`, or another `*_call_output`
+/// (`custom_tool_call_output`, `shell_call_output`…), whose type it keeps, with the
+/// `call_id` of its call. `status: "failed"` (or `"error"`) is a failure.
+pub fn call_output<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
+    let kind = obj.str("type")?;
+    if !kind.ends_with("_call_output") {
+        return None;
+    }
+    Some(DecodedResult {
+        id: obj.str("call_id"),
+        name: None,
+        content: obj.get("output"),
+        is_error: obj.is("status", "failed") || obj.is("status", "error"),
+        members: &["type", "call_id", "output"],
+        kind: Some(kind).filter(|k| k != "function_call_output"),
+    })
+}
+
 /// `{"input": […], …}` (with `top`), or a bare array of items.
 pub fn read(top: Option<&Obj>, items: &Node) -> Result<Transcript> {
     let mut t = Transcript {
@@ -153,6 +171,12 @@ pub fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
             m.parts.push(Part::Result(r));
             t.messages.push(m);
         }
+        return Ok(());
+    }
+    if let Some(d) = call_output(obj) {
+        let mut m = Message::new(Role::Tool);
+        m.parts.push(Part::Result(d.result_part(obj, "\"\"")));
+        t.messages.push(m);
         return Ok(());
     }
     let kind = obj.str("type").map(|s| s.into_owned());
@@ -206,21 +230,6 @@ pub fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
             } else {
                 t.messages.push(m);
             }
-        }
-        Some(k) if k.ends_with("_call_output") => {
-            let content = obj
-                .get("output")
-                .map_or(Raw::new("\"\""), |o| Raw::new(o.text()));
-            let mut r = ResultPart::new(content);
-            r.call_id = obj.str("call_id").map(|s| s.into_owned());
-            if k != "function_call_output" {
-                r.extra.push(("type".into(), Raw::string(k)));
-            }
-            r.extra
-                .extend(extra_of(obj, &["type", "call_id", "output"]));
-            let mut m = Message::new(Role::Tool);
-            m.parts.push(Part::Result(r));
-            t.messages.push(m);
         }
         Some("reasoning") => {
             let texts: Vec<String> = obj

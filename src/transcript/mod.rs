@@ -79,6 +79,25 @@ pub struct Interpreter {
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
+    /// Result blocks read in the message being built: they come after its turn, so
+    /// that a server tool's result in the message of its call follows that call.
+    results_after_turn: Vec<ToolResult>,
+}
+
+/// A result decoded by its format, as `extract` reports it.
+fn decoded_result(
+    d: crate::formats::DecodedResult,
+    dialect: &'static str,
+    line: u64,
+) -> ToolResult {
+    ToolResult {
+        id: d.id.map(Into::into),
+        name: d.name.map(Into::into),
+        content: JsonText::of_opt(d.content),
+        is_error: d.is_error,
+        dialect,
+        line,
+    }
 }
 
 /// A call's name and arguments, hashed: the same call replayed has the same digest.
@@ -281,10 +300,18 @@ impl Interpreter {
         }
     }
 
-    /// Adds a finished message. A message with the key of the open turn continues it
-    /// (Claude Code writes one API message over several lines); a key seen before only
-    /// adds what is new (copies of a response in OpenHands events).
-    fn submit(&mut self, mut turn: Turn, key: Option<TurnKey>) {
+    /// Adds a finished message, then the results read in it.
+    fn submit(&mut self, turn: Turn, key: Option<TurnKey>) {
+        self.place(turn, key);
+        for result in std::mem::take(&mut self.results_after_turn) {
+            self.result(result);
+        }
+    }
+
+    /// A message with the key of the open turn continues it (Claude Code writes one API
+    /// message over several lines); a key seen before only adds what is new (copies of
+    /// a response in OpenHands events).
+    fn place(&mut self, mut turn: Turn, key: Option<TurnKey>) {
         if self.history {
             return;
         }
@@ -889,26 +916,21 @@ impl Interpreter {
         // Gemini CLI: each entry of `toolCalls` is a call with its results inside.
         for entry in obj.items("toolCalls") {
             let Some(e) = entry.object() else { continue };
-            let Some(name) = e.str("name") else { continue };
-            let mut call = Call::new(name, native::GEMINI_CLI, ctx.lines.line(entry.offset()))
-                .with_id(e.str("id").map(Into::into));
-            if let Some(args) = e.get("args") {
-                call.set_arguments_json(args);
-            }
+            let Some(call) = native::gemini_cli_call(&entry, &e, ctx.lines) else {
+                continue;
+            };
             let id = call.id.clone();
             self.add_call(&mut turn, call);
             for part in e.items("result") {
                 let Some(response) = part.object().and_then(|p| p.obj("functionResponse")) else {
                     continue;
                 };
-                pending_results.push(ToolResult {
-                    id: response.str("id").map(Into::into).or_else(|| id.clone()),
-                    name: response.str("name").map(Into::into),
-                    content: JsonText::of_opt(response.get("response")),
-                    is_error: e.is("status", "error") || e.is("status", "cancelled"),
-                    dialect: native::GEMINI_CLI,
-                    line: ctx.lines.line(part.offset()),
-                });
+                let d = crate::formats::gemini::function_response(&response);
+                let mut result =
+                    decoded_result(d, native::GEMINI_CLI, ctx.lines.line(part.offset()));
+                result.id = result.id.or_else(|| id.clone());
+                result.is_error |= crate::formats::gemini::cli_tool_call_failed(&e);
+                pending_results.push(result);
             }
         }
         for entry in obj.items("invalid_tool_calls") {
@@ -935,7 +957,6 @@ impl Interpreter {
 
     /// `role: "tool"` / `"function"` messages are results.
     fn tool_message(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
-        let content = JsonText::of_opt(obj.get("content"));
         let ids: Vec<String> = match obj.get("tool_call_id").and_then(|n| n.str()) {
             Some(id) => vec![id.into_owned()],
             None => obj
@@ -952,14 +973,12 @@ impl Interpreter {
         } else {
             native::OPENAI
         };
-        let base = ToolResult {
-            id: None,
-            name: obj.str("name").map(Into::into),
-            content,
-            is_error: obj.is("status", "error"),
+        let mut base = decoded_result(
+            crate::formats::openai::tool_message(obj),
             dialect,
-            line: ctx.lines.line(node.offset()),
-        };
+            ctx.lines.line(node.offset()),
+        );
+        base.id = None;
         if ids.is_empty() {
             self.result(base);
             return;
@@ -1033,7 +1052,7 @@ impl Interpreter {
                     return true;
                 }
             } else if kind == "result" && obj.has("content") && obj.has("is_error") {
-                self.result(ToolResult {
+                self.results_after_turn.push(ToolResult {
                     id: obj.str("call_id").map(Into::into),
                     name: obj.str("name").map(Into::into),
                     content: JsonText::of_opt(obj.get("content")),
@@ -1042,15 +1061,9 @@ impl Interpreter {
                     line,
                 });
                 return true;
-            } else if kind == "tool_result" || kind.ends_with("_tool_result") {
-                self.result(ToolResult {
-                    id: obj.str("tool_use_id").map(Into::into),
-                    name: None,
-                    content: JsonText::of_opt(obj.get("content")),
-                    is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
-                    dialect: native::ANTHROPIC,
-                    line,
-                });
+            } else if let Some(d) = crate::formats::anthropic::result(obj) {
+                self.results_after_turn
+                    .push(decoded_result(d, native::ANTHROPIC, line));
                 return true;
             }
         }
@@ -1081,14 +1094,9 @@ impl Interpreter {
         }
         for key in ["functionResponse", "function_response"] {
             if let Some(fr) = obj.obj(key) {
-                self.result(ToolResult {
-                    id: fr.str("id").map(Into::into),
-                    name: fr.str("name").map(Into::into),
-                    content: JsonText::of_opt(fr.get("response")),
-                    is_error: false,
-                    dialect: native::GEMINI,
-                    line,
-                });
+                let d = crate::formats::gemini::function_response(&fr);
+                self.results_after_turn
+                    .push(decoded_result(d, native::GEMINI, line));
                 return true;
             }
         }
@@ -1100,14 +1108,9 @@ impl Interpreter {
             return true;
         }
         if let Some(tr) = obj.obj("toolResult") {
-            self.result(ToolResult {
-                id: tr.str("toolUseId").map(Into::into),
-                name: None,
-                content: JsonText::of_opt(tr.get("content")),
-                is_error: tr.is("status", "error"),
-                dialect: native::BEDROCK,
-                line,
-            });
+            let d = crate::formats::bedrock::tool_result(&tr);
+            self.results_after_turn
+                .push(decoded_result(d, native::BEDROCK, line));
             return true;
         }
         false
@@ -1133,17 +1136,9 @@ impl Interpreter {
                     self.add_call(&mut turn, call);
                 }
             }
-            k if k.ends_with("_call_output") => {
+            _ if let Some(d) = crate::formats::responses::call_output(obj) => {
                 self.item_group += 1;
-                let call_id = obj.str("call_id").map(Into::into);
-                self.result(ToolResult {
-                    id: call_id,
-                    name: None,
-                    content: JsonText::of_opt(obj.get("output")),
-                    is_error: obj.is("status", "failed") || obj.is("status", "error"),
-                    dialect,
-                    line,
-                });
+                self.result(decoded_result(d, dialect, line));
                 return;
             }
             "reasoning" => self.content_block(node, &mut turn, ctx),
