@@ -2434,3 +2434,59 @@ fn extract_and_convert_read_a_result_alike() {
         );
     }
 }
+
+/// Gemini calls written without ids are answered by name and order: each call and the
+/// result that answers it get one generated id, the id `convert` gives the call, the
+/// same on every run.
+#[test]
+fn gemini_calls_without_ids_share_a_generated_id_with_their_results() {
+    let input = r#"{"contents":[
+        {"role":"user","parts":[{"text":"two files"}]},
+        {"role":"model","parts":[
+            {"functionCall":{"name":"read","args":{"path":"a"}}},
+            {"functionCall":{"name":"stat","args":{"path":"a"}}},
+            {"functionCall":{"name":"read","args":{"path":"b"}}}]},
+        {"role":"user","parts":[
+            {"functionResponse":{"name":"read","response":{"output":"A"}}},
+            {"functionResponse":{"name":"read","response":{"output":"B"}}},
+            {"functionResponse":{"name":"stat","response":{"output":"S"}}}]}]}"#;
+    let records = json_records(&["extract", "--with-results"], input);
+    let ids = |kind: &str| -> Vec<String> {
+        records
+            .iter()
+            .filter(|r| r["type"] == kind)
+            .map(|r| r["id"].as_str().expect("an id").to_owned())
+            .collect()
+    };
+    let calls = ids("call");
+    assert_eq!(calls.len(), 3);
+    assert!(calls[0] != calls[2], "{calls:?}");
+    // Results answer the read calls in order, then the stat call.
+    assert_eq!(
+        ids("result"),
+        [calls[0].clone(), calls[2].clone(), calls[1].clone()]
+    );
+    let contents: Vec<&serde_json::Value> = records
+        .iter()
+        .filter(|r| r["type"] == "result")
+        .map(|r| &r["content"])
+        .collect();
+    assert_eq!(
+        contents,
+        [
+            &serde_json::json!({"output": "A"}),
+            &serde_json::json!({"output": "B"}),
+            &serde_json::json!({"output": "S"})
+        ]
+    );
+    let again = json_records(&["extract", "--with-results"], input);
+    assert_eq!(records, again);
+    let request = json_records(&["convert", "--to", "openai"], input);
+    let converted: Vec<&str> = request[0]["messages"][1]["tool_calls"]
+        .as_array()
+        .expect("tool_calls")
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(converted, calls);
+}

@@ -680,29 +680,35 @@ const EXPECTED: &[(&str, Calls)] = &[
     (
         "gemini/google-stream-no-args-tool-call.chunks.txt",
         &[
-            ("read_theme", None, 2),
-            ("read_screen", None, 3),
-            ("read_screen", None, 7),
-            ("read_screen", None, 11),
+            ("read_theme", Some("call_0_703922ad"), 2),
+            ("read_screen", Some("call_1_060a1136"), 3),
+            ("read_screen", Some("call_2_2882f109"), 7),
+            ("read_screen", Some("call_3_191e68f6"), 11),
         ],
     ),
     (
         "gemini/google-stream-tool-call-arguments.chunks.txt",
-        &[("getWeather", None, 1), ("getWeather", None, 5)],
+        &[
+            ("getWeather", Some("call_0_dd72bd84"), 1),
+            ("getWeather", Some("call_1_fa00f94a"), 5),
+        ],
     ),
     // No empty functionCall closes the streamed call: the stream's end does.
     (
         "gemini/google-stream-tool-call-array-arguments-missing-terminal-function-call.chunks.txt",
-        &[("writeItems", None, 1)],
+        &[("writeItems", Some("call_0_dc627254"), 1)],
     ),
     (
         "gemini/google-tool-call.chunks.txt",
-        &[("weather", None, 1)],
+        &[("weather", Some("call_0_f7169541"), 1)],
     ),
-    ("gemini/google-tool-call.json", &[("weather", None, 6)]),
+    (
+        "gemini/google-tool-call.json",
+        &[("weather", Some("call_0_bad3a222"), 6)],
+    ),
     (
         "gemini/google-vertex-stream-tool-call-arguments-nested.1.chunks.txt",
-        &[("cookRecipe", None, 1)],
+        &[("cookRecipe", Some("call_0_58707b6e"), 1)],
     ),
     (
         "gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json",

@@ -299,16 +299,7 @@ impl ResultPart {
     }
 }
 
-/// A stable id for a call that has none: the same input gives the same ids on every
-/// run (the conversation's index in its file, the call's index in the conversation,
-/// and a digest of its name and arguments).
+/// A stable id for a call that has none ([`crate::formats::generated_call_id`]).
 pub fn generated_id(conversation: usize, ordinal: usize, call: &CallPart) -> String {
-    let digest = xxhash_rust::xxh3::xxh3_64(
-        format!("{}\u{0}{}", call.name, call.arguments_text()).as_bytes(),
-    );
-    if conversation == 0 {
-        format!("call_{ordinal}_{:08x}", digest as u32)
-    } else {
-        format!("call_{conversation}_{ordinal}_{:08x}", digest as u32)
-    }
+    crate::formats::generated_call_id(conversation, ordinal, &call.name, call.arguments_text())
 }

@@ -167,6 +167,23 @@ impl DecodedResult<'_> {
     }
 }
 
+/// A stable id for a call written without one, the same for `extract` and `convert`
+/// and on every run: the conversation's index in its file, the call's index among the
+/// conversation's calls, and a digest of its name and its arguments as written.
+pub fn generated_call_id(
+    conversation: usize,
+    ordinal: usize,
+    name: &str,
+    arguments: &str,
+) -> String {
+    let digest = xxhash_rust::xxh3::xxh3_64(format!("{name}\u{0}{arguments}").as_bytes());
+    if conversation == 0 {
+        format!("call_{ordinal}_{:08x}", digest as u32)
+    } else {
+        format!("call_{conversation}_{ordinal}_{:08x}", digest as u32)
+    }
+}
+
 /// Joins a namespace and a tool name the way the namespace expects: one ending in a
 /// separator (`mcp__server__`) is a prefix, any other gets `__` between.
 pub fn namespaced(namespace: &str, name: &str) -> String {

@@ -82,6 +82,14 @@ pub struct Interpreter {
     /// Result blocks read in the message being built: they come after its turn, so
     /// that a server tool's result in the message of its call follows that call.
     results_after_turn: Vec<ToolResult>,
+    /// How many conversations the source held so far, and how many calls were handed
+    /// on in the current one: a call written without an id (Gemini's `functionCall`)
+    /// is given [`crate::formats::generated_call_id`] from them, as `convert` gives it.
+    conversations: usize,
+    ordinal: usize,
+    /// The source is a recording: its requests replay each call under the id its
+    /// client gave it, and that id, not a generated one, is the call's.
+    recording: bool,
 }
 
 /// A result decoded by its format, as `extract` reports it.
@@ -178,6 +186,7 @@ impl Interpreter {
     /// Marks the values fed from now on as request history (a recording's requests).
     pub fn set_history(&mut self, history: bool) {
         self.history = history;
+        self.recording |= history;
     }
 
     /// One framed JSON value. Returns false when nothing in it has a known shape: the
@@ -219,7 +228,12 @@ impl Interpreter {
             if depth == 0
                 && let Some(messages) = obj.arr("messages")
             {
-                self.conversation = conversation_of(&messages);
+                let conversation = conversation_of(&messages);
+                if conversation != self.conversation {
+                    self.conversation = conversation;
+                    self.conversations += 1;
+                    self.ordinal = 0;
+                }
             }
             if let Some(kind) = streams::stream_kind(&obj) {
                 self.stream_event(&node, &obj, kind, &ctx);
@@ -339,10 +353,36 @@ impl Interpreter {
         }
     }
 
+    /// Gives a Gemini call written without an id (its results answer it by name and
+    /// order) the id `convert` gives it, from its `arguments` as written; its results
+    /// then take that id. Not in a recording, whose requests replay the call under the
+    /// id its client gave it.
+    fn give_id(&mut self, call: &mut Call, arguments: &str) {
+        if call.id.is_none()
+            && !self.recording
+            && matches!(call.dialect, native::GEMINI | native::GEMINI_STREAM)
+        {
+            call.id = Some(crate::formats::generated_call_id(
+                self.conversations.saturating_sub(1),
+                self.ordinal,
+                &call.name,
+                arguments,
+            ));
+        }
+    }
+
     /// Adds a call to a turn unless the same call (id, name and arguments) was already
     /// reported: logs write a call again (a message per content block, a request's
     /// history, a mirrored event), but a reused id with another call is a new call.
-    fn add_call(&mut self, turn: &mut Turn, call: Call) {
+    fn add_call(&mut self, turn: &mut Turn, mut call: Call) {
+        if call.id.is_none() && matches!(call.dialect, native::GEMINI | native::GEMINI_STREAM) {
+            // A streamed call: its arguments were joined from pieces.
+            let arguments = match &call.arguments_raw {
+                Some(raw) => raw.clone(),
+                None => serde_json::to_string(&*call.arguments).unwrap_or_default(),
+            };
+            self.give_id(&mut call, &arguments);
+        }
         if let Some(id) = &call.id {
             let map;
             let arguments = match (&call.arguments_raw, call.arguments.compact()) {
@@ -369,6 +409,7 @@ impl Interpreter {
             if self.handed.len() == MAX_OPEN_NAMED * 16 {
                 self.handed.pop_front();
             }
+            self.ordinal += 1;
             self.handed
                 .push_back((call.id.clone(), call_digest(&call), false));
             if let Some(id) = &call.id {
@@ -483,6 +524,14 @@ impl Interpreter {
     fn result(&mut self, mut result: ToolResult) {
         if let Some(own) = result.id.as_ref().and_then(|id| self.replayed_ids.get(id)) {
             result.id = Some(own.clone());
+        }
+        // A result that names its tool but not its call (Gemini's) answers the
+        // earliest open call of that tool.
+        if result.id.is_none()
+            && let Some(name) = &result.name
+            && let Some(at) = self.open_named.iter().position(|(_, n)| n == name)
+        {
+            result.id = self.open_named.remove(at).map(|(id, _)| id);
         }
         if let Some(id) = &result.id
             && let Some(at) = self.open_named.iter().position(|(o, _)| o == id)
@@ -1079,7 +1128,10 @@ impl Interpreter {
                     self.gemini_partial_start(&fc, line, ctx.response);
                     return true;
                 }
-                if let Some(call) = native::gemini_function_call(node, &fc, ctx.lines) {
+                if let Some(mut call) = native::gemini_function_call(node, &fc, ctx.lines) {
+                    // Digested as written, as `convert` digests it.
+                    let arguments = fc.get("args").map_or("{}", |a| a.text());
+                    self.give_id(&mut call, arguments);
                     self.add_call(turn, call);
                     return true;
                 }
