@@ -359,7 +359,12 @@ impl<'o> Engine<'o> {
 
     pub fn event(&mut self, event: Event) -> io::Result<()> {
         self.structured |= match &event {
-            Event::Turn(turn) => !turn.calls.is_empty() || turn.texts.iter().any(|t| !t.raw),
+            // The decoded strings of JSON of no known shape are no message text.
+            Event::Turn(turn) => {
+                !turn.calls.is_empty()
+                    || turn.texts.iter().any(|t| !t.raw)
+                        && !turn.texts.first().is_some_and(|t| t.json_source)
+            }
             Event::Result(_) => true,
             Event::Window(_) => false,
         };
@@ -951,6 +956,9 @@ impl<'o> Engine<'o> {
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
+            if text.json_source && channel == Channel::Text {
+                continue;
+            }
             // SWE-agent's fenced action needs no opener: its turns are always scanned.
             if !self.options.registry.user_rows
                 && !ctx.explicitly("wil")

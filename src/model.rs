@@ -467,6 +467,10 @@ pub struct Text {
     /// The text stands in its file as it is, so its line breaks are file lines. Text
     /// decoded from a JSON string sits on the lines of the string instead.
     pub raw: bool,
+    /// The text is the source of a JSON value of no known shape: the json channel reads
+    /// it (a whole call object), the text channel does not, as text syntaxes inside its
+    /// strings are read from their decoded values instead (escapes undone).
+    pub json_source: bool,
     /// How many line breaks come before each block of `LINE_BLOCK` bytes (and one more
     /// entry for the end), counted once when a line is first asked for.
     breaks_before: OnceLock<Vec<usize>>,
@@ -592,17 +596,21 @@ impl Openers {
     /// Adds the openers of `text[from..to]`.
     pub fn add(&mut self, text: &[u8], from: usize, to: usize) {
         for at in memchr::memchr3_iter(b'<', b'[', b'{', &text[from..to]) {
-            let at = from + at;
-            match text[at] {
-                b'<' => self.angle.push(at),
-                b'[' => {
-                    self.square.push(at);
-                    self.json.push(at);
-                }
-                _ => {
-                    self.json.push(at);
-                    self.sort_brace(text, at);
-                }
+            self.add_one(text, from + at);
+        }
+    }
+
+    /// Lists the opener at `at`, after those listed already.
+    pub fn add_one(&mut self, text: &[u8], at: usize) {
+        match text[at] {
+            b'<' => self.angle.push(at),
+            b'[' => {
+                self.square.push(at);
+                self.json.push(at);
+            }
+            _ => {
+                self.json.push(at);
+                self.sort_brace(text, at);
             }
         }
     }
@@ -700,6 +708,7 @@ impl Text {
             line,
             reasoning,
             raw,
+            json_source: false,
             breaks_before: OnceLock::new(),
             openers: OnceLock::new(),
             wil: OnceLock::new(),
@@ -915,6 +924,25 @@ impl Turn {
     /// Text read straight from a file (plain text input, a line that is not JSON).
     pub fn push_raw_text<'t>(&mut self, text: impl Into<Cow<'t, str>>, line: u64) {
         self.push(text.into(), line, false, true);
+    }
+
+    /// The source of a JSON value of no known shape (see [`Text::json_source`]), with
+    /// the offsets of its objects and arrays: the only openers a scanner is given, as
+    /// the others are inside strings.
+    pub fn push_json_source(&mut self, text: &str, line: u64, values: &[usize]) {
+        let mut openers = Openers::default();
+        for &at in values {
+            if matches!(text.as_bytes().get(at), Some(b'{' | b'[')) {
+                openers.add_one(text.as_bytes(), at);
+            }
+        }
+        let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
+        let mut text = Text::swept(text.to_owned(), line, openers, false, breaks);
+        text.json_source = true;
+        if self.texts.capacity() == 0 {
+            self.texts = SPARE.with_borrow_mut(|s| s.texts.pop()).unwrap_or_default();
+        }
+        self.texts.push(text);
     }
 
     fn push(&mut self, text: Cow<'_, str>, line: u64, reasoning: bool, raw: bool) {

@@ -2490,3 +2490,81 @@ fn gemini_calls_without_ids_share_a_generated_id_with_their_results() {
         .collect();
     assert_eq!(converted, calls);
 }
+
+/// JSON of no known shape is read as text from its decoded strings, not from its
+/// source with the strings' escapes: a text syntax inside a string gives its call once,
+/// with its quotes, however the string escapes it; a record that is a call object is
+/// still a call; and `convert` reads the same calls.
+#[test]
+fn strings_of_json_of_no_known_shape_are_read_decoded() {
+    let name_arguments = |records: &[serde_json::Value]| -> Vec<(String, serde_json::Value)> {
+        records
+            .iter()
+            .map(|r| {
+                (
+                    r["name"].as_str().unwrap().to_owned(),
+                    r["arguments"].clone(),
+                )
+            })
+            .collect()
+    };
+    let out = toolsift()
+        .args(["extract", "fixtures/ollama/generate-pythonic.json"])
+        .output()
+        .unwrap();
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let weather = (
+        "get_weather".to_owned(),
+        serde_json::json!({"location": "San Francisco, CA", "unit": "celsius"}),
+    );
+    assert_eq!(name_arguments(&records), std::slice::from_ref(&weather));
+    assert_eq!(records[0]["source"]["line"], 4);
+    let converted = json_records(
+        &["convert", "--to", "json"],
+        &std::fs::read_to_string("fixtures/ollama/generate-pythonic.json").unwrap(),
+    );
+    let calls: Vec<serde_json::Value> = converted[0]["messages"][0]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == "call")
+        .cloned()
+        .collect();
+    assert_eq!(name_arguments(&calls), [weather]);
+
+    let lines = concat!(
+        r#"{"log": "<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"a \\\"b\\\"\"}}</tool_call>"}"#,
+        "\n",
+        r#"{"log": "\u003ctool_call\u003e{\"name\": \"search\", \"arguments\": {\"q\": 2}}\u003c/tool_call\u003e"}"#,
+        "\n",
+        r#"{"tool": "run", "params": {"cmd": "echo \"<b>\""}}"#,
+        "\n",
+    );
+    let out = toolsift()
+        .arg("extract")
+        .write_stdin(lines)
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        name_arguments(&records),
+        [
+            ("search".to_owned(), serde_json::json!({"q": "a \"b\""})),
+            ("search".to_owned(), serde_json::json!({"q": 2})),
+            ("run".to_owned(), serde_json::json!({"cmd": "echo \"<b>\""})),
+        ]
+    );
+}

@@ -92,24 +92,53 @@ fn split_message(
         return;
     }
     let mut pieces: Vec<Vec<Piece>> = texts.iter().map(|_| Vec::new()).collect();
+    // Calls read from the decoded strings of a text that is JSON of no known shape, as
+    // extract reads them: they cannot be cut out of the JSON, which stays whole, and
+    // follow it.
+    let mut after: Vec<Vec<Call>> = texts.iter().map(|_| Vec::new()).collect();
     let native = m.parts.iter().any(|p| matches!(p, Part::Call(_)));
     if call_roles.contains(&m.role) && !native {
         let mut turn = Turn::new(crate::model::Role::Assistant, 1);
         turn.origin = origin;
-        for &i in &texts {
-            if let Part::Text(t) = &m.parts[i] {
+        // For each text of the turn: the text part it is, and whether it is a string
+        // decoded from that part.
+        let mut text_of: Vec<(usize, bool)> = Vec::new();
+        for (t, &i) in texts.iter().enumerate() {
+            if let Part::Text(part) = &m.parts[i] {
+                if raw
+                    && part.text.trim_start().starts_with(['{', '['])
+                    && let Ok(doc) = crate::json::Doc::parse(&part.text)
+                {
+                    let lines = crate::json::LineIndex::new(&part.text, 1);
+                    let strings = crate::transcript::push_unknown_json(
+                        &mut turn,
+                        doc.root(),
+                        &part.text,
+                        1,
+                        &lines,
+                    );
+                    text_of.push((t, false));
+                    text_of.extend(std::iter::repeat_n((t, true), strings));
+                    continue;
+                }
                 // Read as raw text, so that the same call made twice in one message
                 // is on two lines, two calls.
-                let text = Text::new(t.text.as_str(), 1, false, true);
+                let text = Text::new(part.text.as_str(), 1, false, true);
                 turn.texts.push(if raw {
                     text
                 } else {
                     text.at_completion_start()
                 });
+                text_of.push((t, false));
             }
         }
-        for (call, t, start, end) in engine.calls_in_texts(&turn) {
-            let text = &turn.texts[t].text;
+        for (call, at, start, end) in engine.calls_in_texts(&turn) {
+            let (t, decoded) = text_of[at];
+            if decoded {
+                after[t].push(call);
+                continue;
+            }
+            let text = &turn.texts[at].text;
             let (start, end) = narrow(text, start, end, &call);
             pieces[t].push(Piece {
                 start,
@@ -156,13 +185,15 @@ fn split_message(
             PieceKind::Result(_) => *open = open.saturating_sub(1),
         }
     }
-    if pieces.iter().all(Vec::is_empty) {
+    *open += after.iter().map(Vec::len).sum::<usize>();
+    if pieces.iter().all(Vec::is_empty) && after.iter().all(Vec::is_empty) {
         return;
     }
     // Rebuild the parts, back to front so that indices stay valid.
     for (t, &i) in texts.iter().enumerate().rev() {
         let mut found = std::mem::take(&mut pieces[t]);
-        if found.is_empty() {
+        let calls_after = std::mem::take(&mut after[t]);
+        if found.is_empty() && calls_after.is_empty() {
             continue;
         }
         let Part::Text(part) = &m.parts[i] else {
@@ -209,6 +240,11 @@ fn split_message(
                 extra,
             }));
         }
+        out.extend(
+            calls_after
+                .into_iter()
+                .map(|c| Part::Call(call_part(c, ""))),
+        );
         m.parts.splice(i..=i, out);
     }
 }

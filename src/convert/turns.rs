@@ -78,7 +78,14 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                     t.origin = turn.origin;
                 }
                 let mut m = Message::new(role);
-                for text in &turn.texts {
+                // JSON of no known shape is its source text: the decoded strings after
+                // it are read for extract's text channel only.
+                let source_only = turn.texts.first().is_some_and(|t| t.json_source);
+                for text in turn
+                    .texts
+                    .iter()
+                    .take(if source_only { 1 } else { usize::MAX })
+                {
                     raw |= text.raw;
                     let part = TextPart::new(text.text.as_str());
                     m.parts.push(if text.reasoning {

@@ -498,7 +498,8 @@ impl<'a, 's> Reader<'a, 's> {
                             let found = self.interp.feed_item(doc.root(), &index);
                             self.note_shape(found, doc.root(), true);
                             if !found {
-                                self.interp.feed_text(&text, line);
+                                self.interp
+                                    .feed_unknown_json(doc.root(), &text, line, &index);
                             }
                             None
                         }
@@ -1027,10 +1028,12 @@ impl<'a, 's> Reader<'a, 's> {
     fn json_record(&mut self, text: &str, number: u64, parsed: Result<Doc, String>) {
         match parsed {
             Ok(doc) => {
-                let found = self.interp.feed(doc.root(), &LineIndex::fixed(number));
+                let lines = LineIndex::fixed(number);
+                let found = self.interp.feed(doc.root(), &lines);
                 self.note_shape(found, doc.root(), false);
                 if !found {
-                    self.interp.feed_text(text, number);
+                    self.interp
+                        .feed_unknown_json(doc.root(), text, number, &lines);
                 }
             }
             Err(reason) => {
@@ -1194,7 +1197,8 @@ impl<'a, 's> Reader<'a, 's> {
                 };
                 self.note_shape(found, doc.root(), item);
                 if !found {
-                    self.interp.feed_text(text, line);
+                    self.interp
+                        .feed_unknown_json(doc.root(), text, line, &lines);
                 }
             }
             Err(e) => {
@@ -1270,12 +1274,12 @@ impl<'a, 's> Reader<'a, 's> {
     fn document(&mut self, text: &str, first_line: u64) -> io::Result<()> {
         match Doc::parse(text) {
             Ok(doc) => {
-                let found = self
-                    .interp
-                    .feed(doc.root(), &LineIndex::new(text, first_line));
+                let lines = LineIndex::new(text, first_line);
+                let found = self.interp.feed(doc.root(), &lines);
                 self.note_shape(found, doc.root(), false);
                 if !found {
-                    self.interp.feed_text(text, first_line);
+                    self.interp
+                        .feed_unknown_json(doc.root(), text, first_line, &lines);
                 }
             }
             Err(e) => {
@@ -1380,7 +1384,8 @@ impl<'a, 's> Reader<'a, 's> {
                         LineIndex::anchored(body.line, body.anchors.clone())
                     };
                     if !self.interp.feed(doc.root(), &lines) {
-                        self.interp.feed_text(trimmed, body.line);
+                        self.interp
+                            .feed_unknown_json(doc.root(), trimmed, body.line, &lines);
                     }
                 }
                 Err(_) => self.blob_lines(trimmed, Framing::Jsonl, |i, _| {

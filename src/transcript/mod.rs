@@ -279,6 +279,18 @@ impl Interpreter {
         self.submit(turn, None);
     }
 
+    /// A JSON value of no known shape, `text` its source from `line` on (see
+    /// [`push_unknown_json`]).
+    pub fn feed_unknown_json(&mut self, root: Node, text: &str, line: u64, lines: &LineIndex) {
+        self.end_stream();
+        if self.history {
+            return;
+        }
+        let mut turn = Turn::new(Role::Assistant, line);
+        push_unknown_json(&mut turn, root, text, line, lines);
+        self.submit(turn, None);
+    }
+
     /// Like [`Interpreter::feed_text`], without copying a large text.
     pub fn feed_owned_text(&mut self, text: String, line: u64) {
         self.end_stream();
@@ -1285,6 +1297,60 @@ impl Interpreter {
             self.end_stream();
         }
     }
+}
+
+/// Adds a JSON value of no known shape to `turn`, `text` its source from `line` on:
+/// first the source, which the json channel reads (a record that is a call object) at
+/// its objects and arrays only, then each string value that may hold a call, decoded
+/// and on its own line, so that a text syntax inside a string
+/// (`[get_weather(location=\"Paris\")]`) is read without the string's escapes.
+/// Returns how many strings were added after the source.
+pub(crate) fn push_unknown_json(
+    turn: &mut Turn,
+    root: Node,
+    text: &str,
+    line: u64,
+    lines: &LineIndex,
+) -> usize {
+    // The offsets of its objects and arrays, and the strings that may hold a call, in
+    // document order.
+    let mut values = Vec::new();
+    let mut strings = Vec::new();
+    let mut stack = vec![(root, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        match node.kind() {
+            Kind::String => {
+                let bytes = node.text().as_bytes();
+                // As written: `\u003c` is a `<` too.
+                if memchr::memchr3(b'<', b'[', b'{', bytes).is_some()
+                    || memchr::memmem::find(bytes, b"\\u").is_some()
+                    || crate::model::holds_wil(bytes)
+                {
+                    strings.push(node);
+                }
+            }
+            Kind::Array | Kind::Object if depth < MAX_DEPTH => {
+                values.push(node.offset());
+                let children: Vec<Node> = match node.object() {
+                    Some(obj) => obj.iter().map(|(_, v)| v).collect(),
+                    None => node.items().collect(),
+                };
+                // Pushed in reverse: values are read in document order.
+                stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    turn.push_json_source(text, line, &values);
+    let before = turn.texts.len();
+    for node in strings {
+        turn.push_text(
+            node.str().unwrap_or_default(),
+            lines.line(node.offset()),
+            false,
+        );
+    }
+    turn.texts.len() - before
 }
 
 /// The role of an object that is a message in some format, if it is one.
