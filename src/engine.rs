@@ -951,10 +951,13 @@ impl<'o> Engine<'o> {
         };
         let mut out = Vec::new();
         for (t, text) in turn.texts.iter().enumerate() {
-            // SWE-agent's fenced action needs no opener: its turns are always scanned.
+            // SWE-agent's fenced actions need no opener: their turns are always scanned.
             if !self.options.registry.user_rows
                 && !ctx.explicitly("wil")
-                && turn.origin != crate::model::Origin::SweAgent
+                && !matches!(
+                    turn.origin,
+                    crate::model::Origin::SweAgent | crate::model::Origin::MiniSweAgent
+                )
                 && !text.may_hold_call()
             {
                 continue;

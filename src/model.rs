@@ -877,6 +877,9 @@ pub enum Origin {
     Plain,
     /// An assistant message of a SWE-agent trajectory (actions in `<command>` tags).
     SweAgent,
+    /// An assistant message of a mini-swe-agent trajectory that has no native call (its
+    /// action in a ```` ```bash ```` or ```` ```mswea_bash_command ```` block).
+    MiniSweAgent,
     /// A notebook cell output: outputs re-print earlier ones.
     Notebook,
 }

@@ -19,6 +19,8 @@ const CONVERTED: &[&str] = &[
     "codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
     // A Gemini CLI session document.
     "gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json",
+    // A mini-swe-agent trajectory: actions in fenced blocks, observations as results.
+    "mini-swe-agent/github-issue-missing-colon.traj.json",
     // Single API responses: one message each.
     "openai-chat/deepseek-tool-call.json",
     "openai-chat/groq-tool-call.json",

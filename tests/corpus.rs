@@ -891,6 +891,22 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "mini-swe-agent/github-issue-missing-colon.traj.json",
+        // The one ```mswea_bash_command block of each of the 10 assistant replies.
+        &[
+            ("bash", None, 17),
+            ("bash", None, 25),
+            ("bash", None, 33),
+            ("bash", None, 41),
+            ("bash", None, 49),
+            ("bash", None, 57),
+            ("bash", None, 65),
+            ("bash", None, 73),
+            ("bash", None, 81),
+            ("bash", None, 89),
+        ],
+    ),
+    (
         "openhands/wrong_initial_state.json",
         &[
             (

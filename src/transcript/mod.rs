@@ -8,7 +8,7 @@
 mod streams;
 pub(crate) use streams::langchain_reasoning;
 
-use crate::dialects::native;
+use crate::dialects::{native, swe_agent};
 use crate::json::{Kind, LineIndex, Node, Obj};
 use crate::model::{Call, Event, JsonText, Origin, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
@@ -556,6 +556,12 @@ impl Interpreter {
             self.swe_agent(obj, &history, ctx);
             return Some(true);
         }
+        if let Some(messages) = obj.arr("messages")
+            && swe_agent::is_mini_trajectory(obj)
+        {
+            self.mini_swe_agent(&messages, ctx);
+            return Some(true);
+        }
         if obj.has("payload") && obj.has("timestamp") && obj.has("type") {
             self.codex_line(obj, ctx);
             return Some(true);
@@ -668,6 +674,49 @@ impl Interpreter {
             dialect: native::SWE_AGENT_TRAJECTORY,
             line: ctx.lines.line(content.offset()),
         });
+    }
+
+    /// A mini-swe-agent trajectory: an assistant message without native calls acts with
+    /// its one action block, and the user message after it is the observation, its
+    /// result. With function calling, native calls and tool messages say it all.
+    fn mini_swe_agent(&mut self, messages: &[Node], ctx: &Ctx) {
+        let mut acted = false;
+        for message in messages {
+            let Some(m) = message.object() else {
+                self.walk(message, ctx);
+                acted = false;
+                continue;
+            };
+            let native = m
+                .get("tool_calls")
+                .is_some_and(|t| t.kind() == Kind::Array && t.items().next().is_some());
+            let text_turn = m.is("role", "assistant") && !native;
+            let observation = m
+                .get("content")
+                .filter(|c| acted && m.is("role", "user") && c.kind() == Kind::String);
+            let inner = Ctx {
+                origin: if text_turn {
+                    Origin::MiniSweAgent
+                } else {
+                    ctx.origin
+                },
+                ..ctx.clone()
+            };
+            self.walk(message, &inner);
+            if let Some(content) = observation {
+                self.result(ToolResult {
+                    id: None,
+                    name: None,
+                    content: JsonText::of(&content),
+                    is_error: false,
+                    dialect: swe_agent::MINI_NAME,
+                    line: ctx.lines.line(content.offset()),
+                });
+            }
+            acted = text_turn
+                && m.str("content")
+                    .is_some_and(|c| swe_agent::mini_swe_agent_action(&c).is_some());
+        }
     }
 
     fn codex_line(&mut self, obj: &Obj, ctx: &Ctx) {
