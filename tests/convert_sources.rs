@@ -37,6 +37,9 @@ const STREAMS: &[&str] = &[
     "openai-chat/anthropic-fallback-tool-call.sse",
     "gemini/google-tool-call.chunks.txt",
     "cassettes/llm-tools-streaming-variant-d.yaml",
+    // Cohere v2 chat streams: pieces joined by index, and a call with none.
+    "cohere/cohere-tool-call.chunks.txt",
+    "cohere/cohere-empty-tool-call.chunks.txt",
     // Bedrock Converse responses in cassettes.
     "bedrock/pydantic-ai-bedrock-converse-claude-tool-with-thinking.yaml",
     "bedrock/pydantic-ai-bedrock-converse-moonshot-tool-call.yaml",
@@ -209,4 +212,31 @@ fn conversations_one_per_line_still_convert_line_by_line() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+/// Cohere's tool plan is what the model says before its calls, whole or streamed: the
+/// message's text, kept by every target.
+#[test]
+fn cohere_tool_plan_is_the_model_text() {
+    for (name, plan) in [
+        (
+            "cohere/cohere-tool-call.json",
+            "I will use the weather tool to find out the weather in San Francisco. I will also use the cityAttractions tool to find out what attractions are in San Francisco.",
+        ),
+        (
+            "cohere/cohere-tool-call.chunks.txt",
+            "I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.",
+        ),
+    ] {
+        let file = fixture(name);
+        let out = toolsift()
+            .args(["convert", "--to", "openai", &file])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}");
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let message = &doc["messages"][0];
+        assert_eq!(message["content"], plan, "{name}");
+        assert_eq!(message["tool_calls"].as_array().map(Vec::len), Some(2));
+    }
 }

@@ -514,6 +514,26 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "cohere/cohere-empty-tool-call.chunks.txt",
+        // A call with no argument piece at all.
+        &[("currentTime", Some("currentTime_y46ar19t5gvw"), 14)],
+    ),
+    ("cohere/cohere-reasoning.chunks.txt", &[]),
+    (
+        "cohere/cohere-tool-call.chunks.txt",
+        &[
+            ("weather", Some("weather_e8p4pn45zt0t"), 29),
+            ("cityAttractions", Some("cityAttractions_pyxssbwnq9fq"), 38),
+        ],
+    ),
+    (
+        "cohere/cohere-tool-call.json",
+        &[
+            ("weather", Some("weather_dqgshstja6p9"), 7),
+            ("cityAttractions", Some("cityAttractions_dcxfx4myvx68"), 15),
+        ],
+    ),
+    (
         "codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
         &[
             ("exec_command", Some("call_Y2p6KmqwoTtpi6atpDPuxC5M"), 9),

@@ -503,6 +503,12 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
         m.extra = extra_of(obj, &known);
         return Ok(m);
     }
+    // Cohere's tool plan is what the model says before its calls: text, not reasoning.
+    if let Some(plan) = obj.get("tool_plan").filter(|p| p.kind() == Kind::String) {
+        known.push("tool_plan");
+        m.parts
+            .push(Part::Text(TextPart::new(text(&plan, "tool_plan")?)));
+    }
     content(obj, &mut m, signals)?;
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {
         signals.openai += 1;

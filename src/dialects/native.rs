@@ -21,6 +21,7 @@ pub const GEMINI: &str = "gemini";
 pub const GEMINI_STREAM: &str = "gemini-stream";
 pub const BEDROCK: &str = "bedrock";
 pub const BEDROCK_STREAM: &str = "bedrock-stream";
+pub const COHERE_STREAM: &str = "cohere-stream";
 pub const LANGCHAIN: &str = "langchain";
 pub const LANGCHAIN_STREAM: &str = "langchain-stream";
 pub const CODEX: &str = "codex";
@@ -117,6 +118,11 @@ pub const DIALECTS: &[NativeDialect] = &[
         name: BEDROCK_STREAM,
         summary: "Amazon Bedrock ConverseStream events: contentBlockStart toolUse + contentBlockDelta input pieces (JSON, or the binary event stream of a cassette)",
         example: r#"{"contentBlockDelta":{"delta":{"toolUse":{"input":"{\"a\":1}"}},"contentBlockIndex":1}}"#,
+    },
+    NativeDialect {
+        name: COHERE_STREAM,
+        summary: "Cohere v2 chat stream events: tool-call-start (id, name, first piece) + tool-call-delta argument pieces, joined by index; tool-plan-delta text is the model's text",
+        example: r#"{"type":"tool-call-delta","index":0,"delta":{"message":{"tool_calls":{"function":{"arguments":"{\"a\":1}"}}}}}"#,
     },
     NativeDialect {
         name: LANGCHAIN,

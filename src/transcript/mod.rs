@@ -6,7 +6,7 @@
 //! no code. It also keeps the per-source memory that makes a call logged twice one call.
 
 mod streams;
-pub(crate) use streams::langchain_reasoning;
+pub(crate) use streams::{is_cohere_event, langchain_reasoning};
 
 use crate::dialects::{native, swe_agent};
 use crate::json::{Kind, LineIndex, Node, Obj};
@@ -896,6 +896,14 @@ impl Interpreter {
                     true,
                 );
             }
+        }
+        // Cohere's tool plan is what the model says before its calls: text, not reasoning.
+        if let Some(plan) = obj.get("tool_plan").filter(|p| p.kind() == Kind::String) {
+            turn.push_text(
+                plan.str().unwrap_or_default(),
+                ctx.lines.line(plan.offset()),
+                false,
+            );
         }
         // LangChain keeps a provider's reasoning beside the message.
         if ctx.langchain {
