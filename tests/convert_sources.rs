@@ -37,6 +37,8 @@ const STREAMS: &[&str] = &[
     "openai-chat/anthropic-fallback-tool-call.sse",
     "gemini/google-tool-call.chunks.txt",
     "cassettes/llm-tools-streaming-variant-d.yaml",
+    // A llama-stack recording: a stream of wrapped chunks.
+    "llama-stack/watsonx-stream-tool-call-27dea747.json",
     // Cohere v2 chat streams: pieces joined by index, and a call with none.
     "cohere/cohere-tool-call.chunks.txt",
     "cohere/cohere-empty-tool-call.chunks.txt",

@@ -911,6 +911,39 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "llama-stack/anthropic-messages-tool-use-d13b3334.json",
+        &[("get_weather", Some("call_kp56ga0b"), 49)],
+    ),
+    (
+        "llama-stack/openai-stream-after-tool-results-03c7af9e.json",
+        // The request's two earlier calls (answered there), then the stream's.
+        &[
+            (
+                "get_experiment_id",
+                Some("call_kQzwGe637M0VpMEBFvXlAXTR"),
+                18,
+            ),
+            (
+                "get_experiment_id",
+                Some("call_KInRNLIriUKirjfBCuJqJTWT"),
+                38,
+            ),
+            (
+                "get_experiment_results",
+                Some("call_biQv6t2r31f5CPlharTSDRdH"),
+                176,
+            ),
+        ],
+    ),
+    (
+        "llama-stack/watsonx-stream-tool-call-27dea747.json",
+        &[(
+            "web_search",
+            Some("chatcmpl-tool-079ee8a8f529445284003571553d5447"),
+            92,
+        )],
+    ),
+    (
         "mini-swe-agent/github-issue-missing-colon.traj.json",
         // The one ```mswea_bash_command block of each of the 10 assistant replies.
         &[

@@ -126,6 +126,33 @@ fn conversation_of(messages: &[Node]) -> u64 {
     crate::recent::hash_parts(&parts)
 }
 
+/// The request body and the response body of a llama-stack test recording
+/// (`{"request": {"body" | "payload"}, "response": {"body", "is_streaming"}}`), told by
+/// `is_streaming` or by SDK objects saved as `{"__type__", "__data__"}`.
+fn llama_stack_recording<'a>(obj: &Obj<'a>) -> Option<(Option<Node<'a>>, Node<'a>)> {
+    let request = obj.obj("request")?;
+    let response = obj.obj("response")?;
+    let body = response.get("body")?;
+    let wrapped = |n: &Node| n.object().is_some_and(|o| is_sdk_object(&o));
+    let recorded = response.has("is_streaming")
+        || wrapped(&body)
+        || body.kind() == Kind::Array && body.items().next().is_some_and(|c| wrapped(&c));
+    recorded.then(|| (request.get("body").or_else(|| request.get("payload")), body))
+}
+
+/// An SDK object as llama-stack's recorder saves it: its class and its fields.
+fn is_sdk_object(obj: &Obj) -> bool {
+    obj.has("__type__") && obj.has("__data__")
+}
+
+/// The value an SDK object wrapper holds, or the value itself.
+fn sdk_value(node: Node) -> Node {
+    match node.object() {
+        Some(obj) if is_sdk_object(&obj) => obj.get("__data__").unwrap_or(node),
+        _ => node,
+    }
+}
+
 /// Top-level keys that mark a value as part of a known log, even when it holds nothing
 /// the walker recognizes (Claude Code snapshots, Codex metadata, usage chunks).
 const LOG_KEYS: &[&str] = &[
@@ -556,6 +583,10 @@ impl Interpreter {
             self.swe_agent(obj, &history, ctx);
             return Some(true);
         }
+        if let Some((request, response)) = llama_stack_recording(obj) {
+            self.llama_stack(request, response, ctx);
+            return Some(true);
+        }
         if let Some(messages) = obj.arr("messages")
             && swe_agent::is_mini_trajectory(obj)
         {
@@ -674,6 +705,29 @@ impl Interpreter {
             dialect: native::SWE_AGENT_TRAJECTORY,
             line: ctx.lines.line(content.offset()),
         });
+    }
+
+    /// A llama-stack test recording: one exchange per file, so the request body is the
+    /// conversation so far (unlike a cassette's requests, whose calls an earlier response
+    /// of the same file holds), and the response body is read as the values it wraps, a
+    /// stream's chunks one by one as a stream's events.
+    fn llama_stack(&mut self, request: Option<Node>, response: Node, ctx: &Ctx) {
+        let depth = ctx.depth + 1;
+        if let Some(body) = request {
+            self.finish();
+            self.feed_at(sdk_value(body), ctx.lines, depth);
+            self.finish();
+        }
+        match response.kind() {
+            Kind::Array => {
+                for chunk in response.items() {
+                    self.feed_at(sdk_value(chunk), ctx.lines, depth);
+                }
+            }
+            _ => {
+                self.feed_at(sdk_value(response), ctx.lines, depth);
+            }
+        }
     }
 
     /// A mini-swe-agent trajectory: an assistant message without native calls acts with
@@ -864,7 +918,8 @@ impl Interpreter {
         let mut pending_results: Vec<ToolResult> = Vec::new();
 
         // A canonical transcript's tool message holds its result as a part.
-        if role == Role::Tool && !obj.has("parts") {
+        let answered = role == Role::Tool && !obj.has("parts");
+        if answered {
             self.tool_message(node, obj, ctx);
         }
         match obj.get("content") {
@@ -875,7 +930,8 @@ impl Interpreter {
                     turn.push_text(text, line, false);
                 }
             }
-            Some(content) if content.kind() == Kind::Array => {
+            // A tool message's content parts are its result, read above.
+            Some(content) if content.kind() == Kind::Array && !answered => {
                 for block in content.items() {
                     self.content_block(&block, &mut turn, ctx);
                 }
