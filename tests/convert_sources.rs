@@ -39,6 +39,8 @@ const STREAMS: &[&str] = &[
     "cassettes/llm-tools-streaming-variant-d.yaml",
     // A llama-stack recording: a stream of wrapped chunks.
     "llama-stack/watsonx-stream-tool-call-27dea747.json",
+    // pydantic-ai's xAI cassette of a stream: a server-side call and its output.
+    "xai/test_xai_builtin_code_execution_tool_stream.xai.yaml",
     // Cohere v2 chat streams: pieces joined by index, and a call with none.
     "cohere/cohere-tool-call.chunks.txt",
     "cohere/cohere-empty-tool-call.chunks.txt",

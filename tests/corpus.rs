@@ -1031,6 +1031,23 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("bash", None, 238),
         ],
     ),
+    (
+        "xai/test_xai_builtin_code_execution_tool.xai.yaml",
+        // The server-side call once: the ROLE_TOOL output repeating it holds its result.
+        &[("code_execution", Some("call_03747959"), 31)],
+    ),
+    (
+        "xai/test_xai_builtin_code_execution_tool_stream.xai.yaml",
+        &[("code_execution", Some("call_02414781"), 29)],
+    ),
+    (
+        "xai/test_xai_request_tool_call.xai.yaml",
+        // The second request replays both calls as history.
+        &[
+            ("get_location", Some("call_56494531"), 30),
+            ("get_location", Some("call_28585237"), 36),
+        ],
+    ),
 ];
 
 #[test]

@@ -171,6 +171,8 @@ const LOG_KEYS: &[&str] = &[
     "custom_id",
     // LangGraph Platform's `metadata` event.
     "run_id",
+    // xAI responses and stream chunks (a chunk may hold only a role or a finish reason).
+    "outputs",
 ];
 
 impl Interpreter {
@@ -967,7 +969,9 @@ impl Interpreter {
                 turn.push_text(text, ctx.lines.line(at.offset()), true);
             }
         }
-        let tool_calls = obj.get("tool_calls");
+        // A tool message's `tool_calls` name the calls it answers (xAI repeats a
+        // server-side call in the message holding its output): no new calls.
+        let tool_calls = obj.get("tool_calls").filter(|_| role != Role::Tool);
         match tool_calls {
             Some(calls) if calls.kind() == Kind::Array => {
                 for entry in calls.items() {
@@ -1051,17 +1055,24 @@ impl Interpreter {
         let content = JsonText::of_opt(obj.get("content"));
         let ids: Vec<String> = match obj.get("tool_call_id").and_then(|n| n.str()) {
             Some(id) => vec![id.into_owned()],
-            None => obj
+            None if obj.has("tool_call_ids") => obj
                 .arr("tool_call_ids")
                 .unwrap_or_default()
                 .iter()
                 .filter_map(|n| n.str().map(Into::into))
+                .collect(),
+            // xAI: the calls the message answers, repeated in it.
+            None => obj
+                .items("tool_calls")
+                .filter_map(|c| c.object()?.str("id").map(Into::into))
                 .collect(),
         };
         let dialect = if obj.is("role", "function") {
             native::OPENAI_FUNCTION_CALL
         } else if obj.is("type", "tool") || ctx.langchain {
             native::LANGCHAIN
+        } else if obj.is("role", "ROLE_TOOL") {
+            native::XAI
         } else {
             native::OPENAI
         };
@@ -1506,6 +1517,33 @@ mod tests {
             _ => None,
         }));
         calls.into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn a_tool_message_repeating_its_call_answers_it() {
+        // xAI's ROLE_TOOL output of a server-side call, given without the call itself.
+        let line = r#"{"id":"r","outputs":[{"index":1,"message":{"role":"ROLE_TOOL","content":"4","tool_calls":[{"id":"call_1","type":"TOOL_CALL_TYPE_CODE_EXECUTION_TOOL","function":{"name":"code_execution","arguments":"{}"}}]}}]}"#;
+        let mut interp = Interpreter::new();
+        let doc = crate::json::Doc::parse(line).unwrap();
+        interp.feed(doc.root(), &LineIndex::new(line, 1));
+        interp.finish();
+        let events: Vec<Event> = interp.drain().collect();
+        assert!(
+            events
+                .iter()
+                .all(|e| !matches!(e, Event::Turn(t) if !t.calls.is_empty())),
+            "{events:?}"
+        );
+        let results: Vec<&ToolResult> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Result(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].id.as_deref(), Some("call_1"));
+        assert_eq!(results[0].dialect, native::XAI);
     }
 
     fn chunk(i: usize) -> String {
