@@ -915,6 +915,11 @@ const EXPECTED: &[(&str, Calls)] = &[
         &[("get_weather", Some("call_kp56ga0b"), 49)],
     ),
     (
+        "llama-stack/ollama-generate-stream-pythonic-4597743b.json",
+        // A pythonic call in /api/generate text pieces, read once they are joined.
+        &[("greet_everyone", None, 22)],
+    ),
+    (
         "llama-stack/openai-stream-after-tool-results-03c7af9e.json",
         // The request's two earlier calls (answered there), then the stream's.
         &[

@@ -140,6 +140,15 @@ fn llama_stack_recording<'a>(obj: &Obj<'a>) -> Option<(Option<Node<'a>>, Node<'a
     recorded.then(|| (request.get("body").or_else(|| request.get("payload")), body))
 }
 
+/// The text of one piece of an Ollama `/api/generate` reply (`{"model", "response",
+/// "done", …}`), streamed or whole.
+fn ollama_generate_piece<'a>(obj: &Obj<'a>) -> Option<std::borrow::Cow<'a, str>> {
+    if !(obj.has("model") && obj.has("done")) || obj.has("message") || obj.has("choices") {
+        return None;
+    }
+    obj.str("response")
+}
+
 /// An SDK object as llama-stack's recorder saves it: its class and its fields.
 fn is_sdk_object(obj: &Obj) -> bool {
     obj.has("__type__") && obj.has("__data__")
@@ -720,16 +729,40 @@ impl Interpreter {
             self.feed_at(sdk_value(body), ctx.lines, depth);
             self.finish();
         }
-        match response.kind() {
-            Kind::Array => {
-                for chunk in response.items() {
-                    self.feed_at(sdk_value(chunk), ctx.lines, depth);
-                }
+        let values: Vec<Node> = match response.kind() {
+            Kind::Array => response.items().collect(),
+            _ => vec![response],
+        };
+        // Ollama's `/api/generate` gives its text in pieces: joined, the text channels
+        // read it whole (a call split over pieces is one call).
+        let mut generated: Option<(String, u64)> = None;
+        for value in values.into_iter().map(sdk_value) {
+            if let Some(piece) = value.object().and_then(|o| ollama_generate_piece(&o)) {
+                let line = ctx.lines.line(value.offset());
+                generated
+                    .get_or_insert_with(|| (String::new(), line))
+                    .0
+                    .push_str(&piece);
+                continue;
             }
-            _ => {
-                self.feed_at(sdk_value(response), ctx.lines, depth);
-            }
+            self.generated_text(generated.take());
+            self.feed_at(value, ctx.lines, depth);
         }
+        self.generated_text(generated.take());
+    }
+
+    /// The text a model generated, joined from its pieces: one turn of assistant text.
+    fn generated_text(&mut self, text: Option<(String, u64)>) {
+        let Some((text, line)) = text.filter(|(t, _)| !t.trim().is_empty()) else {
+            return;
+        };
+        self.end_stream();
+        if self.history {
+            return;
+        }
+        let mut turn = Turn::new(Role::Assistant, line);
+        turn.push_text(text, line, false);
+        self.submit(turn, None);
     }
 
     /// A mini-swe-agent trajectory: an assistant message without native calls acts with
