@@ -60,6 +60,8 @@ gemini-interactions-stream\t''
 gemini-cli\t''
 bedrock\t''
 bedrock-stream\t''
+cohere-stream\t''
+xai\t''
 langchain\t''
 langchain-stream\t''
 codex\t''
@@ -127,7 +129,8 @@ functiongemma\t''
 gemma4\t''
 wil\t''
 swe-agent-command\t''
-swe-agent-fence\t''"
+swe-agent-fence\t''
+mini-swe-agent-action\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l schema-root -d 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)' -r -F
@@ -180,6 +183,8 @@ gemini-interactions-stream\t''
 gemini-cli\t''
 bedrock\t''
 bedrock-stream\t''
+cohere-stream\t''
+xai\t''
 langchain\t''
 langchain-stream\t''
 codex\t''
@@ -247,7 +252,8 @@ functiongemma\t''
 gemma4\t''
 wil\t''
 swe-agent-command\t''
-swe-agent-fence\t''"
+swe-agent-fence\t''
+mini-swe-agent-action\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l schema-root -d 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)' -r -F
@@ -333,6 +339,8 @@ gemini-interactions-stream\t''
 gemini-cli\t''
 bedrock\t''
 bedrock-stream\t''
+cohere-stream\t''
+xai\t''
 langchain\t''
 langchain-stream\t''
 codex\t''
@@ -400,7 +408,8 @@ functiongemma\t''
 gemma4\t''
 wil\t''
 swe-agent-command\t''
-swe-agent-fence\t''"
+swe-agent-fence\t''
+mini-swe-agent-action\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l tools -d 'Tool contracts: their names are read as Cline-style tags too, and raw-text values are typed by their schemas' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l dialect-file -d 'Extra dialects (see `toolsift extract --help`)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l exclude -d 'Files and directories found inside directory arguments whose name (or path relative to the argument, for a pattern with a `/`) matches GLOB are not read, as fd\'s --exclude (repeatable; `--exclude \'*.orig\'`). Files named as arguments are always read' -r

@@ -959,10 +959,13 @@ impl<'o> Engine<'o> {
             if text.json_source && channel == Channel::Text {
                 continue;
             }
-            // SWE-agent's fenced action needs no opener: its turns are always scanned.
+            // SWE-agent's fenced actions need no opener: their turns are always scanned.
             if !self.options.registry.user_rows
                 && !ctx.explicitly("wil")
-                && turn.origin != crate::model::Origin::SweAgent
+                && !matches!(
+                    turn.origin,
+                    crate::model::Origin::SweAgent | crate::model::Origin::MiniSweAgent
+                )
                 && !text.may_hold_call()
             {
                 continue;

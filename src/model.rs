@@ -18,12 +18,15 @@ impl Role {
     /// Maps the role names of every supported format onto the four roles.
     pub fn from_name(name: &str) -> Option<Role> {
         match name {
-            "assistant" | "model" | "ai" | "AIMessage" | "AIMessageChunk" | "gemini" | "agent" => {
-                Some(Role::Assistant)
+            "assistant" | "model" | "ai" | "AIMessage" | "AIMessageChunk" | "gemini" | "agent"
+            | "ROLE_ASSISTANT" => Some(Role::Assistant),
+            "user" | "human" | "HumanMessage" | "ROLE_USER" => Some(Role::User),
+            "system" | "developer" | "SystemMessage" | "ROLE_SYSTEM" | "ROLE_DEVELOPER" => {
+                Some(Role::System)
             }
-            "user" | "human" | "HumanMessage" => Some(Role::User),
-            "system" | "developer" | "SystemMessage" => Some(Role::System),
-            "tool" | "function" | "ipython" | "ToolMessage" | "FunctionMessage" => Some(Role::Tool),
+            "tool" | "function" | "ipython" | "ToolMessage" | "FunctionMessage" | "ROLE_TOOL" => {
+                Some(Role::Tool)
+            }
             _ => None,
         }
     }
@@ -886,6 +889,9 @@ pub enum Origin {
     Plain,
     /// An assistant message of a SWE-agent trajectory (actions in `<command>` tags).
     SweAgent,
+    /// An assistant message of a mini-swe-agent trajectory that has no native call (its
+    /// action in a ```` ```bash ```` or ```` ```mswea_bash_command ```` block).
+    MiniSweAgent,
     /// A notebook cell output: outputs re-print earlier ones.
     Notebook,
 }

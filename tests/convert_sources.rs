@@ -19,6 +19,8 @@ const CONVERTED: &[&str] = &[
     "codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
     // A Gemini CLI session document.
     "gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json",
+    // A mini-swe-agent trajectory: actions in fenced blocks, observations as results.
+    "mini-swe-agent/github-issue-missing-colon.traj.json",
     // Single API responses: one message each.
     "openai-chat/deepseek-tool-call.json",
     "openai-chat/groq-tool-call.json",
@@ -35,6 +37,13 @@ const STREAMS: &[&str] = &[
     "openai-chat/anthropic-fallback-tool-call.sse",
     "gemini/google-tool-call.chunks.txt",
     "cassettes/llm-tools-streaming-variant-d.yaml",
+    // A llama-stack recording: a stream of wrapped chunks.
+    "llama-stack/watsonx-stream-tool-call-27dea747.json",
+    // pydantic-ai's xAI cassette of a stream: a server-side call and its output.
+    "xai/test_xai_builtin_code_execution_tool_stream.xai.yaml",
+    // Cohere v2 chat streams: pieces joined by index, and a call with none.
+    "cohere/cohere-tool-call.chunks.txt",
+    "cohere/cohere-empty-tool-call.chunks.txt",
     // Bedrock Converse responses in cassettes.
     "bedrock/pydantic-ai-bedrock-converse-claude-tool-with-thinking.yaml",
     "bedrock/pydantic-ai-bedrock-converse-moonshot-tool-call.yaml",
@@ -207,4 +216,31 @@ fn conversations_one_per_line_still_convert_line_by_line() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+/// Cohere's tool plan is what the model says before its calls, whole or streamed: the
+/// message's text, kept by every target.
+#[test]
+fn cohere_tool_plan_is_the_model_text() {
+    for (name, plan) in [
+        (
+            "cohere/cohere-tool-call.json",
+            "I will use the weather tool to find out the weather in San Francisco. I will also use the cityAttractions tool to find out what attractions are in San Francisco.",
+        ),
+        (
+            "cohere/cohere-tool-call.chunks.txt",
+            "I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.",
+        ),
+    ] {
+        let file = fixture(name);
+        let out = toolsift()
+            .args(["convert", "--to", "openai", &file])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}");
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let message = &doc["messages"][0];
+        assert_eq!(message["content"], plan, "{name}");
+        assert_eq!(message["tool_calls"].as_array().map(Vec::len), Some(2));
+    }
 }

@@ -514,6 +514,26 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "cohere/cohere-empty-tool-call.chunks.txt",
+        // A call with no argument piece at all.
+        &[("currentTime", Some("currentTime_y46ar19t5gvw"), 14)],
+    ),
+    ("cohere/cohere-reasoning.chunks.txt", &[]),
+    (
+        "cohere/cohere-tool-call.chunks.txt",
+        &[
+            ("weather", Some("weather_e8p4pn45zt0t"), 29),
+            ("cityAttractions", Some("cityAttractions_pyxssbwnq9fq"), 38),
+        ],
+    ),
+    (
+        "cohere/cohere-tool-call.json",
+        &[
+            ("weather", Some("weather_dqgshstja6p9"), 7),
+            ("cityAttractions", Some("cityAttractions_dcxfx4myvx68"), 15),
+        ],
+    ),
+    (
         "codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
         &[
             ("exec_command", Some("call_Y2p6KmqwoTtpi6atpDPuxC5M"), 9),
@@ -897,6 +917,60 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "llama-stack/anthropic-messages-tool-use-d13b3334.json",
+        &[("get_weather", Some("call_kp56ga0b"), 49)],
+    ),
+    (
+        "llama-stack/ollama-generate-stream-pythonic-4597743b.json",
+        // A pythonic call in /api/generate text pieces, read once they are joined.
+        &[("greet_everyone", None, 22)],
+    ),
+    (
+        "llama-stack/openai-stream-after-tool-results-03c7af9e.json",
+        // The request's two earlier calls (answered there), then the stream's.
+        &[
+            (
+                "get_experiment_id",
+                Some("call_kQzwGe637M0VpMEBFvXlAXTR"),
+                18,
+            ),
+            (
+                "get_experiment_id",
+                Some("call_KInRNLIriUKirjfBCuJqJTWT"),
+                38,
+            ),
+            (
+                "get_experiment_results",
+                Some("call_biQv6t2r31f5CPlharTSDRdH"),
+                176,
+            ),
+        ],
+    ),
+    (
+        "llama-stack/watsonx-stream-tool-call-27dea747.json",
+        &[(
+            "web_search",
+            Some("chatcmpl-tool-079ee8a8f529445284003571553d5447"),
+            92,
+        )],
+    ),
+    (
+        "mini-swe-agent/github-issue-missing-colon.traj.json",
+        // The one ```mswea_bash_command block of each of the 10 assistant replies.
+        &[
+            ("bash", None, 17),
+            ("bash", None, 25),
+            ("bash", None, 33),
+            ("bash", None, 41),
+            ("bash", None, 49),
+            ("bash", None, 57),
+            ("bash", None, 65),
+            ("bash", None, 73),
+            ("bash", None, 81),
+            ("bash", None, 89),
+        ],
+    ),
+    (
         "openhands/wrong_initial_state.json",
         &[
             (
@@ -966,6 +1040,23 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("bash", None, 210),
             ("bash", None, 224),
             ("bash", None, 238),
+        ],
+    ),
+    (
+        "xai/test_xai_builtin_code_execution_tool.xai.yaml",
+        // The server-side call once: the ROLE_TOOL output repeating it holds its result.
+        &[("code_execution", Some("call_03747959"), 31)],
+    ),
+    (
+        "xai/test_xai_builtin_code_execution_tool_stream.xai.yaml",
+        &[("code_execution", Some("call_02414781"), 29)],
+    ),
+    (
+        "xai/test_xai_request_tool_call.xai.yaml",
+        // The second request replays both calls as history.
+        &[
+            ("get_location", Some("call_56494531"), 30),
+            ("get_location", Some("call_28585237"), 36),
         ],
     ),
 ];

@@ -108,7 +108,7 @@ fn stream_text(trimmed: &str) -> Option<&'static str> {
     {
         return Some("a stream of server-sent events");
     }
-    if first.starts_with("interactions:") {
+    if crate::input::cassette::looks_like_cassette(trimmed) {
         return Some("a VCR cassette (recorded HTTP exchanges, often streams)");
     }
     None

@@ -102,6 +102,13 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
             if forced(Format::Json) && is_canonical(&messages) {
                 return super::canonical::read(&obj).map(Some);
             }
+            if crate::dialects::swe_agent::is_mini_trajectory(&obj) {
+                let mut t = messages_transcript(&messages, Some(&obj), "messages")?;
+                t.bare = false;
+                t.origin = crate::model::Origin::MiniSweAgent;
+                mini_swe_agent(&mut t);
+                return Ok(Some(t));
+            }
             let mut t = messages_transcript(&messages, Some(&obj), "messages")?;
             t.bare = false;
             if let Some(f) = from {
@@ -174,6 +181,44 @@ pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>
     Ok(None)
 }
 
+/// A mini-swe-agent trajectory's messages as a conversation of calls and results: the
+/// user message after an assistant message without native calls that holds one action
+/// block is the action's observation, its result.
+fn mini_swe_agent(t: &mut Transcript) {
+    observations_answer(t, |m| {
+        m.role == Role::Assistant
+            && !m.parts.iter().any(|p| matches!(p, Part::Call(_)))
+            && m.parts.iter().any(|p| {
+                matches!(p, Part::Text(x)
+                    if crate::dialects::swe_agent::mini_swe_agent_action(&x.text).is_some())
+            })
+    });
+}
+
+/// Makes each user message of text alone that follows a message `acted` accepts a
+/// tool message holding that text as the result of the action before it.
+fn observations_answer(t: &mut Transcript, acted: impl Fn(&Message) -> bool) {
+    for i in 1..t.messages.len() {
+        let (before, rest) = t.messages.split_at_mut(i);
+        let (prev, m) = (&before[i - 1], &mut rest[0]);
+        if m.role != Role::User || !acted(prev) {
+            continue;
+        }
+        if m.parts.iter().all(|p| matches!(p, Part::Text(_))) {
+            let text: String = m
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Text(x) => x.text.as_str(),
+                    _ => "",
+                })
+                .collect();
+            m.parts = vec![Part::Result(ResultPart::new(Raw::string(&text)))];
+            m.role = Role::Tool;
+        }
+    }
+}
+
 /// A SWE-agent trajectory's history as a conversation of calls and results: the
 /// observation after an action (the user message after an assistant message that has
 /// an `action` and no native calls) is the action's result. The trajectory's steps past
@@ -190,28 +235,7 @@ fn swe_agent(t: &mut Transcript, top: &Obj) -> Result<()> {
                 || k == "is_demo" && v.as_str() == "true"
         })
     };
-    for i in 1..t.messages.len() {
-        let (before, rest) = t.messages.split_at_mut(i);
-        let (prev, m) = (&before[i - 1], &mut rest[0]);
-        if m.role != Role::User || !is_action(prev) || native(prev) {
-            continue;
-        }
-        let content = std::mem::take(&mut m.parts);
-        let text: String = content
-            .iter()
-            .map(|p| match p {
-                Part::Text(x) => x.text.as_str(),
-                _ => "",
-            })
-            .collect();
-        if content.iter().all(|p| matches!(p, Part::Text(_))) {
-            m.parts
-                .push(Part::Result(ResultPart::new(Raw::string(&text))));
-            m.role = Role::Tool;
-        } else {
-            m.parts = content;
-        }
-    }
+    observations_answer(t, |m| is_action(m) && !native(m));
     let actions = t
         .messages
         .iter()
@@ -478,6 +502,12 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
         m.parts.push(Part::Result(r));
         m.extra = extra_of(obj, &known);
         return Ok(m);
+    }
+    // Cohere's tool plan is what the model says before its calls: text, not reasoning.
+    if let Some(plan) = obj.get("tool_plan").filter(|p| p.kind() == Kind::String) {
+        known.push("tool_plan");
+        m.parts
+            .push(Part::Text(TextPart::new(text(&plan, "tool_plan")?)));
     }
     content(obj, &mut m, signals)?;
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::Array) {

@@ -43,7 +43,7 @@ pub fn is_event_line(obj: &Obj) -> bool {
         || matches!(kind.as_ref(), "user" | "assistant") && obj.obj("message").is_some()
 }
 
-/// One piece of a streamed response (OpenAI, Anthropic or Responses events).
+/// One piece of a streamed response (OpenAI, Anthropic, Responses or Cohere events).
 pub fn is_chunk(obj: &Obj) -> bool {
     if obj.str("object").is_some_and(|o| o.ends_with(".chunk")) {
         return true;
@@ -67,7 +67,7 @@ pub fn is_chunk(obj: &Obj) -> bool {
                 | "message_stop"
                 | "ping"
         ) || t.starts_with("response.")
-    })
+    }) || crate::transcript::is_cohere_event(obj)
 }
 
 /// The session logs read here.

@@ -73,7 +73,9 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                 // extract reads it.
                 if matches!(
                     turn.origin,
-                    crate::model::Origin::SweAgent | crate::model::Origin::Notebook
+                    crate::model::Origin::SweAgent
+                        | crate::model::Origin::MiniSweAgent
+                        | crate::model::Origin::Notebook
                 ) {
                     t.origin = turn.origin;
                 }

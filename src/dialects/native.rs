@@ -21,6 +21,8 @@ pub const GEMINI: &str = "gemini";
 pub const GEMINI_STREAM: &str = "gemini-stream";
 pub const BEDROCK: &str = "bedrock";
 pub const BEDROCK_STREAM: &str = "bedrock-stream";
+pub const COHERE_STREAM: &str = "cohere-stream";
+pub const XAI: &str = "xai";
 pub const LANGCHAIN: &str = "langchain";
 pub const LANGCHAIN_STREAM: &str = "langchain-stream";
 pub const CODEX: &str = "codex";
@@ -119,6 +121,16 @@ pub const DIALECTS: &[NativeDialect] = &[
         example: r#"{"contentBlockDelta":{"delta":{"toolUse":{"input":"{\"a\":1}"}},"contentBlockIndex":1}}"#,
     },
     NativeDialect {
+        name: COHERE_STREAM,
+        summary: "Cohere v2 chat stream events: tool-call-start (id, name, first piece) + tool-call-delta argument pieces, joined by index; tool-plan-delta text is the model's text",
+        example: r#"{"type":"tool-call-delta","index":0,"delta":{"message":{"tool_calls":{"function":{"arguments":"{\"a\":1}"}}}}}"#,
+    },
+    NativeDialect {
+        name: XAI,
+        summary: "xAI gRPC API messages as JSON (pydantic-ai's .xai.yaml cassettes): tool_calls typed TOOL_CALL_TYPE_* (client-side, or a server-side tool such as web_search); a ROLE_TOOL message repeating a server-side call holds its result",
+        example: r#"{"role":"ROLE_ASSISTANT","tool_calls":[{"id":"call_1","type":"TOOL_CALL_TYPE_CLIENT_SIDE_TOOL","function":{"name":"f","arguments":"{\"a\":1}"}}]}"#,
+    },
+    NativeDialect {
         name: LANGCHAIN,
         summary: "LangChain / LangGraph messages (dicts, `{type, data}`, dumpd constructors): tool_calls with args objects, invalid_tool_calls, ToolMessage results",
         example: r#"{"type":"ai","tool_calls":[{"name":"f","args":{"a":1},"id":"call_1","type":"tool_call"}]}"#,
@@ -164,7 +176,12 @@ fn set_arguments(call: &mut Call, node: Option<Node>) {
 pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
     let d = formats::openai::tool_calls_entry(obj)?;
     let kind = d.kind;
+    // xAI's protobuf enum names the kind of tool (`TOOL_CALL_TYPE_CLIENT_SIDE_TOOL`, …).
+    let xai = obj
+        .str("type")
+        .is_some_and(|t| t.starts_with("TOOL_CALL_TYPE_"));
     let dialect = match (kind, d.args) {
+        _ if xai => XAI,
         // OpenAI writes the arguments as a JSON string; Ollama as an object (with an
         // `id` since 0.12).
         ("function", Args::Encoded(a)) if a.kind() == crate::json::Kind::Object => OLLAMA,

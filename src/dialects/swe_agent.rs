@@ -3,8 +3,14 @@
 //! its default thought-action parser from the last fenced code block. The action is a
 //! shell command line, so it becomes `bash {"command": …}`. Active only in turns of
 //! SWE-agent trajectories, where the tag and the fence have that meaning.
+//!
+//! mini-swe-agent, without function calling, reads its action from the one code block
+//! fenced as ```` ```bash ```` (1.x) or ```` ```mswea_bash_command ```` (2.x); a reply
+//! with none or several is a format error and runs nothing. Active only in assistant
+//! turns of mini-swe-agent trajectories.
 
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
+use crate::json::Obj;
 use crate::model::{Call, Origin, Text};
 use memchr::memmem;
 
@@ -17,6 +23,10 @@ const CLOSE: &str = "</command>";
 
 pub const NAME: &str = "swe-agent-command";
 pub const FENCE_NAME: &str = "swe-agent-fence";
+pub const MINI_NAME: &str = "mini-swe-agent-action";
+
+/// The info strings of the fences mini-swe-agent reads an action from.
+const MINI_FENCES: &[&str] = &["```mswea_bash_command", "```bash"];
 
 impl Scanner for SweAgentCommand {
     fn channel(&self) -> Channel {
@@ -41,10 +51,34 @@ impl Scanner for SweAgentCommand {
                 "SWE-agent thought-action format (its default): the last fenced code block, as bash {\"command\": text} (in SWE-agent trajectories)",
                 "Let me look.\n```\nls -a\n```",
             ),
+            DialectRow::new(
+                MINI_NAME,
+                Channel::Text,
+                "mini-swe-agent without function calling: the one ```bash or ```mswea_bash_command block of the response, as bash {\"command\": text} (in mini-swe-agent trajectories)",
+                "THOUGHT: Let me look.\n```mswea_bash_command\nls -a\n```",
+            ),
         ]
     }
 
     fn scan(&self, text: &Text, ctx: &ScanContext, out: &mut Vec<Hit>) {
+        if ctx.turn.origin == Origin::MiniSweAgent {
+            if ctx.enabled(MINI_NAME)
+                && let Some(action) = mini_swe_agent_action(&text.text)
+            {
+                ctx.candidate(action.start);
+                let mut call = Call::new("bash", MINI_NAME, text.line_at(action.start));
+                call.arguments
+                    .insert("command".into(), action.command.into());
+                out.push(Hit {
+                    call,
+                    start: action.start,
+                    end: action.end,
+                    balanced: false,
+                    specificity: MARKED,
+                });
+            }
+            return;
+        }
         if ctx.turn.origin != Origin::SweAgent {
             return;
         }
@@ -100,6 +134,58 @@ impl Scanner for SweAgentCommand {
             });
         }
     }
+}
+
+/// Whether a document is a mini-swe-agent trajectory (`{"info", "messages",
+/// "trajectory_format"}`): its format names mini-swe-agent, or its `info` the version.
+pub fn is_mini_trajectory(obj: &Obj) -> bool {
+    obj.has("messages")
+        && (obj
+            .str("trajectory_format")
+            .is_some_and(|f| f.starts_with("mini-swe-agent"))
+            || obj.obj("info").is_some_and(|i| i.has("mini_version")))
+}
+
+/// The action of a mini-swe-agent reply: where its fence opens, the command, and where
+/// the closing backticks end.
+#[derive(Debug, PartialEq)]
+pub struct MiniAction<'t> {
+    pub start: usize,
+    pub command: &'t str,
+    pub end: usize,
+}
+
+/// The one action block of a mini-swe-agent reply, found as its parser finds it: a
+/// fence of one of [`MINI_FENCES`], blanks to the end of that line, then the command up
+/// to the next line break followed by three backticks. `None` when the reply holds no
+/// such block or several (mini-swe-agent rejects it and runs nothing).
+pub fn mini_swe_agent_action(s: &str) -> Option<MiniAction<'_>> {
+    let mut found = None;
+    for fence in MINI_FENCES {
+        for (start, _) in s.match_indices(fence) {
+            let after = start + fence.len();
+            let rest = &s[after..];
+            let blanks = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
+            if !rest[blanks..].starts_with('\n') {
+                // `bash` is a prefix of other info strings (`bashrc`), or text follows.
+                continue;
+            }
+            let body_from = after + blanks + 1;
+            let Some(close) = s[body_from - 1..].find("\n```") else {
+                continue;
+            };
+            let body_end = body_from - 1 + close;
+            if found.is_some() {
+                return None;
+            }
+            found = Some(MiniAction {
+                start,
+                command: &s[body_from.min(body_end)..body_end],
+                end: body_end + 4,
+            });
+        }
+    }
+    found.filter(|a| !a.command.trim().is_empty())
 }
 
 /// The last fenced code block that is not nested in another, as SWE-agent's
@@ -205,6 +291,32 @@ mod tests {
         );
         assert!(scan("```\nls", Origin::SweAgent).is_empty());
         assert!(scan("```\nls\n```", Origin::Plain).is_empty());
+    }
+
+    #[test]
+    fn mini_swe_agent_reads_its_one_action_block() {
+        let calls = scan(
+            "THOUGHT: look.\n\n```mswea_bash_command\ncat <<'EOF' > a.py\nx = 1\nEOF\n```",
+            Origin::MiniSweAgent,
+        );
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].dialect, MINI_NAME);
+        assert_eq!(
+            calls[0].arguments["command"],
+            "cat <<'EOF' > a.py\nx = 1\nEOF"
+        );
+        assert_eq!(calls[0].line, 12);
+        let calls = scan("Look:\n```bash \nls -a\n```\nDone.", Origin::MiniSweAgent);
+        assert_eq!(calls[0].arguments["command"], "ls -a");
+        // Two actions, none, an unclosed one or another language: a format error.
+        let two = "```bash\nls\n```\nthen\n```mswea_bash_command\npwd\n```";
+        assert!(scan(two, Origin::MiniSweAgent).is_empty());
+        assert!(scan("```python\nprint(1)\n```", Origin::MiniSweAgent).is_empty());
+        assert!(scan("```bash\nls", Origin::MiniSweAgent).is_empty());
+        assert!(scan("```bashrc\nls\n```", Origin::MiniSweAgent).is_empty());
+        // Only in mini-swe-agent turns; SWE-agent's parsers stay out of them.
+        assert!(scan("```bash\nls\n```", Origin::Plain).is_empty());
+        assert!(scan("```\nls\n```", Origin::MiniSweAgent).is_empty());
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! VCR cassettes (vcrpy, pytest-recording, pydantic-ai): YAML with `interactions[]`,
 //! each a request and a response whose body is a string (JSON or SSE text) or a parsed
-//! mapping. Read with yaml-rust2's event parser so every body keeps its line. A body
+//! mapping. pydantic-ai records xAI's gRPC traffic in the same frame (`*.xai.yaml`):
+//! `request_sample`/`response_sample` with the protobuf message as JSON under `json`,
+//! streams as `request_stream`/`response_stream` with `chunks_json[].chunk`; the
+//! protobuf bytes beside them (`raw`, `chunks_raw`) say nothing more. Read with yaml-rust2's event parser so every body keeps its line. A body
 //! recorded as bytes (`!!binary`, base64) is decoded per the response's
 //! `Content-Encoding` (gzip, deflate, br).
 
@@ -114,11 +117,37 @@ pub fn looks_like_cassette(text: &str) -> bool {
         .lines()
         .map(str::trim_end)
         .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    match lines.next() {
-        Some("---") => lines.next().is_some_and(|l| l.starts_with("interactions:")),
-        Some(l) => l.starts_with("interactions:"),
-        None => false,
+    let mut first = lines.next();
+    if first == Some("---") {
+        first = lines.next();
     }
+    // A few top-level scalars may come first (pydantic-ai's xAI cassettes: `version: 1`).
+    for _ in 0..MAX_LEADING_SCALARS {
+        match first {
+            Some(l) if l.starts_with("interactions:") => return true,
+            Some(l) if is_top_level_scalar(l) => first = lines.next(),
+            _ => return false,
+        }
+    }
+    first.is_some_and(|l| l.starts_with("interactions:"))
+}
+
+/// How many top-level `key: value` lines may stand before `interactions:`.
+const MAX_LEADING_SCALARS: usize = 4;
+
+/// A line `key: value` at the top level of a YAML mapping, the value a plain scalar.
+fn is_top_level_scalar(line: &str) -> bool {
+    let Some((key, value)) = line.split_once(": ") else {
+        return false;
+    };
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !value.trim().is_empty()
+        && !value
+            .trim_start()
+            .starts_with(['|', '>', '&', '*', '!', '[', '{'])
 }
 
 /// A YAML node with the line it starts on.
@@ -292,37 +321,52 @@ pub fn parse(text: &str) -> Result<Vec<Interaction>, YamlError> {
         });
     };
     let source: Vec<&str> = text.lines().collect();
+    let side = |i: &Node, keys: &[&str]| -> Vec<Body> {
+        keys.iter()
+            .filter_map(|k| i.get(k))
+            .flat_map(|s| bodies(s, &source))
+            .collect()
+    };
     Ok(items
         .iter()
         .map(|i| Interaction {
-            request: i
-                .get("request")
-                .map(|s| bodies(s, &source))
-                .unwrap_or_default(),
-            response: i
-                .get("response")
-                .map(|s| bodies(s, &source))
-                .unwrap_or_default(),
+            request: side(i, &["request", "request_sample", "request_stream"]),
+            response: side(i, &["response", "response_sample", "response_stream"]),
         })
         .collect())
 }
 
-/// The bodies of a request or response: `body` (a string, or a mapping with `string`)
-/// and `parsed_body` (a YAML mapping of the JSON body).
+/// A YAML mapping as a JSON body, with the lines of its values.
+fn mapping_body(parsed: &Node) -> Body {
+    let mut text = String::new();
+    let mut anchors = Vec::new();
+    parsed.write_json(&mut text, &mut anchors);
+    Body {
+        text,
+        line: parsed.line(),
+        anchors,
+        data_lines: Vec::new(),
+        binary: None,
+        raw: false,
+    }
+}
+
+/// The bodies of a request or response: `body` (a string, or a mapping with `string`),
+/// `parsed_body` (a YAML mapping of the JSON body), and xAI's `json` (a message) and
+/// `chunks_json` (a stream, each `chunk` a body).
 fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
     let mut out = Vec::new();
-    if let Some(parsed) = side.get("parsed_body") {
-        let mut text = String::new();
-        let mut anchors = Vec::new();
-        parsed.write_json(&mut text, &mut anchors);
-        out.push(Body {
-            text,
-            line: parsed.line(),
-            anchors,
-            data_lines: Vec::new(),
-            binary: None,
-            raw: false,
-        });
+    for key in ["parsed_body", "json"] {
+        if let Some(parsed) = side.get(key) {
+            out.push(mapping_body(parsed));
+        }
+    }
+    if let Some(Node::Seq(chunks, _)) = side.get("chunks_json") {
+        for chunk in chunks {
+            if let Some(parsed @ Node::Map(..)) = chunk.get("chunk") {
+                out.push(mapping_body(parsed));
+            }
+        }
     }
     let scalar = match side.get("body") {
         Some(s @ Node::Scalar(..)) => Some(s),
@@ -435,6 +479,25 @@ mod tests {
         let text = "interactions:\n- response:\n    parsed_body:\n      n: 3\n      s: '3'\n      ok: true\n";
         let got = parse(text).ok().unwrap();
         assert_eq!(got[0].response[0].text, r#"{"n":3,"s":"3","ok":true}"#);
+    }
+
+    #[test]
+    fn xai_samples_and_chunks_are_bodies() {
+        let text = "version: 1\ninteractions:\n- request_sample:\n    json:\n      model: grok\n    raw: !!binary |\n      CgA=\n  response_stream:\n    chunks_json:\n    - chunk:\n        id: a\n    - chunk:\n        id: b\n    chunks_raw:\n";
+        assert!(looks_like_cassette(text));
+        let Ok(interactions) = parse(text) else {
+            panic!("not read")
+        };
+        let texts =
+            |bodies: &[Body]| -> Vec<String> { bodies.iter().map(|b| b.text.clone()).collect() };
+        assert_eq!(texts(&interactions[0].request), [r#"{"model":"grok"}"#]);
+        assert_eq!(
+            texts(&interactions[0].response),
+            [r#"{"id":"a"}"#, r#"{"id":"b"}"#]
+        );
+        assert!(interactions[0].request.iter().all(|b| b.binary.is_none()));
+        assert!(!looks_like_cassette("version: 1\nname: x\nitems:\n"));
+        assert!(!looks_like_cassette("version: |\n  1\ninteractions:\n"));
     }
 
     #[test]

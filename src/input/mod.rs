@@ -7,7 +7,7 @@
 //! `auto` decides from the first non-blank bytes, and skips binary input from its first
 //! block.
 
-mod cassette;
+pub(crate) mod cassette;
 pub(crate) mod compressed;
 mod document;
 mod eventstream;

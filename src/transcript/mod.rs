@@ -6,9 +6,9 @@
 //! no code. It also keeps the per-source memory that makes a call logged twice one call.
 
 mod streams;
-pub(crate) use streams::langchain_reasoning;
+pub(crate) use streams::{is_cohere_event, langchain_reasoning};
 
-use crate::dialects::native;
+use crate::dialects::{native, swe_agent};
 use crate::json::{Kind, LineIndex, Node, Obj};
 use crate::model::{Call, Event, JsonText, Origin, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
@@ -153,6 +153,42 @@ fn conversation_of(messages: &[Node]) -> u64 {
     crate::recent::hash_parts(&parts)
 }
 
+/// The request body and the response body of a llama-stack test recording
+/// (`{"request": {"body" | "payload"}, "response": {"body", "is_streaming"}}`), told by
+/// `is_streaming` or by SDK objects saved as `{"__type__", "__data__"}`.
+fn llama_stack_recording<'a>(obj: &Obj<'a>) -> Option<(Option<Node<'a>>, Node<'a>)> {
+    let request = obj.obj("request")?;
+    let response = obj.obj("response")?;
+    let body = response.get("body")?;
+    let wrapped = |n: &Node| n.object().is_some_and(|o| is_sdk_object(&o));
+    let recorded = response.has("is_streaming")
+        || wrapped(&body)
+        || body.kind() == Kind::Array && body.items().next().is_some_and(|c| wrapped(&c));
+    recorded.then(|| (request.get("body").or_else(|| request.get("payload")), body))
+}
+
+/// The text of one piece of an Ollama `/api/generate` reply (`{"model", "response",
+/// "done", …}`), streamed or whole.
+fn ollama_generate_piece<'a>(obj: &Obj<'a>) -> Option<std::borrow::Cow<'a, str>> {
+    if !(obj.has("model") && obj.has("done")) || obj.has("message") || obj.has("choices") {
+        return None;
+    }
+    obj.str("response")
+}
+
+/// An SDK object as llama-stack's recorder saves it: its class and its fields.
+fn is_sdk_object(obj: &Obj) -> bool {
+    obj.has("__type__") && obj.has("__data__")
+}
+
+/// The value an SDK object wrapper holds, or the value itself.
+fn sdk_value(node: Node) -> Node {
+    match node.object() {
+        Some(obj) if is_sdk_object(&obj) => obj.get("__data__").unwrap_or(node),
+        _ => node,
+    }
+}
+
 /// Top-level keys that mark a value as part of a known log, even when it holds nothing
 /// the walker recognizes (Claude Code snapshots, Codex metadata, usage chunks).
 const LOG_KEYS: &[&str] = &[
@@ -171,6 +207,8 @@ const LOG_KEYS: &[&str] = &[
     "custom_id",
     // LangGraph Platform's `metadata` event.
     "run_id",
+    // xAI responses and stream chunks (a chunk may hold only a role or a finish reason).
+    "outputs",
 ];
 
 impl Interpreter {
@@ -644,6 +682,16 @@ impl Interpreter {
             self.swe_agent(obj, &history, ctx);
             return Some(true);
         }
+        if let Some((request, response)) = llama_stack_recording(obj) {
+            self.llama_stack(request, response, ctx);
+            return Some(true);
+        }
+        if let Some(messages) = obj.arr("messages")
+            && swe_agent::is_mini_trajectory(obj)
+        {
+            self.mini_swe_agent(&messages, ctx);
+            return Some(true);
+        }
         if obj.has("payload") && obj.has("timestamp") && obj.has("type") {
             self.codex_line(obj, ctx);
             return Some(true);
@@ -756,6 +804,96 @@ impl Interpreter {
             dialect: native::SWE_AGENT_TRAJECTORY,
             line: ctx.lines.line(content.offset()),
         });
+    }
+
+    /// A llama-stack test recording: one exchange per file, so the request body is the
+    /// conversation so far (unlike a cassette's requests, whose calls an earlier response
+    /// of the same file holds), and the response body is read as the values it wraps, a
+    /// stream's chunks one by one as a stream's events.
+    fn llama_stack(&mut self, request: Option<Node>, response: Node, ctx: &Ctx) {
+        let depth = ctx.depth + 1;
+        if let Some(body) = request {
+            self.finish();
+            self.feed_at(sdk_value(body), ctx.lines, depth);
+            self.finish();
+        }
+        let values: Vec<Node> = match response.kind() {
+            Kind::Array => response.items().collect(),
+            _ => vec![response],
+        };
+        // Ollama's `/api/generate` gives its text in pieces: joined, the text channels
+        // read it whole (a call split over pieces is one call).
+        let mut generated: Option<(String, u64)> = None;
+        for value in values.into_iter().map(sdk_value) {
+            if let Some(piece) = value.object().and_then(|o| ollama_generate_piece(&o)) {
+                let line = ctx.lines.line(value.offset());
+                generated
+                    .get_or_insert_with(|| (String::new(), line))
+                    .0
+                    .push_str(&piece);
+                continue;
+            }
+            self.generated_text(generated.take());
+            self.feed_at(value, ctx.lines, depth);
+        }
+        self.generated_text(generated.take());
+    }
+
+    /// The text a model generated, joined from its pieces: one turn of assistant text.
+    fn generated_text(&mut self, text: Option<(String, u64)>) {
+        let Some((text, line)) = text.filter(|(t, _)| !t.trim().is_empty()) else {
+            return;
+        };
+        self.end_stream();
+        if self.history {
+            return;
+        }
+        let mut turn = Turn::new(Role::Assistant, line);
+        turn.push_text(text, line, false);
+        self.submit(turn, None);
+    }
+
+    /// A mini-swe-agent trajectory: an assistant message without native calls acts with
+    /// its one action block, and the user message after it is the observation, its
+    /// result. With function calling, native calls and tool messages say it all.
+    fn mini_swe_agent(&mut self, messages: &[Node], ctx: &Ctx) {
+        let mut acted = false;
+        for message in messages {
+            let Some(m) = message.object() else {
+                self.walk(message, ctx);
+                acted = false;
+                continue;
+            };
+            let native = m
+                .get("tool_calls")
+                .is_some_and(|t| t.kind() == Kind::Array && t.items().next().is_some());
+            let text_turn = m.is("role", "assistant") && !native;
+            let observation = m
+                .get("content")
+                .filter(|c| acted && m.is("role", "user") && c.kind() == Kind::String);
+            let inner = Ctx {
+                origin: if text_turn {
+                    Origin::MiniSweAgent
+                } else {
+                    ctx.origin
+                },
+                ..ctx.clone()
+            };
+            self.walk(message, &inner);
+            if let Some(content) = observation {
+                self.result(ToolResult {
+                    id: None,
+                    name: None,
+                    content: JsonText::of(&content),
+                    is_error: false,
+                    dialect: swe_agent::MINI_NAME,
+                    line: ctx.lines.line(content.offset()),
+                });
+            }
+            acted = text_turn
+                && m.str("content")
+                    .is_some_and(|c| swe_agent::mini_swe_agent_action(&c).is_some());
+        }
     }
 
     fn codex_line(&mut self, obj: &Obj, ctx: &Ctx) {
@@ -903,7 +1041,8 @@ impl Interpreter {
         let mut pending_results: Vec<ToolResult> = Vec::new();
 
         // A canonical transcript's tool message holds its result as a part.
-        if role == Role::Tool && !obj.has("parts") {
+        let answered = role == Role::Tool && !obj.has("parts");
+        if answered {
             self.tool_message(node, obj, ctx);
         }
         match obj.get("content") {
@@ -914,7 +1053,8 @@ impl Interpreter {
                     turn.push_text(text, line, false);
                 }
             }
-            Some(content) if content.kind() == Kind::Array => {
+            // A tool message's content parts are its result, read above.
+            Some(content) if content.kind() == Kind::Array && !answered => {
                 for block in content.items() {
                     self.content_block(&block, &mut turn, ctx);
                 }
@@ -936,13 +1076,23 @@ impl Interpreter {
                 );
             }
         }
+        // Cohere's tool plan is what the model says before its calls: text, not reasoning.
+        if let Some(plan) = obj.get("tool_plan").filter(|p| p.kind() == Kind::String) {
+            turn.push_text(
+                plan.str().unwrap_or_default(),
+                ctx.lines.line(plan.offset()),
+                false,
+            );
+        }
         // LangChain keeps a provider's reasoning beside the message.
         if ctx.langchain {
             for (text, at) in streams::langchain_reasoning(obj) {
                 turn.push_text(text, ctx.lines.line(at.offset()), true);
             }
         }
-        let tool_calls = obj.get("tool_calls");
+        // A tool message's `tool_calls` name the calls it answers (xAI repeats a
+        // server-side call in the message holding its output): no new calls.
+        let tool_calls = obj.get("tool_calls").filter(|_| role != Role::Tool);
         match tool_calls {
             Some(calls) if calls.kind() == Kind::Array => {
                 for entry in calls.items() {
@@ -1020,17 +1170,24 @@ impl Interpreter {
     fn tool_message(&mut self, node: &Node, obj: &Obj, ctx: &Ctx) {
         let ids: Vec<String> = match obj.get("tool_call_id").and_then(|n| n.str()) {
             Some(id) => vec![id.into_owned()],
-            None => obj
+            None if obj.has("tool_call_ids") => obj
                 .arr("tool_call_ids")
                 .unwrap_or_default()
                 .iter()
                 .filter_map(|n| n.str().map(Into::into))
+                .collect(),
+            // xAI: the calls the message answers, repeated in it.
+            None => obj
+                .items("tool_calls")
+                .filter_map(|c| c.object()?.str("id").map(Into::into))
                 .collect(),
         };
         let dialect = if obj.is("role", "function") {
             native::OPENAI_FUNCTION_CALL
         } else if obj.is("type", "tool") || ctx.langchain {
             native::LANGCHAIN
+        } else if obj.is("role", "ROLE_TOOL") {
+            native::XAI
         } else {
             native::OPENAI
         };
@@ -1506,6 +1663,33 @@ mod tests {
             _ => None,
         }));
         calls.into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn a_tool_message_repeating_its_call_answers_it() {
+        // xAI's ROLE_TOOL output of a server-side call, given without the call itself.
+        let line = r#"{"id":"r","outputs":[{"index":1,"message":{"role":"ROLE_TOOL","content":"4","tool_calls":[{"id":"call_1","type":"TOOL_CALL_TYPE_CODE_EXECUTION_TOOL","function":{"name":"code_execution","arguments":"{}"}}]}}]}"#;
+        let mut interp = Interpreter::new();
+        let doc = crate::json::Doc::parse(line).unwrap();
+        interp.feed(doc.root(), &LineIndex::new(line, 1));
+        interp.finish();
+        let events: Vec<Event> = interp.drain().collect();
+        assert!(
+            events
+                .iter()
+                .all(|e| !matches!(e, Event::Turn(t) if !t.calls.is_empty())),
+            "{events:?}"
+        );
+        let results: Vec<&ToolResult> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Result(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].id.as_deref(), Some("call_1"));
+        assert_eq!(results[0].dialect, native::XAI);
     }
 
     fn chunk(i: usize) -> String {
