@@ -2395,8 +2395,9 @@ fn a_result_in_the_message_of_its_call_follows_the_call() {
 }
 
 /// One reader per format: a Gemini `functionResponse` that wraps an error
-/// (`{"error": …}`) is that error, marked so, for `extract` and `convert` alike, and a
-/// Responses output with `status: "failed"` is an error in both.
+/// (`{"error": …}`) is an error for `extract` (which reports the response as written)
+/// and `convert` (whose result holds what the wrapper holds) alike, and a Responses
+/// output with `status: "failed"` is an error in both.
 #[test]
 fn extract_and_convert_read_a_result_alike() {
     let gemini = r#"{"contents":[
@@ -2407,7 +2408,11 @@ fn extract_and_convert_read_a_result_alike() {
         {"type":"message","role":"user","content":"list"},
         {"type":"function_call","call_id":"c1","name":"ls","arguments":"{}"},
         {"type":"function_call_output","call_id":"c1","output":"denied","status":"failed"}]}"#;
-    for input in [gemini, responses] {
+    let as_written = [
+        serde_json::json!({"error": "denied"}),
+        serde_json::json!("denied"),
+    ];
+    for (input, written) in [gemini, responses].into_iter().zip(as_written) {
         let extracted = json_records(&["extract", "--with-results"], input);
         let result = extracted
             .iter()
@@ -2415,7 +2420,7 @@ fn extract_and_convert_read_a_result_alike() {
             .expect("a result");
         assert_eq!(
             (&result["content"], &result["is_error"]),
-            (&serde_json::json!("denied"), &serde_json::json!(true)),
+            (&written, &serde_json::json!(true)),
             "extract: {input}"
         );
         let converted = json_records(&["convert", "--to", "json"], input);

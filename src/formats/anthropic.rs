@@ -63,6 +63,7 @@ pub fn result<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
         id: obj.str("tool_use_id"),
         name: None,
         content: obj.get("content"),
+        wrapped: None,
         is_error: obj.get("is_error").and_then(|e| e.bool()).unwrap_or(false),
         members,
         kind: None,

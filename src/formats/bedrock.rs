@@ -25,6 +25,7 @@ pub fn tool_result<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
         id: obj.str("toolUseId"),
         name: None,
         content: obj.get("content"),
+        wrapped: None,
         is_error: obj.is("status", "error"),
         members: &["toolUseId", "content", "status"],
         kind: None,

@@ -52,18 +52,20 @@ pub fn cli_tool_call_failed(entry: &Obj) -> bool {
 
 /// A part's `functionResponse` (or `function_response`) object: `name` the tool it
 /// answers, `id` the call's when the call had one. A response that only wraps its
-/// content (`{"content": …}`, `{"error": …}`, as the writer below writes it) is that
+/// content (`{"content": …}`, `{"error": …}`, as the writer below writes it) holds that
 /// content, an error when it is `error`; anything else is the content itself.
 pub fn function_response<'a>(fr: &Obj<'a>) -> DecodedResult<'a> {
-    let mut content = fr.get("response");
+    let response = fr.get("response");
+    let mut content = response;
+    let mut wrapped = None;
     let mut is_error = false;
-    if let Some(o) = content.and_then(|r| r.object())
+    if let Some(o) = response.and_then(|r| r.object())
         && o.iter().count() == 1
     {
         if let Some(c) = o.get("content") {
-            content = Some(c);
+            (content, wrapped) = (Some(c), response);
         } else if let Some(e) = o.get("error") {
-            content = Some(e);
+            (content, wrapped) = (Some(e), response);
             is_error = true;
         }
     }
@@ -71,6 +73,7 @@ pub fn function_response<'a>(fr: &Obj<'a>) -> DecodedResult<'a> {
         id: fr.str("id"),
         name: fr.str("name"),
         content,
+        wrapped,
         is_error,
         members: &["name", "response", "id"],
         kind: None,

@@ -137,8 +137,11 @@ pub struct DecodedResult<'a> {
     pub id: Option<Cow<'a, str>>,
     /// The name of the tool it answers, where the format writes one.
     pub name: Option<Cow<'a, str>>,
-    /// The content as written; `None` when the result has none.
+    /// The content; `None` when the result has none.
     pub content: Option<Node<'a>>,
+    /// The value the content was taken out of, when the format wraps it (Gemini's
+    /// `{"content": …}` response): what `extract` reports, as written.
+    pub wrapped: Option<Node<'a>>,
     pub is_error: bool,
     /// The members of the object the decoded value holds; the others are its extra
     /// fields.

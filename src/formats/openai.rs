@@ -19,6 +19,7 @@ pub fn tool_message<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
         id: obj.str("tool_call_id"),
         name: obj.str("name"),
         content: obj.get("content"),
+        wrapped: None,
         is_error: obj.is("status", "error"),
         members: &["role", "content", "tool_call_id", "name"],
         kind: None,

@@ -120,6 +120,7 @@ pub fn call_output<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
         id: obj.str("call_id"),
         name: None,
         content: obj.get("output"),
+        wrapped: None,
         is_error: obj.is("status", "failed") || obj.is("status", "error"),
         members: &["type", "call_id", "output"],
         kind: Some(kind).filter(|k| k != "function_call_output"),

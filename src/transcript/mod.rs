@@ -101,7 +101,7 @@ fn decoded_result(
     ToolResult {
         id: d.id.map(Into::into),
         name: d.name.map(Into::into),
-        content: JsonText::of_opt(d.content),
+        content: JsonText::of_opt(d.wrapped.or(d.content)),
         is_error: d.is_error,
         dialect,
         line,
