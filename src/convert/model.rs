@@ -298,8 +298,3 @@ impl ResultPart {
         self.content.0.clone()
     }
 }
-
-/// A stable id for a call that has none ([`crate::formats::generated_call_id`]).
-pub fn generated_id(conversation: usize, ordinal: usize, call: &CallPart) -> String {
-    crate::formats::generated_call_id(conversation, ordinal, &call.name, call.arguments_text())
-}

@@ -3,7 +3,8 @@
 //! Gemini responses without ids) answers the earliest call before it still
 //! unanswered, of its name when it gives one.
 
-use super::model::{Part, Transcript, generated_id};
+use super::model::{Part, Transcript};
+use crate::formats::generated_call_id;
 
 /// What pairing found that a user should hear about.
 #[derive(Default, Debug)]
@@ -28,7 +29,8 @@ pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
         for p in &mut m.parts {
             if let Part::Call(c) = p {
                 if c.id.is_none() {
-                    let mut id = generated_id(conversation, ordinal, c);
+                    let mut id =
+                        generated_call_id(conversation, ordinal, &c.name, c.arguments_text());
                     while used.contains(&id) {
                         id.push('_');
                     }
