@@ -561,7 +561,7 @@ fn convert_settings(to: crate::convert::model::Format) -> crate::convert::Settin
     crate::convert::Settings {
         to,
         from: None,
-        write: crate::convert::write::WriteOptions::default(),
+        write: crate::convert::request::WriteOptions::default(),
         compact: false,
         verify: true,
         options: Options {

@@ -541,7 +541,7 @@ fn every_conversion_of_every_fixture_is_a_request_the_api_takes() {
     );
 }
 
-/// Each source field a request takes back (`request::ACCEPTED`) is a field of the
+/// Each source field a request takes back (`rules::ACCEPTED`) is a field of the
 /// provider's schema there.
 #[test]
 fn every_field_written_back_is_in_the_providers_schema() {
@@ -618,7 +618,7 @@ fn every_field_written_back_is_in_the_providers_schema() {
             other => panic!("no place in the schemas for {other:?}"),
         }
     };
-    for (to, what, keys) in toolsift::convert::request::ACCEPTED {
+    for (to, what, keys) in toolsift::convert::rules::ACCEPTED {
         if keys.is_empty() {
             continue;
         }

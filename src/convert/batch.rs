@@ -6,6 +6,7 @@
 //! whose conversion is its own bytes is left alone; every write is atomic; an
 //! interrupted run finishes the files under way and starts no other.
 
+use super::request::WriteOptions;
 use super::{Converted, NotAConversation, Settings, convert_bytes, format_of, options, read_input};
 use crate::ExitCode;
 use crate::atomic::AtomicFile;
@@ -22,9 +23,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
-use write::WriteOptions;
-
-use super::write;
 
 /// Where one input's output goes.
 enum Destination {

@@ -95,7 +95,7 @@ fn string(obj: &Obj, key: &str) -> Result<Option<String>> {
     match obj.get(key) {
         None => Ok(None),
         Some(n) if n.is_null() => Ok(None),
-        Some(n) => super::read::text(&n, key).map(Some),
+        Some(n) => super::decode::text(&n, key).map(Some),
     }
 }
 

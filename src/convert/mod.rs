@@ -7,7 +7,9 @@
 
 mod batch;
 pub mod canonical;
+pub mod decode;
 pub mod emit;
+pub mod encode;
 pub mod frame;
 pub mod model;
 pub mod pair;
@@ -26,10 +28,11 @@ use crate::engine::{Engine, Options, Reasoning};
 use crate::output::Output;
 use anyhow::{Result, anyhow, bail};
 pub use batch::run;
+use encode::Notes;
 use model::{Format, Part, Role, Transcript};
+use request::WriteOptions;
 use std::io::{self, Read};
 use std::path::Path;
-use write::{Notes, WriteOptions};
 
 pub fn format_of(f: ConvertFormat) -> Format {
     match f {

@@ -431,6 +431,176 @@ fn responses(items: &[Value], out: &mut Vec<String>) {
     }
 }
 
+/// The fields read from a source that a target's request takes back, by what holds
+/// them (the `what` of `encode::keep_extra`); any other field of the source is not
+/// written and is named in the notes. `tests/api_schemas.rs` checks every row against
+/// the providers' published schemas (`fixtures/api-schemas/`).
+pub const ACCEPTED: &[(Format, &str, &[&str])] = &[
+    (
+        Format::Openai,
+        "top-level fields",
+        &[
+            "audio",
+            "frequency_penalty",
+            "function_call",
+            "functions",
+            "logit_bias",
+            "logprobs",
+            "max_completion_tokens",
+            "max_tokens",
+            "metadata",
+            "modalities",
+            "model",
+            "n",
+            "parallel_tool_calls",
+            "prediction",
+            "presence_penalty",
+            "prompt_cache_key",
+            "reasoning_effort",
+            "response_format",
+            "safety_identifier",
+            "seed",
+            "stop",
+            "store",
+            "stream",
+            "stream_options",
+            "temperature",
+            "tool_choice",
+            "tools",
+            "top_logprobs",
+            "top_p",
+            "user",
+            "verbosity",
+            "web_search_options",
+        ],
+    ),
+    (Format::Openai, "message fields", &["name"]),
+    (Format::Openai, "tool message fields", &[]),
+    (Format::Openai, "call fields", &[]),
+    (Format::Openai, "content block fields", &[]),
+    (
+        Format::Anthropic,
+        "top-level fields",
+        &[
+            "cache_control",
+            "container",
+            "max_tokens",
+            "metadata",
+            "model",
+            "stop_sequences",
+            "stream",
+            "temperature",
+            "thinking",
+            "tool_choice",
+            "tools",
+            "top_k",
+            "top_p",
+        ],
+    ),
+    (Format::Anthropic, "message fields", &[]),
+    (
+        Format::Anthropic,
+        "content block fields",
+        &["cache_control", "citations"],
+    ),
+    (
+        Format::Anthropic,
+        "call fields",
+        &["cache_control", "caller"],
+    ),
+    (Format::Anthropic, "result fields", &["cache_control"]),
+    (Format::Anthropic, "reasoning fields", &["signature"]),
+    (
+        Format::Gemini,
+        "top-level fields",
+        &[
+            "cachedContent",
+            "generationConfig",
+            "safetySettings",
+            "toolConfig",
+            "tools",
+        ],
+    ),
+    (Format::Gemini, "message fields", &[]),
+    (
+        Format::Gemini,
+        "part fields",
+        &[
+            "thought",
+            "thoughtSignature",
+            "videoMetadata",
+            "mediaResolution",
+        ],
+    ),
+    (Format::Gemini, "reasoning fields", &["thoughtSignature"]),
+    (Format::Gemini, "call fields", &["thoughtSignature"]),
+    (Format::Gemini, "result fields", &[]),
+    (
+        Format::Responses,
+        "top-level fields",
+        &[
+            "background",
+            "include",
+            "instructions",
+            "max_output_tokens",
+            "max_tool_calls",
+            "metadata",
+            "model",
+            "parallel_tool_calls",
+            "previous_response_id",
+            "prompt",
+            "prompt_cache_key",
+            "reasoning",
+            "safety_identifier",
+            "store",
+            "stream",
+            "stream_options",
+            "temperature",
+            "text",
+            "tool_choice",
+            "tools",
+            "top_logprobs",
+            "top_p",
+            "truncation",
+            "user",
+        ],
+    ),
+    (Format::Responses, "message fields", &[]),
+    (Format::Responses, "content fields", &[]),
+    (
+        Format::Responses,
+        "reasoning fields",
+        &["encrypted_content", "status", "content"],
+    ),
+    (
+        Format::Responses,
+        "call fields",
+        &["id", "status", "namespace"],
+    ),
+    (Format::Responses, "result fields", &["id", "status"]),
+    (
+        Format::Responses,
+        "custom call fields",
+        &["id", "namespace"],
+    ),
+    (Format::Responses, "custom result fields", &["id"]),
+];
+
+/// Whether a request of `to` takes a source field `key` held by `what`.
+pub fn accepted(to: Format, what: &str, key: &str) -> bool {
+    ACCEPTED
+        .iter()
+        .any(|(f, w, keys)| *f == to && *w == what && keys.contains(&key))
+}
+
+/// Whether `to` is an API request (the targets `prepare` changes anything for).
+pub fn is_api(to: Format) -> bool {
+    matches!(
+        to,
+        Format::Openai | Format::Anthropic | Format::Gemini | Format::Responses
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -616,5 +786,17 @@ mod tests {
             {"role": "model", "parts": [{"text": "let me look"}, {"functionCall": {"name": "f", "args": {}}}]}
         ]);
         assert_eq!(check(&good, Format::Gemini), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_request_takes_back_only_the_fields_its_api_knows_there() {
+        assert!(accepted(Format::Openai, "message fields", "name"));
+        assert!(!accepted(Format::Openai, "tool message fields", "name"));
+        assert!(!accepted(Format::Anthropic, "message fields", "name"));
+        assert!(accepted(Format::Anthropic, "reasoning fields", "signature"));
+        assert!(accepted(Format::Responses, "call fields", "namespace"));
+        assert!(!accepted(Format::Gemini, "call fields", "namespace"));
+        assert!(!accepted(Format::Openai, "top-level fields", "usage"));
+        assert!(accepted(Format::Openai, "top-level fields", "model"));
     }
 }

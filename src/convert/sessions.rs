@@ -355,7 +355,7 @@ fn gemini_cli_entry(s: &mut Session, node: &Node) -> Result<()> {
     let mut known = vec!["type", "content", "toolCalls"];
     match obj.get("content") {
         Some(c) if c.kind() == Kind::String => {
-            let text = super::read::text(&c, "content")?;
+            let text = super::decode::text(&c, "content")?;
             // An empty content beside calls is no text.
             if !text.is_empty() {
                 m.parts.push(Part::Text(super::model::TextPart::new(text)));
@@ -391,7 +391,7 @@ fn gemini_cli_entry(s: &mut Session, node: &Node) -> Result<()> {
             };
             let mut result = crate::formats::gemini::function_response(&fr).result_part(&fr, "{}");
             result.is_error |= failed;
-            let mut extra = crate::convert::read::extra_of(&outer, &["functionResponse"]);
+            let mut extra = crate::convert::decode::extra_of(&outer, &["functionResponse"]);
             extra.append(&mut result.extra);
             result.extra = extra;
             results.parts.push(Part::Result(result));

@@ -4,8 +4,8 @@
 //! messages, calls and results come through (a stream's chunks are not kept), and the
 //! file's notes say so.
 
+use super::encode::Notes;
 use super::model::{CallPart, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
-use super::write::Notes;
 use super::{Converted, Settings};
 use crate::diag::Diag;
 use crate::engine::Engine;

@@ -3,10 +3,10 @@
 
 use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::emit::J;
-use crate::convert::model::{Format, Part, Raw, ResultPart, Role, Transcript};
-use crate::convert::write::{
+use crate::convert::encode::{
     Grouped, Notes, content_string, keep_extra, push_grouped, same_family, text_block,
 };
+use crate::convert::model::{Format, Part, Raw, ResultPart, Role, Transcript};
 use crate::json::Obj;
 
 fn call_kind(kind: &str) -> Option<&'static str> {

@@ -4,10 +4,10 @@
 //! `systemInstruction`.
 
 use super::{Args, DecodedCall, DecodedResult};
+use crate::convert::decode::{extra_of, text as string};
 use crate::convert::emit::J;
+use crate::convert::encode::{Grouped, Notes, keep_extra, push_grouped};
 use crate::convert::model::{Format, Message, Part, Raw, Role, TextPart, Transcript};
-use crate::convert::read::{extra_of, text as string};
-use crate::convert::write::{Grouped, Notes, keep_extra, push_grouped};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 

@@ -9,8 +9,8 @@ pub mod gemini;
 pub mod openai;
 pub mod responses;
 
+use crate::convert::decode::{extra_of, set_string_arguments};
 use crate::convert::model::{CallPart, Extra, Raw, ResultPart};
-use crate::convert::read::{extra_of, set_string_arguments};
 use crate::json::{Node, Obj};
 use anyhow::Result;
 use std::borrow::Cow;

@@ -4,12 +4,12 @@
 //! `convert`, and `convert`'s writer.
 
 use super::{Args, DecodedCall, DecodedResult};
+use crate::convert::decode::{extra_of, set_string_arguments};
 use crate::convert::emit::J;
-use crate::convert::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, Transcript};
-use crate::convert::read::{extra_of, set_string_arguments};
-use crate::convert::write::{
+use crate::convert::encode::{
     Notes, content_string, document, keep_extra, role_name, same_family, text_block,
 };
+use crate::convert::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, Transcript};
 use crate::json::{Kind, Node, Obj};
 
 /// A `role: "tool"` (or legacy `"function"`) message: the result of the call its

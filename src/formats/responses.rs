@@ -10,10 +10,10 @@
 //! as what it was.
 
 use super::{Args, DecodedCall, DecodedResult};
+use crate::convert::decode::{extra_of, text as string};
 use crate::convert::emit::J;
+use crate::convert::encode::{Notes, keep_extra};
 use crate::convert::model::{Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript};
-use crate::convert::read::{extra_of, text as string};
-use crate::convert::write::{Notes, keep_extra};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 use std::borrow::Cow;
