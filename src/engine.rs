@@ -226,6 +226,11 @@ pub struct Engine<'o> {
     /// [`crate::recent::RecentMap`]); the result of a call forgotten is named as the
     /// result of an unknown call is.
     calls: crate::recent::RecentMap<String, (String, u64)>,
+    /// The calls without an id of the last turn that had calls (its index; each call's
+    /// name and whether a result answered it): a result with no id answers them in
+    /// order, or the first of the tool it names (a SWE-agent observation answers the
+    /// action before it).
+    unnamed_calls: (u64, Vec<(String, bool)>),
     notebook_calls: HashSet<String>,
     file: String,
     /// Whether the current source held something of a transcript's shape: a message
@@ -268,6 +273,7 @@ impl<'o> Engine<'o> {
             out,
             turns: 0,
             calls: crate::recent::RecentMap::default(),
+            unnamed_calls: (0, Vec::new()),
             notebook_calls: HashSet::new(),
             file: String::new(),
             structured: false,
@@ -325,6 +331,7 @@ impl<'o> Engine<'o> {
         self.unknown_shape = None;
         self.turns = 0;
         self.calls.clear();
+        self.unnamed_calls.1.clear();
         self.notebook_calls.clear();
         self.notes.waiting.borrow_mut().clear();
         self.notes.over.set(0);
@@ -514,10 +521,22 @@ impl<'o> Engine<'o> {
         entry.1 += u64::from(!c.call.is_valid());
         entry.2 += u64::from(!c.call.repairs.is_empty());
         // Results are named after their calls; without results, nothing to keep.
-        if self.options.with_results
-            && let Some(id) = &c.call.id
-        {
-            self.calls.insert(id.clone(), (c.call.name.clone(), index));
+        if !self.options.with_results {
+            return;
+        }
+        match &c.call.id {
+            Some(id) => {
+                self.calls.insert(id.clone(), (c.call.name.clone(), index));
+            }
+            None => {
+                if self.unnamed_calls.0 != index {
+                    self.unnamed_calls.0 = index;
+                    self.unnamed_calls.1.clear();
+                }
+                if self.unnamed_calls.1.len() < 256 {
+                    self.unnamed_calls.1.push((c.call.name.clone(), false));
+                }
+            }
         }
     }
 
@@ -1024,11 +1043,24 @@ impl<'o> Engine<'o> {
         if !self.options.with_results {
             return Ok(());
         }
-        let paired = result.id.as_ref().and_then(|id| self.calls.get(id));
-        let name = paired.map(|(n, _)| n.as_str());
-        let turn = paired
-            .map(|(_, t)| *t)
-            .unwrap_or(self.turns.saturating_sub(1));
+        let last = self.turns.saturating_sub(1);
+        let paired = match &result.id {
+            Some(id) => self.calls.get(id).map(|(n, t)| (n.as_str(), *t)),
+            // Right after a turn whose calls have no ids: the first of them not
+            // answered yet, of the tool the result names when it names one.
+            None if self.unnamed_calls.0 == last => self
+                .unnamed_calls
+                .1
+                .iter_mut()
+                .find(|(n, answered)| !*answered && result.name.as_ref().is_none_or(|r| r == n))
+                .map(|(n, answered)| {
+                    *answered = true;
+                    (n.as_str(), last)
+                }),
+            None => None,
+        };
+        let name = paired.map(|(n, _)| n);
+        let turn = paired.map_or(last, |(_, t)| t);
         let source = Source {
             file: &self.file,
             line: result.line,

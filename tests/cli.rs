@@ -2573,3 +2573,65 @@ fn strings_of_json_of_no_known_shape_are_read_decoded() {
         ]
     );
 }
+
+/// A result without an id right after a turn whose calls have none (a SWE-agent
+/// observation after its action, tool messages after calls written in text) answers
+/// them in order, or the first of the tool it names: it takes that call's name and
+/// turn, and each call is answered once.
+#[test]
+fn results_without_ids_answer_the_calls_of_the_turn_before_in_order() {
+    let brief = |records: &[serde_json::Value]| -> Vec<String> {
+        records
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} {}",
+                    r["type"].as_str().unwrap(),
+                    r["name"].as_str().unwrap_or("-"),
+                    r["source"]["turn"]
+                )
+            })
+            .collect()
+    };
+    let out = toolsift()
+        .args([
+            "extract",
+            "--with-results",
+            "fixtures/swe-agent/xml-actions.traj",
+        ])
+        .output()
+        .unwrap();
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        brief(&records)[..4],
+        [
+            "call bash 0",
+            "result bash 0",
+            "call bash 1",
+            "result bash 1"
+        ]
+    );
+    let messages = r#"{"messages":[
+        {"role":"user","content":"go"},
+        {"role":"assistant","content":"<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"h\", \"arguments\": {}}</tool_call>"},
+        {"role":"tool","name":"h","content":"H"},
+        {"role":"tool","content":"F"},
+        {"role":"tool","content":"G"},
+        {"role":"tool","content":"no call left"}]}"#;
+    assert_eq!(
+        brief(&json_records(&["extract", "--with-results"], messages)),
+        [
+            "call f 0",
+            "call g 0",
+            "call h 0",
+            "result h 0",
+            "result f 0",
+            "result g 0",
+            "result - 0"
+        ]
+    );
+}
