@@ -33,6 +33,8 @@ pub mod walk;
 
 mod check;
 mod commands;
+#[cfg(test)]
+mod module_graph;
 mod render;
 
 use std::ffi::OsString;
