@@ -200,6 +200,15 @@ pub fn without_os_error(text: &str) -> String {
     out
 }
 
+/// The reason of an I/O error without the "(os error N)" suffix.
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,11 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
+/// How deep the values of a document are walked (calls and messages looked for, paths
+/// of streamed arguments built): no transcript format nests this deep, and a hostile
+/// input must not exhaust the stack or take quadratic time.
+pub const MAX_WALK_DEPTH: usize = 128;
+
 mod compact;
 pub use compact::{compact_escaped, compact_text};
 

@@ -145,7 +145,7 @@ pub fn write_lines<T: Serialize>(
     match written {
         Ok(()) => true,
         Err(e) => {
-            let reason = crate::pipeline::io_reason(&e);
+            let reason = crate::diag::io_reason(&e);
             diag.error(&path.to_string_lossy(), None, reason);
             false
         }

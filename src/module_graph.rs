@@ -16,8 +16,6 @@ const KNOWN_CYCLES: &[&[&str]] = &[
         "dialects::registry",
         "dialects::xml_params",
     ],
-    &["dialects::native", "transcript"],
-    &["engine", "manifest", "pipeline", "walk"],
     &["model", "scan"],
 ];
 

@@ -7,6 +7,7 @@ use crate::atomic::AtomicFile;
 use crate::cli::{BatchArgs, InputFormat, ReasoningMode, ScanArgs};
 use crate::contracts::Contracts;
 use crate::diag::Diag;
+use crate::diag::io_reason;
 use crate::dialects::{self, Channel};
 use crate::engine::{Engine, Options, Reasoning, Stats};
 use crate::input::{Framing, Reader, compressed};
@@ -743,13 +744,4 @@ fn is_write_error(e: &io::Error) -> bool {
         e.kind(),
         io::ErrorKind::WriteZero | io::ErrorKind::StorageFull
     ) || e.get_ref().is_some_and(|e| e.is::<WriteFailed>())
-}
-
-/// The reason of an I/O error without the "(os error N)" suffix.
-pub(crate) fn io_reason(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_owned(),
-        None => text,
-    }
 }

@@ -14,7 +14,7 @@
 //! order is kept. `--shard I/N` then keeps the files whose path hashes to shard I.
 
 use crate::diag::Diag;
-use crate::pipeline::io_reason;
+use crate::diag::io_reason;
 use std::collections::HashSet;
 use std::fs::Metadata;
 use std::io;

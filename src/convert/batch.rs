@@ -800,7 +800,7 @@ fn execute(
     let mut summary = summary.into_inner().expect("no panics hold it");
     // A closed pipe (`| head`) ends the run quietly; any other failure is reported.
     if let Some(e) = stdout_error.into_inner().expect("no panics hold it") {
-        let reason = crate::pipeline::io_reason(&e);
+        let reason = crate::diag::io_reason(&e);
         for i in not_written.into_inner().expect("no panics hold it") {
             if let Some(line) = summary.lines.get_mut(&i) {
                 line.status = format!("error: standard output: {reason}");
@@ -969,7 +969,7 @@ fn one(
 /// An I/O error in words: no `(os error N)`, and no temporary file's path (the
 /// message names the user's file).
 fn reason(e: &io::Error) -> String {
-    let text = crate::pipeline::io_reason(e);
+    let text = crate::diag::io_reason(e);
     let text = match text.find(" at path ") {
         Some(at) => text[..at].to_owned(),
         None => text,

@@ -352,7 +352,7 @@ fn shell_action(action: &Obj) -> crate::model::Arguments {
 }
 
 /// How deep a `partialArgs` path may go: as deep as the walker reads values.
-const MAX_PATH_DEPTH: usize = crate::transcript::MAX_DEPTH;
+const MAX_PATH_DEPTH: usize = crate::json::MAX_WALK_DEPTH;
 
 /// How many array elements the paths of one call may skip (filled with `null`): an
 /// index read from a path must not size an allocation beyond this.

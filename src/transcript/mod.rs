@@ -27,9 +27,8 @@ struct Ctx<'l> {
     langchain: bool,
 }
 
-/// Deeper values are not walked: no transcript format nests this deep, and a hostile
-/// input must not exhaust the stack or take quadratic time.
-pub const MAX_DEPTH: usize = 128;
+/// How deep values are walked ([`crate::json::MAX_WALK_DEPTH`]).
+pub const MAX_DEPTH: usize = crate::json::MAX_WALK_DEPTH;
 
 /// The turn being built, kept open while later values may continue it.
 struct Open {
