@@ -117,6 +117,8 @@ struct Chosen {
     call: Call,
     /// (text index, start, end) for calls found in text.
     span: Option<(usize, usize, usize)>,
+    /// Its id is not the source's but made for its results to name it.
+    generated_id: bool,
 }
 
 /// The calls found so far in a plain text read window by window.
@@ -230,7 +232,9 @@ pub struct Engine<'o> {
     /// name and whether a result answered it): a result with no id answers them in
     /// order, or the first of the tool it names (a SWE-agent observation answers the
     /// action before it).
-    unnamed_calls: (u64, Vec<(String, bool)>),
+    unnamed_calls: (u64, Vec<(String, Option<String>, bool)>),
+    /// How many calls the current source gave so far: the ordinal of a generated id.
+    ordinal: usize,
     notebook_calls: HashSet<String>,
     file: String,
     /// Whether the current source held something of a transcript's shape: a message
@@ -274,6 +278,7 @@ impl<'o> Engine<'o> {
             turns: 0,
             calls: crate::recent::RecentMap::default(),
             unnamed_calls: (0, Vec::new()),
+            ordinal: 0,
             notebook_calls: HashSet::new(),
             file: String::new(),
             structured: false,
@@ -332,6 +337,7 @@ impl<'o> Engine<'o> {
         self.turns = 0;
         self.calls.clear();
         self.unnamed_calls.1.clear();
+        self.ordinal = 0;
         self.notebook_calls.clear();
         self.notes.waiting.borrow_mut().clear();
         self.notes.over.set(0);
@@ -438,7 +444,13 @@ impl<'o> Engine<'o> {
         let mut chosen: Vec<(Call, usize, usize, usize)> = self
             .choose(turn, &mut Vec::new(), index)
             .into_iter()
-            .filter_map(|c| c.span.map(|(t, a, b)| (c.call, t, a, b)))
+            .filter_map(|mut c| {
+                // Convert's pairing gives the ids a source does not.
+                if c.generated_id {
+                    c.call.id = None;
+                }
+                c.span.map(|(t, a, b)| (c.call, t, a, b))
+            })
             .collect();
         chosen.sort_by_key(|c| (c.1, c.2));
         chosen
@@ -504,14 +516,33 @@ impl<'o> Engine<'o> {
                 self.stats.fallbacks += 1;
             }
         }
-        for c in &chosen {
-            self.count(c, index);
+        for c in &mut chosen {
+            // A SWE-agent action has no id, and its observation answers it: both get
+            // the id `convert` gives the call.
+            let generated =
+                c.call.id.is_none() && matches!(origin, Origin::SweAgent | Origin::MiniSweAgent);
+            c.generated_id = generated;
+            if generated {
+                let arguments = match &c.call.arguments_raw {
+                    Some(raw) => raw.clone(),
+                    None => serde_json::to_string(&*c.call.arguments).unwrap_or_default(),
+                };
+                c.call.id = Some(crate::formats::generated_call_id(
+                    0,
+                    self.ordinal,
+                    &c.call.name,
+                    &arguments,
+                ));
+            }
+            self.ordinal += 1;
+            self.count(c, index, generated);
         }
         chosen
     }
 
-    /// Counts a chosen call for `--stats`, and remembers its name for its result.
-    fn count(&mut self, c: &Chosen, index: u64) {
+    /// Counts a chosen call for `--stats`, and remembers its name for its result;
+    /// `generated`: its id is not the source's, so a result without one answers it.
+    fn count(&mut self, c: &Chosen, index: u64, generated: bool) {
         let entry = self
             .stats
             .dialects
@@ -524,18 +555,17 @@ impl<'o> Engine<'o> {
         if !self.options.with_results {
             return;
         }
-        match &c.call.id {
-            Some(id) => {
-                self.calls.insert(id.clone(), (c.call.name.clone(), index));
+        if let Some(id) = &c.call.id {
+            self.calls.insert(id.clone(), (c.call.name.clone(), index));
+        }
+        if c.call.id.is_none() || generated {
+            if self.unnamed_calls.0 != index {
+                self.unnamed_calls.0 = index;
+                self.unnamed_calls.1.clear();
             }
-            None => {
-                if self.unnamed_calls.0 != index {
-                    self.unnamed_calls.0 = index;
-                    self.unnamed_calls.1.clear();
-                }
-                if self.unnamed_calls.1.len() < 256 {
-                    self.unnamed_calls.1.push((c.call.name.clone(), false));
-                }
+            if self.unnamed_calls.1.len() < 256 {
+                let id = c.call.id.clone();
+                self.unnamed_calls.1.push((c.call.name.clone(), id, false));
             }
         }
     }
@@ -679,7 +709,8 @@ impl<'o> Engine<'o> {
             pending.written += calls.len() as u64;
             let index = self.turns;
             for c in &calls {
-                self.count(c, index);
+                self.ordinal += 1;
+                self.count(c, index, false);
                 self.write_call(c, index)?;
             }
             recycle_chosen(calls);
@@ -959,6 +990,7 @@ impl<'o> Engine<'o> {
                         channel,
                         call,
                         span: None,
+                        generated_id: false,
                     });
                 }
             }
@@ -1032,6 +1064,7 @@ impl<'o> Engine<'o> {
                     channel,
                     call,
                     span: Some((t, hit.start, hit.end)),
+                    generated_id: false,
                 });
             }
             SPARE_HITS.set(hits);
@@ -1039,7 +1072,7 @@ impl<'o> Engine<'o> {
         out
     }
 
-    fn result(&mut self, result: ToolResult) -> io::Result<()> {
+    fn result(&mut self, mut result: ToolResult) -> io::Result<()> {
         if !self.options.with_results {
             return Ok(());
         }
@@ -1052,9 +1085,10 @@ impl<'o> Engine<'o> {
                 .unnamed_calls
                 .1
                 .iter_mut()
-                .find(|(n, answered)| !*answered && result.name.as_ref().is_none_or(|r| r == n))
-                .map(|(n, answered)| {
+                .find(|(n, _, answered)| !*answered && result.name.as_ref().is_none_or(|r| r == n))
+                .map(|(n, id, answered)| {
                     *answered = true;
+                    result.id = id.clone();
                     (n.as_str(), last)
                 }),
             None => None,

@@ -311,7 +311,10 @@ fn forced_input_framing() {
 fn formats_select_channels() {
     // The SWE-agent command format is a text-channel dialect.
     let xml = "fixtures/swe-agent/xml-actions.traj";
-    assert_eq!(calls(&extract(&[xml])), ["bash - 35", "bash - 49"]);
+    assert_eq!(
+        calls(&extract(&[xml])),
+        ["bash call_0_442ba0cf 35", "bash call_1_8eeb3b24 49"]
+    );
     assert!(extract(&["-f", "tool", xml]).is_empty());
     assert!(extract(&["-f", "text", CHAT]).is_empty());
     assert_eq!(calls(&extract(&["-f", "text,tool", CHAT])), CHAT_CALLS);
@@ -355,14 +358,26 @@ fn all_keeps_calls_that_differ_only_in_their_id_and_merges_one_call_seen_twice()
 fn roles_widen_what_is_scanned() {
     // The SWE-agent prompt holds an example <command>: not a call unless asked.
     let xml = "fixtures/swe-agent/xml-actions.traj";
-    assert_eq!(calls(&extract(&[xml])), ["bash - 35", "bash - 49"]);
+    assert_eq!(
+        calls(&extract(&[xml])),
+        ["bash call_0_442ba0cf 35", "bash call_1_8eeb3b24 49"]
+    );
     assert_eq!(
         calls(&extract(&["--roles", "assistant,user", xml])),
-        ["bash - 29", "bash - 35", "bash - 49"]
+        [
+            "bash call_0_afc6299e 29",
+            "bash call_1_442ba0cf 35",
+            "bash call_2_8eeb3b24 49"
+        ]
     );
     assert_eq!(
         calls(&extract(&["--roles", "assistant,user,system", xml])),
-        ["bash - 23", "bash - 29", "bash - 35", "bash - 49"]
+        [
+            "bash call_0_fda8f590 23",
+            "bash call_1_afc6299e 29",
+            "bash call_2_442ba0cf 35",
+            "bash call_3_8eeb3b24 49"
+        ]
     );
 }
 
