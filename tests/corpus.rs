@@ -186,6 +186,12 @@ const EXPECTED: &[(&str, Calls)] = &[
         "cassettes/pydantic-ai-google-sse-tool-call-thought-signature.yaml",
         &[("get_country", None, 36)],
     ),
+    // Request bodies written as the JSON body's own mapping: the second request replays
+    // the call (without its arguments) as history, with its `tool` result.
+    (
+        "cassettes/pydantic-ai-huggingface-together-tool-continuation.yaml",
+        &[("get_weather", Some("call_f7631c2901964a6db675853a"), 136)],
+    ),
     (
         "cassettes/pydantic-ai-openai-stream-tool-call.yaml",
         &[("get_capital", Some("call_ZR5UUuTt3pf61kjwAJIYdVMj"), 44)],
