@@ -862,6 +862,11 @@ const EXPECTED: &[(&str, Calls)] = &[
         "openai-chat/mistral-tool-call.chunks.txt",
         &[("weather", Some("gSIMJiOkT"), 2)],
     ),
+    // The whole response of the same exchange: the call's entry has no `type`.
+    (
+        "openai-chat/mistral-tool-call.json",
+        &[("weather", Some("gSIMJiOkT"), 18)],
+    ),
     (
         "openai-responses/azure-tool-call.1.chunks.txt",
         &[("weather", Some("call_H5DxLSFnsGhiROnUiDHmgyc8"), 3)],
