@@ -875,6 +875,11 @@ const EXPECTED: &[(&str, Calls)] = &[
         "openai-responses/azure-tool-call.1.json",
         &[("weather", Some("call_YunNGbIwdVJ2i0y0Mybva4Pw"), 85)],
     ),
+    // LM Studio's `/v1/responses`: the call's `call_id`, not its item `id`.
+    (
+        "openai-responses/lmstudio-tool-call.1.json",
+        &[("weather", Some("call_2866856768160095"), 12)],
+    ),
     (
         "openai-responses/openai-local-shell-tool.1.json",
         &[("local_shell", Some("call_XWgeTylovOiS8xLNz2TONOgO"), 22)],
