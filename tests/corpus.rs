@@ -867,6 +867,12 @@ const EXPECTED: &[(&str, Calls)] = &[
         "openai-chat/mistral-tool-call.json",
         &[("weather", Some("gSIMJiOkT"), 18)],
     ),
+    // xAI's Chat Completions reply: its `reasoning_content` describes the call as a
+    // `<function_call>` tag; the call is the `tool_calls` entry only.
+    (
+        "openai-chat/xai-tool-call.json",
+        &[("weather", Some("call_46427107"), 14)],
+    ),
     (
         "openai-responses/azure-tool-call.1.chunks.txt",
         &[("weather", Some("call_H5DxLSFnsGhiROnUiDHmgyc8"), 3)],
