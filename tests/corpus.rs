@@ -186,6 +186,12 @@ const EXPECTED: &[(&str, Calls)] = &[
         "cassettes/pydantic-ai-google-sse-tool-call-thought-signature.yaml",
         &[("get_country", None, 36)],
     ),
+    // Request bodies written as the JSON body's own mapping: the second request replays
+    // the call (without its arguments) as history, with its `tool` result.
+    (
+        "cassettes/pydantic-ai-huggingface-together-tool-continuation.yaml",
+        &[("get_weather", Some("call_f7631c2901964a6db675853a"), 136)],
+    ),
     (
         "cassettes/pydantic-ai-openai-stream-tool-call.yaml",
         &[("get_capital", Some("call_ZR5UUuTt3pf61kjwAJIYdVMj"), 44)],
@@ -856,6 +862,17 @@ const EXPECTED: &[(&str, Calls)] = &[
         "openai-chat/mistral-tool-call.chunks.txt",
         &[("weather", Some("gSIMJiOkT"), 2)],
     ),
+    // The whole response of the same exchange: the call's entry has no `type`.
+    (
+        "openai-chat/mistral-tool-call.json",
+        &[("weather", Some("gSIMJiOkT"), 18)],
+    ),
+    // xAI's Chat Completions reply: its `reasoning_content` describes the call as a
+    // `<function_call>` tag; the call is the `tool_calls` entry only.
+    (
+        "openai-chat/xai-tool-call.json",
+        &[("weather", Some("call_46427107"), 14)],
+    ),
     (
         "openai-responses/azure-tool-call.1.chunks.txt",
         &[("weather", Some("call_H5DxLSFnsGhiROnUiDHmgyc8"), 3)],
@@ -863,6 +880,11 @@ const EXPECTED: &[(&str, Calls)] = &[
     (
         "openai-responses/azure-tool-call.1.json",
         &[("weather", Some("call_YunNGbIwdVJ2i0y0Mybva4Pw"), 85)],
+    ),
+    // LM Studio's `/v1/responses`: the call's `call_id`, not its item `id`.
+    (
+        "openai-responses/lmstudio-tool-call.1.json",
+        &[("weather", Some("call_2866856768160095"), 12)],
     ),
     (
         "openai-responses/openai-local-shell-tool.1.json",

@@ -351,9 +351,14 @@ fn mapping_body(parsed: &Node) -> Body {
     }
 }
 
-/// The bodies of a request or response: `body` (a string, or a mapping with `string`),
-/// `parsed_body` (a YAML mapping of the JSON body), and xAI's `json` (a message) and
-/// `chunks_json` (a stream, each `chunk` a body).
+/// Keys of a `body` mapping that frames raw bytes rather than being the JSON body: vcrpy's
+/// `string`, Ruby VCR's `encoding` and `base64_string`.
+const RAW_BODY_KEYS: [&str; 3] = ["string", "encoding", "base64_string"];
+
+/// The bodies of a request or response: `body` (a string, a mapping with `string`, a
+/// mapping `{type, content}` whose `content` is the JSON body as a mapping, or the JSON
+/// body itself as a mapping), `parsed_body` (a YAML mapping of the JSON body), and xAI's
+/// `json` (a message) and `chunks_json` (a stream, each `chunk` a body).
 fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
     let mut out = Vec::new();
     for key in ["parsed_body", "json"] {
@@ -370,7 +375,18 @@ fn bodies(side: &Node, source: &[&str]) -> Vec<Body> {
     }
     let scalar = match side.get("body") {
         Some(s @ Node::Scalar(..)) => Some(s),
-        Some(body @ Node::Map(..)) => body.get("string"),
+        Some(body @ Node::Map(..)) => match (body.get("string"), body.get("content")) {
+            (Some(s), _) => Some(s),
+            (None, Some(content @ Node::Map(..))) if body.get("type").is_some() => {
+                out.push(mapping_body(content));
+                None
+            }
+            _ if RAW_BODY_KEYS.iter().all(|k| body.get(k).is_none()) => {
+                out.push(mapping_body(body));
+                None
+            }
+            _ => None,
+        },
         Some(b @ Node::Binary(..)) => Some(b),
         _ => None,
     };
@@ -479,6 +495,20 @@ mod tests {
         let text = "interactions:\n- response:\n    parsed_body:\n      n: 3\n      s: '3'\n      ok: true\n";
         let got = parse(text).ok().unwrap();
         assert_eq!(got[0].response[0].text, r#"{"n":3,"s":"3","ok":true}"#);
+    }
+
+    #[test]
+    fn mapping_bodies_are_json() {
+        // A request body recorded as the JSON body's own mapping, and a response body
+        // as `{type: json, content: <mapping>}`; a Ruby VCR `base64_string` body is no
+        // JSON mapping.
+        let text = "interactions:\n- request:\n    body:\n      model: m\n      stream: false\n  response:\n    body:\n      type: json\n      content:\n        id: r\n- response:\n    body:\n      encoding: ASCII-8BIT\n      base64_string: e30=\n";
+        let got = parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(got[0].request[0].text, r#"{"model":"m","stream":false}"#);
+        assert_eq!(got[0].request[0].line, 4);
+        assert_eq!(got[0].response[0].text, r#"{"id":"r"}"#);
+        assert_eq!(got[0].response[0].line, 10);
+        assert!(got[1].response.is_empty());
     }
 
     #[test]
