@@ -1,7 +1,11 @@
 //! One input's documents: a whole JSON document; JSON Lines with one conversation per
 //! line (an OpenAI fine-tuning file converts line by line); or JSON Lines of session
-//! events (Claude Code, Codex), which are one conversation together.
+//! events (Claude Code, Codex), which are one conversation together; and which reader
+//! a document's shape calls for.
 
+use super::model::{Format, Transcript};
+use super::{read, sessions};
+use crate::json::{Kind, Node};
 use anyhow::Result;
 use std::borrow::Cow;
 
@@ -25,10 +29,9 @@ impl std::error::Error for NotADocument {}
 /// Fails with [`NotADocument`].
 macro_rules! not_a_document {
     ($($arg:tt)*) => {
-        return Err(anyhow::Error::new($crate::convert::frame::NotADocument(format!($($arg)*))))
+        return Err(anyhow::Error::new(NotADocument(format!($($arg)*))))
     };
 }
-pub(crate) use not_a_document;
 
 pub struct Framed<'a> {
     pub docs: Vec<Doc<'a>>,
@@ -130,11 +133,11 @@ fn lines_kind(docs: &[Doc]) -> Lines {
         let Some(obj) = parsed.root().object() else {
             continue;
         };
-        if super::sessions::is_event_line(&obj) {
+        if sessions::is_event_line(&obj) {
             return Lines::Events;
         }
         // Gemini streams its chunks as whole responses, one per line.
-        if super::sessions::is_chunk(&obj) || obj.has("candidates") {
+        if sessions::is_chunk(&obj) || obj.has("candidates") {
             return Lines::Chunks;
         }
         if ["messages", "contents", "input", "choices", "output"]
@@ -171,4 +174,95 @@ fn session(text: &str) -> String {
         }
     }
     out
+}
+
+/// Reads one value with the reader its shape calls for. `Ok(None)` when it holds no
+/// conversation of a known shape.
+pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>> {
+    let forced = |f: Format| from.is_none_or(|want| want == f);
+    if let Some(obj) = root.object() {
+        if let Some(messages) = obj.get("messages").filter(|m| m.kind() == Kind::Array) {
+            if forced(Format::Gemini) && sessions::is_gemini_cli(&obj, &messages) {
+                return sessions::gemini_cli(&obj, &messages).map(Some);
+            }
+            if forced(Format::Json) && read::is_canonical(&messages) {
+                return super::canonical::read(&obj).map(Some);
+            }
+            if crate::dialects::swe_agent::is_mini_trajectory(&obj) {
+                let mut t = read::messages_transcript(&messages, Some(&obj), "messages")?;
+                t.bare = false;
+                t.origin = crate::model::Origin::MiniSweAgent;
+                read::mini_swe_agent(&mut t);
+                return Ok(Some(t));
+            }
+            let mut t = read::messages_transcript(&messages, Some(&obj), "messages")?;
+            t.bare = false;
+            if let Some(f) = from {
+                t.source = Some(f);
+            }
+            return Ok(Some(t));
+        }
+        if let Some(contents) = obj.get("contents").filter(|m| m.kind() == Kind::Array) {
+            return crate::formats::gemini::read(&obj, &contents).map(Some);
+        }
+        // A SWE-agent trajectory: its `history` is the conversation with the model.
+        if let Some(history) = obj.get("history").filter(|h| {
+            h.kind() == Kind::Array
+                && h.items()
+                    .next()
+                    .and_then(|m| m.object())
+                    .is_some_and(|m| m.has("role"))
+        }) {
+            let mut t = read::messages_transcript(&history, Some(&obj), "history")?;
+            t.bare = false;
+            t.origin = crate::model::Origin::SweAgent;
+            read::swe_agent(&mut t, &obj)?;
+            return Ok(Some(t));
+        }
+        if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
+            return crate::formats::responses::read(Some(&obj), &input).map(Some);
+        }
+        if sessions::is_chunk(&obj) {
+            not_a_document!("a response chunk (a piece of a stream)");
+        }
+        return read::response(&obj, from);
+    }
+    if root.kind() == Kind::Array {
+        if let Some(log) = sessions::log_kind(&root)
+            && forced(log.format())
+        {
+            return sessions::read(&root, log).map(Some);
+        }
+        let first = root.items().find_map(|i| i.object());
+        let Some(first) = first else {
+            return Ok(None);
+        };
+        if sessions::is_chunk(&first) || first.has("candidates") {
+            not_a_document!("a stream of response chunks");
+        }
+        if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
+            return crate::formats::gemini::read_bare(&root).map(Some);
+        }
+        // LangChain messages (`messages_to_dict`, `dumpd`) carry their role in `type`.
+        if crate::transcript::langchain_role(&first).is_some() {
+            let mut t = read::messages_transcript(&root, None, "messages")?;
+            t.bare = true;
+            return Ok(Some(t));
+        }
+        if first.has("type") && !first.has("role")
+            || first.is("type", "message")
+            || from == Some(Format::Responses)
+        {
+            return crate::formats::responses::read(None, &root).map(Some);
+        }
+        if first.has("role") {
+            let mut t = read::messages_transcript(&root, None, "messages")?;
+            t.bare = true;
+            if let Some(f) = from {
+                t.source = Some(f);
+            }
+            return Ok(Some(t));
+        }
+    }
+    Ok(None)
 }

@@ -213,7 +213,7 @@ fn transcript(
     conversation: usize,
 ) -> Result<Transcript> {
     let doc = crate::json::Doc::parse(text).map_err(|e| anyhow!("not JSON: {e}"))?;
-    let mut t = read::transcript(doc.root(), from)?.ok_or_else(|| {
+    let mut t = frame::transcript(doc.root(), from)?.ok_or_else(|| {
         anyhow::Error::new(frame::NotADocument(
             "no conversation of a known shape (messages, contents or input items)".into(),
         ))

@@ -9,100 +9,10 @@ use super::model::{
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
-/// Reads one value. `Ok(None)` when it holds no conversation of a known shape.
-pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>> {
-    let forced = |f: Format| from.is_none_or(|want| want == f);
-    if let Some(obj) = root.object() {
-        if let Some(messages) = obj.get("messages").filter(|m| m.kind() == Kind::Array) {
-            if forced(Format::Gemini) && super::sessions::is_gemini_cli(&obj, &messages) {
-                return super::sessions::gemini_cli(&obj, &messages).map(Some);
-            }
-            if forced(Format::Json) && is_canonical(&messages) {
-                return super::canonical::read(&obj).map(Some);
-            }
-            if crate::dialects::swe_agent::is_mini_trajectory(&obj) {
-                let mut t = messages_transcript(&messages, Some(&obj), "messages")?;
-                t.bare = false;
-                t.origin = crate::model::Origin::MiniSweAgent;
-                mini_swe_agent(&mut t);
-                return Ok(Some(t));
-            }
-            let mut t = messages_transcript(&messages, Some(&obj), "messages")?;
-            t.bare = false;
-            if let Some(f) = from {
-                t.source = Some(f);
-            }
-            return Ok(Some(t));
-        }
-        if let Some(contents) = obj.get("contents").filter(|m| m.kind() == Kind::Array) {
-            return crate::formats::gemini::read(&obj, &contents).map(Some);
-        }
-        // A SWE-agent trajectory: its `history` is the conversation with the model.
-        if let Some(history) = obj.get("history").filter(|h| {
-            h.kind() == Kind::Array
-                && h.items()
-                    .next()
-                    .and_then(|m| m.object())
-                    .is_some_and(|m| m.has("role"))
-        }) {
-            let mut t = messages_transcript(&history, Some(&obj), "history")?;
-            t.bare = false;
-            t.origin = crate::model::Origin::SweAgent;
-            swe_agent(&mut t, &obj)?;
-            return Ok(Some(t));
-        }
-        if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
-            return crate::formats::responses::read(Some(&obj), &input).map(Some);
-        }
-        if super::sessions::is_chunk(&obj) {
-            super::frame::not_a_document!("a response chunk (a piece of a stream)");
-        }
-        return response(&obj, from);
-    }
-    if root.kind() == Kind::Array {
-        if let Some(log) = super::sessions::log_kind(&root)
-            && forced(log.format())
-        {
-            return super::sessions::read(&root, log).map(Some);
-        }
-        let first = root.items().find_map(|i| i.object());
-        let Some(first) = first else {
-            return Ok(None);
-        };
-        if super::sessions::is_chunk(&first) || first.has("candidates") {
-            super::frame::not_a_document!("a stream of response chunks");
-        }
-        if first.has("parts") && (first.has("role") || from == Some(Format::Gemini)) {
-            return crate::formats::gemini::read_bare(&root).map(Some);
-        }
-        // LangChain messages (`messages_to_dict`, `dumpd`) carry their role in `type`.
-        if crate::transcript::langchain_role(&first).is_some() {
-            let mut t = messages_transcript(&root, None, "messages")?;
-            t.bare = true;
-            return Ok(Some(t));
-        }
-        if first.has("type") && !first.has("role")
-            || first.is("type", "message")
-            || from == Some(Format::Responses)
-        {
-            return crate::formats::responses::read(None, &root).map(Some);
-        }
-        if first.has("role") {
-            let mut t = messages_transcript(&root, None, "messages")?;
-            t.bare = true;
-            if let Some(f) = from {
-                t.source = Some(f);
-            }
-            return Ok(Some(t));
-        }
-    }
-    Ok(None)
-}
-
 /// A mini-swe-agent trajectory's messages as a conversation of calls and results: the
 /// user message after an assistant message without native calls that holds one action
 /// block is the action's observation, its result.
-fn mini_swe_agent(t: &mut Transcript) {
+pub(super) fn mini_swe_agent(t: &mut Transcript) {
     observations_answer(t, |m| {
         m.role == Role::Assistant
             && !m.parts.iter().any(|p| matches!(p, Part::Call(_)))
@@ -143,7 +53,7 @@ fn observations_answer(t: &mut Transcript, acted: impl Fn(&Message) -> bool) {
 /// the history's actions (the final `submit` is often missing from the history) are
 /// calls, each with its step's observation as result; so is the observation of the
 /// history's last action, when the history ends on it.
-fn swe_agent(t: &mut Transcript, top: &Obj) -> Result<()> {
+pub(super) fn swe_agent(t: &mut Transcript, top: &Obj) -> Result<()> {
     let field = |m: &Message, k: &str| m.extra.iter().any(|(x, _)| x == k);
     let is_action = |m: &Message| m.role == Role::Assistant && field(m, "action");
     let native = |m: &Message| m.parts.iter().any(|p| matches!(p, Part::Call(_)));
@@ -226,7 +136,7 @@ fn swe_agent(t: &mut Transcript, top: &Obj) -> Result<()> {
 /// `extra`, other choices to the transcript's `other_choices`), an Anthropic Messages
 /// response, a Gemini response (its first candidate, likewise: `other_candidates`), a
 /// Responses API response (its `output` items).
-fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
+pub(super) fn response(obj: &Obj, from: Option<Format>) -> Result<Option<Transcript>> {
     let forced = |f: Format| from.is_none_or(|want| want == f);
     let first = |key: &str, inner: &str| {
         obj.items(key)
@@ -320,7 +230,7 @@ pub(super) fn api_message(obj: &Obj) -> Result<Message> {
 }
 
 /// A `messages` array whose items hold `parts`: toolsift's own transcript.
-fn is_canonical(messages: &Node) -> bool {
+pub(super) fn is_canonical(messages: &Node) -> bool {
     let mut items = messages.items().peekable();
     items.peek().is_some()
         && items.all(|m| {
@@ -331,7 +241,11 @@ fn is_canonical(messages: &Node) -> bool {
 
 /// OpenAI Chat and Anthropic Messages share one reader: their message shapes differ
 /// only in block types, which do not collide.
-fn messages_transcript(messages: &Node, top: Option<&Obj>, key: &str) -> Result<Transcript> {
+pub(super) fn messages_transcript(
+    messages: &Node,
+    top: Option<&Obj>,
+    key: &str,
+) -> Result<Transcript> {
     let mut t = Transcript::default();
     let mut signals = Signals::default();
     if let Some(top) = top {

@@ -419,7 +419,7 @@ mod tests {
         let framed = super::super::frame::frame(text)?;
         assert_eq!(framed.docs.len(), 1, "a session log is one document");
         let doc = crate::json::Doc::parse(&framed.docs[0].text)?;
-        super::super::read::transcript(doc.root(), None)?.ok_or_else(|| anyhow!("no shape"))
+        super::super::frame::transcript(doc.root(), None)?.ok_or_else(|| anyhow!("no shape"))
     }
 
     const CLAUDE: &str = concat!(

@@ -61,12 +61,7 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
     for event in events {
         match event {
             Event::Turn(turn) => {
-                let role = match turn.role {
-                    crate::model::Role::System => Role::System,
-                    crate::model::Role::User => Role::User,
-                    crate::model::Role::Assistant => Role::Assistant,
-                    crate::model::Role::Tool => Role::Tool,
-                };
+                let role = Role::from_model(turn.role);
                 // A SWE-agent trajectory's actions are `<command>` blocks; a notebook's
                 // output that re-prints a call of an earlier one (a prefill holding the
                 // completion so far) re-prints a copy, which stays the text it is, as
