@@ -90,7 +90,7 @@ impl Scanner for Harmony {
                 resume.unsettled_from(found.as_ref().map_or(to, |(_, span)| span.0.min(to)));
             }
             if let Some((call, span)) = found {
-                super::registry::push_hits(out, text, vec![call], span, true);
+                super::hits::push_hits(out, text, vec![call], span, true);
             }
         }
     }

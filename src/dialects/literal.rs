@@ -4,7 +4,7 @@
 //! around the calls and the syntax inside. Requiring keyword arguments and a whole list
 //! of calls keeps prose such as `[see(docs)]` out.
 
-use super::registry::push_hits;
+use super::hits::push_hits;
 use super::{Channel, DialectRow, Hit, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan::skip_ws;

@@ -2,7 +2,7 @@
 //! (its markers, how the name and arguments are laid out, the keys it uses) read by one
 //! scanner. Adding a model of this family is a row here or in a `--dialect-file`.
 
-use super::registry::{absorb_wrappers, push_hits};
+use super::hits::{absorb_wrappers, push_hits};
 use super::{Channel, DialectRow, Hit, ScanContext, Scanner, shapes};
 use crate::json::{Doc, Kind, Node, Obj};
 use crate::model::{Call, Text};

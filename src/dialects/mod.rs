@@ -7,6 +7,7 @@ pub mod anthropic_xml;
 pub mod cline;
 pub mod dialect_file;
 pub mod harmony;
+pub(crate) mod hits;
 pub mod json_text;
 pub mod literal;
 pub mod mandrake_xml;

@@ -6,7 +6,7 @@
 //! `--tools` schema when there is one, and otherwise stay strings unless they are JSON
 //! objects or arrays.
 
-use super::registry::absorb_wrappers;
+use super::hits::absorb_wrappers;
 use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
