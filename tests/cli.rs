@@ -2363,23 +2363,27 @@ fn gemini_interactions_calls_take_their_arguments_from_the_deltas() {
     assert_eq!(whole[0]["arguments"]["location"], "Paris, France");
 }
 
-/// Runs `toolsift ARGS` on `input` and returns its records as JSON values.
-fn json_records(args: &[&str], input: &str) -> Vec<serde_json::Value> {
+/// Runs `toolsift ARGS` with `input` on standard input, which must succeed: its
+/// records as JSON values, and what it wrote to stderr.
+fn run_json(args: &[&str], input: &str) -> (Vec<serde_json::Value>, String) {
     let out = toolsift()
         .args(args)
         .write_stdin(input.to_owned())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
     let text = String::from_utf8(out.stdout).unwrap();
-    serde_json::Deserializer::from_str(&text)
+    let records = serde_json::Deserializer::from_str(&text)
         .into_iter::<serde_json::Value>()
         .map(|v| v.unwrap())
-        .collect()
+        .collect();
+    (records, stderr)
+}
+
+/// [`run_json`]'s records.
+fn json_records(args: &[&str], input: &str) -> Vec<serde_json::Value> {
+    run_json(args, input).0
 }
 
 /// A server tool's result written in the message of its call (Anthropic
@@ -2528,15 +2532,7 @@ fn strings_of_json_of_no_known_shape_are_read_decoded() {
             })
             .collect()
     };
-    let out = toolsift()
-        .args(["extract", "fixtures/ollama/generate-pythonic.json"])
-        .output()
-        .unwrap();
-    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records = json_records(&["extract", "fixtures/ollama/generate-pythonic.json"], "");
     let weather = (
         "get_weather".to_owned(),
         serde_json::json!({"location": "San Francisco, CA", "unit": "celsius"}),
@@ -2564,21 +2560,8 @@ fn strings_of_json_of_no_known_shape_are_read_decoded() {
         r#"{"tool": "run", "params": {"cmd": "echo \"<b>\""}}"#,
         "\n",
     );
-    let out = toolsift()
-        .arg("extract")
-        .write_stdin(lines)
-        .output()
-        .unwrap();
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (records, stderr) = run_json(&["extract"], lines);
+    assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(
         name_arguments(&records),
         [
@@ -2608,19 +2591,14 @@ fn results_without_ids_answer_the_calls_of_the_turn_before_in_order() {
             })
             .collect()
     };
-    let out = toolsift()
-        .args([
+    let records = json_records(
+        &[
             "extract",
             "--with-results",
             "fixtures/swe-agent/xml-actions.traj",
-        ])
-        .output()
-        .unwrap();
-    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        ],
+        "",
+    );
     assert_eq!(
         brief(&records)[..4],
         [
