@@ -2474,6 +2474,9 @@ fn gemini_calls_without_ids_share_a_generated_id_with_their_results() {
             {"functionResponse":{"name":"read","response":{"output":"A"}}},
             {"functionResponse":{"name":"read","response":{"output":"B"}}},
             {"functionResponse":{"name":"stat","response":{"output":"S"}}}]}]}"#;
+    // A call written with its own id keeps it.
+    let own = r#"{"contents":[{"role":"model","parts":[{"functionCall":{"id":"fc_1","name":"read","args":{}}}]}]}"#;
+    assert_eq!(json_records(&["extract"], own)[0]["id"], "fc_1");
     let records = json_records(&["extract", "--with-results"], input);
     let ids = |kind: &str| -> Vec<String> {
         records
@@ -2559,6 +2562,8 @@ fn strings_of_json_of_no_known_shape_are_read_decoded() {
         "\n",
         r#"{"tool": "run", "params": {"cmd": "echo \"<b>\""}}"#,
         "\n",
+        r#"{"log": "\u003ctool_call\u003e\n\u003cfunction=get_weather\u003e\n\u003cparameter=city\u003e\nParis\n\u003c/parameter\u003e\n\u003c/function\u003e\n\u003c/tool_call\u003e"}"#,
+        "\n",
     );
     let (records, stderr) = run_json(&["extract"], lines);
     assert!(stderr.is_empty(), "{stderr}");
@@ -2568,6 +2573,10 @@ fn strings_of_json_of_no_known_shape_are_read_decoded() {
             ("search".to_owned(), serde_json::json!({"q": "a \"b\""})),
             ("search".to_owned(), serde_json::json!({"q": 2})),
             ("run".to_owned(), serde_json::json!({"cmd": "echo \"<b>\""})),
+            (
+                "get_weather".to_owned(),
+                serde_json::json!({"city": "Paris"})
+            ),
         ]
     );
 }
