@@ -75,6 +75,10 @@ pub struct Interpreter {
     handed: std::collections::VecDeque<(Option<String>, u64, bool)>,
     /// Ids of replayed calls that differ from the call's own: replayed id -> own id.
     replayed_ids: std::collections::HashMap<String, String>,
+    /// Names of replayed calls that match no call handed on, by their replayed id: a
+    /// call the json or text channel read (Groq's `failed_generation`), which the next
+    /// request replays under an id the client made up. Its results name the tool.
+    replayed_names: std::collections::HashMap<String, String>,
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
@@ -407,10 +411,15 @@ impl Interpreter {
     /// then take that id. Not in a recording, whose requests replay the call under the
     /// id its client gave it.
     fn give_id(&mut self, call: &mut Call, arguments: &str) {
-        if call.id.is_none()
-            && !self.recording
-            && matches!(call.dialect, native::GEMINI | native::GEMINI_STREAM)
-        {
+        if !self.recording {
+            self.give_id_always(call, arguments);
+        }
+    }
+
+    /// [`give_id`](Self::give_id), also in a recording: for a call the API ran itself,
+    /// which no request replays.
+    fn give_id_always(&mut self, call: &mut Call, arguments: &str) {
+        if call.id.is_none() {
             call.id = Some(crate::formats::generated_call_id(
                 self.conversations.saturating_sub(1),
                 self.ordinal,
@@ -485,6 +494,10 @@ impl Interpreter {
         }
         let digest = call_digest(call);
         let Some(own) = self.handed.iter_mut().find(|h| !h.2 && h.1 == digest) else {
+            if self.replayed_names.len() >= MAX_OPEN_NAMED * 16 {
+                self.replayed_names.clear();
+            }
+            self.replayed_names.insert(id.clone(), call.name.clone());
             return;
         };
         own.2 = true;
@@ -573,6 +586,14 @@ impl Interpreter {
     fn result(&mut self, mut result: ToolResult) {
         if let Some(own) = result.id.as_ref().and_then(|id| self.replayed_ids.get(id)) {
             result.id = Some(own.clone());
+        }
+        if result.name.is_none()
+            && let Some(name) = result
+                .id
+                .as_ref()
+                .and_then(|id| self.replayed_names.get(id))
+        {
+            result.name = Some(name.clone());
         }
         // A result that names its tool but not its call (Gemini's) answers the
         // earliest open call of that tool.
@@ -972,7 +993,7 @@ impl Interpreter {
         }
         // A bare Responses item (an `input` list of a request, a batch line).
         if let Some(kind) = obj.str("type")
-            && (native::is_responses_call_type(&kind) || kind.ends_with("_call_output"))
+            && (native::is_responses_call_item(obj) || kind.ends_with("_call_output"))
         {
             self.item(node, obj, ctx, native::OPENAI_RESPONSES, None);
             return true;
@@ -1122,6 +1143,31 @@ impl Interpreter {
                     }
                 }
             }
+        }
+        // Groq: the tools the API ran while it answered, each with its output. The
+        // call gets the id `convert` gives it, digested from its arguments as written,
+        // also in a recording: no request replays a call the API ran.
+        for entry in obj.items("executed_tools") {
+            let Some(e) = entry.object() else { continue };
+            let Some((mut call, output)) = native::executed_tool(&entry, &e, ctx.lines) else {
+                continue;
+            };
+            let arguments = e.get("arguments").expect("decoded from it");
+            let arguments = arguments
+                .str()
+                .unwrap_or(std::borrow::Cow::Borrowed(arguments.text()));
+            self.give_id_always(&mut call, &arguments);
+            if let Some((content, is_error)) = output {
+                pending_results.push(ToolResult {
+                    id: call.id.clone(),
+                    name: Some(call.name.clone()),
+                    content: JsonText::of_opt(Some(content)),
+                    is_error,
+                    dialect: native::OPENAI,
+                    line: ctx.lines.line(content.offset()),
+                });
+            }
+            self.add_call(&mut turn, call);
         }
         // Gemini CLI: each entry of `toolCalls` is a call with its results inside.
         for entry in obj.items("toolCalls") {
@@ -1351,7 +1397,7 @@ impl Interpreter {
         let mut turn = Turn::new(Role::Assistant, line);
         turn.origin = ctx.origin;
         match kind.as_ref() {
-            k if native::is_responses_call_type(k) => {
+            _ if native::is_responses_call_item(obj) => {
                 if let Some(call) = native::responses_item(node, obj, ctx.lines, dialect) {
                     self.add_call(&mut turn, call);
                 }

@@ -887,7 +887,7 @@ impl Stream {
                 let item_kind = item.str("type").unwrap_or_default();
                 let id = item.str("id").map(|s| s.into_owned());
                 let done = kind == "response.output_item.done";
-                if native::is_responses_call_type(&item_kind) {
+                if native::is_responses_call_item(&item) {
                     if id.as_deref().is_some_and(|id| self.item_flushed(id)) {
                         return false;
                     }
@@ -982,8 +982,7 @@ impl Stream {
                         continue;
                     };
                     let id = item.str("id").map(|s| s.into_owned());
-                    let kind = item.str("type").unwrap_or_default();
-                    if !native::is_responses_call_type(&kind)
+                    if !native::is_responses_call_item(&item)
                         || id.as_ref().is_some_and(|id| {
                             self.item_slots.contains_key(id) || self.item_flushed(id)
                         })
