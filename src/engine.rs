@@ -1077,31 +1077,21 @@ impl<'o> Engine<'o> {
             return Ok(());
         }
         let last = self.turns.saturating_sub(1);
-        let known = result.id.as_ref().and_then(|id| self.calls.get(id));
-        let paired = match (&result.id, known) {
-            (Some(_), Some((n, t))) => Some((n.as_str(), *t)),
+        let paired = match &result.id {
+            Some(id) => self.calls.get(id).map(|(n, t)| (n.as_str(), *t)),
             // Right after a turn whose calls have no ids: the first of them not
-            // answered yet, of the tool the result names when it names one. A result
-            // with an id no call has (a client's id for a call read from text) answers
-            // one of the tool it names, and keeps its id as written.
-            (id, None)
-                if self.unnamed_calls.0 == last && (id.is_none() || result.name.is_some()) =>
-            {
-                self.unnamed_calls
-                    .1
-                    .iter_mut()
-                    .find(|(n, _, answered)| {
-                        !*answered && result.name.as_ref().is_none_or(|r| r == n)
-                    })
-                    .map(|(n, id, answered)| {
-                        *answered = true;
-                        if result.id.is_none() {
-                            result.id = id.clone();
-                        }
-                        (n.as_str(), last)
-                    })
-            }
-            _ => None,
+            // answered yet, of the tool the result names when it names one.
+            None if self.unnamed_calls.0 == last => self
+                .unnamed_calls
+                .1
+                .iter_mut()
+                .find(|(n, _, answered)| !*answered && result.name.as_ref().is_none_or(|r| r == n))
+                .map(|(n, id, answered)| {
+                    *answered = true;
+                    result.id = id.clone();
+                    (n.as_str(), last)
+                }),
+            None => None,
         };
         let name = paired.map(|(n, _)| n);
         let turn = paired.map_or(last, |(_, t)| t);
