@@ -379,7 +379,10 @@ fn markdown_files() -> Vec<String> {
 
 #[test]
 fn doc_commands_make_the_directories_they_write_to() {
-    for block in markdown_files().iter().flat_map(|rel| sh_blocks(rel)) {
+    for block in markdown_files()
+        .iter()
+        .flat_map(|rel| sh_blocks(rel.as_str()))
+    {
         for (i, line) in block.iter().enumerate() {
             let command = line.split(" #").next().unwrap();
             let Some((_, target)) = command.split_once(" > ") else {
