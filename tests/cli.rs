@@ -2739,3 +2739,40 @@ fn a_result_of_a_replayed_text_call_answers_it() {
     assert_eq!(result["name"], call["name"]);
     assert_eq!(result["source"]["turn"], call["source"]["turn"]);
 }
+
+/// xAI's gRPC `ROLE_TOOL` messages in a request name no call: they answer the calls of
+/// the message before them, in order.
+#[test]
+fn xai_tool_messages_answer_the_calls_before_them_in_order() {
+    let out = toolsift()
+        .args(["extract", "--with-results"])
+        .arg("fixtures/corpus/xai/test_xai_request_tool_call.xai.yaml")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows: Vec<(String, String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+            (s("type"), s("id"), r["content"].to_string())
+        })
+        .collect();
+    let results: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r.0 == "result")
+        .map(|r| (r.1.as_str(), r.2.as_str()))
+        .collect();
+    let calls: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 == "call")
+        .map(|r| r.1.as_str())
+        .collect();
+    assert_eq!(calls, ["call_56494531", "call_28585237"]);
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0].0, "call_56494531");
+    assert!(results[0].1.contains("Fix the errors"), "{:?}", results[0]);
+    assert_eq!(results[1].0, "call_28585237");
+    assert!(results[1].1.contains("lat"), "{:?}", results[1]);
+}

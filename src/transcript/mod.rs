@@ -79,6 +79,10 @@ pub struct Interpreter {
     /// call the json or text channel read (Groq's `failed_generation`), which the next
     /// request replays under an id the client made up. Its results name the tool.
     replayed_names: std::collections::HashMap<String, String>,
+    /// The calls of the last message that made any (id, name), in order, and how many
+    /// of them results answered by order: xAI's gRPC `ROLE_TOOL` messages name no call
+    /// and answer that message's calls one by one.
+    calls_in_order: (Vec<(Option<String>, String)>, usize),
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
@@ -1115,12 +1119,17 @@ impl Interpreter {
         let tool_calls = obj.get("tool_calls").filter(|_| role != Role::Tool);
         match tool_calls {
             Some(calls) if calls.kind() == Kind::Array => {
+                let mut in_order = Vec::new();
                 for entry in calls.items() {
                     if let Some(e) = entry.object()
                         && let Some(call) = native::tool_calls_entry(&entry, &e, ctx.lines)
                     {
+                        in_order.push((call.id.clone(), call.name.clone()));
                         self.add_call(&mut turn, call);
                     }
+                }
+                if !in_order.is_empty() {
+                    self.calls_in_order = (in_order, 0);
                 }
             }
             Some(calls) if calls.kind() == Kind::String => {
@@ -1243,6 +1252,16 @@ impl Interpreter {
         );
         base.id = None;
         if ids.is_empty() {
+            // xAI's gRPC messages answer the calls of the message before them in order.
+            let (calls, answered) = &mut self.calls_in_order;
+            if dialect == native::XAI
+                && base.name.is_none()
+                && let Some((id, name)) = calls.get(*answered)
+            {
+                *answered += 1;
+                base.id = id.clone();
+                base.name = Some(name.clone());
+            }
             self.result(base);
             return;
         }
