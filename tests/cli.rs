@@ -2776,3 +2776,49 @@ fn xai_tool_messages_answer_the_calls_before_them_in_order() {
     assert_eq!(results[1].0, "call_28585237");
     assert!(results[1].1.contains("lat"), "{:?}", results[1]);
 }
+
+/// Streamed, Groq repeats each `executed_tools` entry whole in later chunks, the last
+/// with its output: one call per entry, with the id the whole response gives it, and
+/// its result.
+#[test]
+fn streamed_executed_tools_are_one_call_each_with_their_result() {
+    let entry = |output: &str| {
+        format!(r#"{{"index":0,"type":"search","arguments":"{{\"query\": \"python\"}}"{output}}}"#)
+    };
+    let chunk = |delta: String| {
+        format!(
+            r#"data: {{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{delta}}}]}}"#
+        )
+    };
+    let stream = [
+        chunk(r#"{"role":"assistant"}"#.to_owned()),
+        chunk(format!(r#"{{"executed_tools":[{}]}}"#, entry(""))),
+        chunk(format!(
+            r#"{{"executed_tools":[{}]}}"#,
+            entry(r#","output":"found""#)
+        )),
+        chunk(r#"{"content":"3.14"}"#.to_owned()),
+        "data: [DONE]".to_owned(),
+    ]
+    .join("\n\n");
+    let whole = format!(
+        r#"{{"object":"chat.completion","id":"c1","choices":[{{"index":0,"message":{{"role":"assistant","content":"3.14","executed_tools":[{}]}}}}]}}"#,
+        entry(r#","output":"found""#)
+    );
+    let rows = |input: &str| -> Vec<(String, String, String, String)> {
+        json_records(&["extract", "--with-results"], input)
+            .iter()
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+                (s("type"), s("name"), s("id"), r["content"].to_string())
+            })
+            .collect()
+    };
+    let streamed = rows(&stream);
+    assert_eq!(streamed, rows(&whole));
+    assert_eq!(streamed.len(), 2, "{streamed:?}");
+    assert_eq!(streamed[0].0, "call");
+    assert_eq!(streamed[1].0, "result");
+    assert_eq!(streamed[1].2, streamed[0].2);
+    assert_eq!(streamed[1].3, "\"found\"");
+}

@@ -201,6 +201,11 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("visit", Some("call_1_f563d2a3"), 351),
         ],
     ),
+    // The same, streamed: each chunk repeats the entry whole; one call.
+    (
+        "cassettes/pydantic-ai-groq-executed-tools-stream.yaml",
+        &[("search", Some("call_0_8ff9684e"), 27)],
+    ),
     // The call Groq refused, read from `failed_generation`; the next request replays it
     // under pydantic-ai's id, which its result names.
     (

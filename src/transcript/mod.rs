@@ -670,14 +670,25 @@ impl Interpreter {
         if let Some(mut stream) = self.stream.take() {
             // Results inside a stream (server tools) follow the calls they answer.
             let results = stream.take_results();
+            let executed = stream.take_executed();
             let (turn, key) = stream.finish();
             let mut kept = Turn::new(turn.role, turn.line);
             kept.texts = turn.texts;
+            // The tools the API ran come first, with the ids a whole response gives them.
+            let mut executed_results = Vec::new();
+            for mut e in executed {
+                self.give_id_always(&mut e.call, &e.arguments);
+                if let Some(mut result) = e.result {
+                    result.id = e.call.id.clone();
+                    executed_results.push(result);
+                }
+                self.add_call(&mut kept, e.call);
+            }
             for call in turn.calls {
                 self.add_call(&mut kept, call);
             }
             self.submit(kept, key);
-            for result in results {
+            for result in executed_results.into_iter().chain(results) {
                 self.result(result);
             }
         }
