@@ -2822,3 +2822,58 @@ fn streamed_executed_tools_are_one_call_each_with_their_result() {
     assert_eq!(streamed[1].2, streamed[0].2);
     assert_eq!(streamed[1].3, "\"found\"");
 }
+
+/// A Responses `mcp_call` holds its own result (`output`, or `error`): written as a
+/// result of the call, after the model's items of the turn, whole or streamed.
+#[test]
+fn mcp_calls_hold_their_results() {
+    let ok = r#"{"type":"mcp_call","id":"mcp_1","server_label":"exa","name":"search","arguments":"{\"q\":1}","output":"found","error":null}"#;
+    let failed = r#"{"type":"mcp_call","id":"mcp_2","server_label":"exa","name":"search","arguments":"{\"q\":2}","output":null,"error":"boom"}"#;
+    let message =
+        r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done"}]}"#;
+    let whole = format!(
+        r#"{{"object":"response","id":"r","status":"completed","output":[{ok},{failed},{message}]}}"#
+    );
+    let stream = [
+        r#"{"type":"response.created","response":{"id":"r2","output":[]}}"#.to_owned(),
+        format!(r#"{{"type":"response.output_item.done","output_index":0,"item":{ok}}}"#),
+        format!(r#"{{"type":"response.output_item.done","output_index":1,"item":{failed}}}"#),
+        r#"{"type":"response.completed","response":{"id":"r2","output":[]}}"#.to_owned(),
+    ]
+    .join("\n");
+    for input in [whole, stream] {
+        let rows: Vec<(String, String, String, String, bool)> =
+            json_records(&["extract", "--with-results"], &input)
+                .iter()
+                .map(|r| {
+                    let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+                    (
+                        s("type"),
+                        s("name"),
+                        s("id"),
+                        s("content"),
+                        r["is_error"] == true,
+                    )
+                })
+                .collect();
+        let row = |t: &str, i: &str, c: &str, e: bool| {
+            (
+                t.to_owned(),
+                "search".to_owned(),
+                i.to_owned(),
+                c.to_owned(),
+                e,
+            )
+        };
+        assert_eq!(
+            rows,
+            [
+                row("call", "mcp_1", "-", false),
+                row("call", "mcp_2", "-", false),
+                row("result", "mcp_1", "found", false),
+                row("result", "mcp_2", "boom", true),
+            ],
+            "{input}"
+        );
+    }
+}

@@ -320,6 +320,17 @@ pub fn responses_item(
     lines: &crate::json::LineIndex,
     dialect: &'static str,
 ) -> Option<Call> {
+    responses_item_with_result(node, obj, lines, dialect).map(|(call, _)| call)
+}
+
+/// [`responses_item`], with the result the item holds itself (a remote MCP call's
+/// `output`, or its `error`).
+pub fn responses_item_with_result(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+    dialect: &'static str,
+) -> Option<(Call, Option<crate::model::ToolResult>)> {
     let mut d = formats::responses::call(obj)?;
     // A call of any kind is named by its `call_id`, else (none, or xAI's `""`) by its
     // item's `id`.
@@ -327,7 +338,18 @@ pub fn responses_item(
         .str("call_id")
         .filter(|id| !id.is_empty())
         .or_else(|| obj.str("id"));
-    decoded(d, dialect, line_of(node, lines))
+    let held = d.result;
+    let line = line_of(node, lines);
+    let call = decoded(d, dialect, line)?;
+    let result = held.map(|(content, is_error)| crate::model::ToolResult {
+        id: call.id.clone(),
+        name: Some(call.name.clone()),
+        content: crate::model::JsonText::of(&content),
+        is_error,
+        dialect,
+        line: lines.line(content.offset()),
+    });
+    Some((call, result))
 }
 
 pub use formats::responses::is_call_item as is_responses_call_item;

@@ -89,6 +89,9 @@ pub struct Interpreter {
     /// Result blocks read in the message being built: they come after its turn, so
     /// that a server tool's result in the message of its call follows that call.
     results_after_turn: Vec<ToolResult>,
+    /// Results Responses call items hold themselves (`mcp_call`'s `output`), written
+    /// when the model's items of the turn end.
+    item_results: Vec<ToolResult>,
     /// How many conversations the source held so far, and how many calls were handed
     /// on in the current one: a call written without an id (Gemini's `functionCall`)
     /// is given [`crate::formats::generated_call_id`] from them, as `convert` gives it.
@@ -358,7 +361,15 @@ impl Interpreter {
     /// End of the source: whatever is open is flushed; unfinished streams are truncated.
     pub fn finish(&mut self) {
         self.end_stream();
+        self.item_results_done();
         self.flush();
+    }
+
+    /// Writes the results the model's items held, after their turn.
+    fn item_results_done(&mut self) {
+        for result in std::mem::take(&mut self.item_results) {
+            self.result(result);
+        }
     }
 
     // ---- turns -------------------------------------------------------------------
@@ -1004,6 +1015,7 @@ impl Interpreter {
                     self.item(item, &item_obj, ctx, native::OPENAI_RESPONSES, key);
                 }
             }
+            self.item_results_done();
             return true;
         }
         // A bare Responses item (an `input` list of a request, a batch line).
@@ -1428,12 +1440,17 @@ impl Interpreter {
         turn.origin = ctx.origin;
         match kind.as_ref() {
             _ if native::is_responses_call_item(obj) => {
-                if let Some(call) = native::responses_item(node, obj, ctx.lines, dialect) {
+                if let Some((call, result)) =
+                    native::responses_item_with_result(node, obj, ctx.lines, dialect)
+                {
                     self.add_call(&mut turn, call);
+                    // After the model's items of this turn: a result ends a turn.
+                    self.item_results.extend(result);
                 }
             }
             _ if let Some(d) = crate::formats::responses::call_output(obj) => {
                 self.item_group += 1;
+                self.item_results_done();
                 self.result(decoded_result(d, dialect, line));
                 return;
             }
@@ -1445,6 +1462,7 @@ impl Interpreter {
                     .unwrap_or(Role::Assistant);
                 if role != Role::Assistant {
                     self.item_group += 1;
+                    self.item_results_done();
                     self.message(
                         node,
                         obj,

@@ -985,13 +985,20 @@ impl Stream {
                     }
                     if done {
                         let at = LineIndex::fixed(p.line);
-                        p.built = native::responses_item(
+                        let built = native::responses_item_with_result(
                             &item_node,
                             &item,
                             &at,
                             native::OPENAI_RESPONSES_STREAM,
                         );
+                        let (call, result) = built.map_or((None, None), |(c, r)| (Some(c), r));
+                        p.built = call;
                         p.complete = true;
+                        // A remote MCP call's output, held by its item.
+                        if let Some(mut result) = result {
+                            result.line = line;
+                            self.results.push(result);
+                        }
                     }
                 } else if item_kind == "message" && done {
                     let text: String = item
