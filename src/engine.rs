@@ -691,7 +691,7 @@ impl<'o> Engine<'o> {
             .committed
             .is_some_and(|f| self.options.formats[f] != Channel::Text)
         {
-            Window::sentinels_moot();
+            w.sentinels_moot = true;
         }
         if let Some(f) = pending.committed {
             let mut calls = std::mem::replace(&mut pending.found[f], spare_chosen());
@@ -1224,6 +1224,7 @@ mod tests {
         };
         let mut sink = Output::new(Box::new(io::sink()), false);
         let mut engine = Engine::new(options, &mut sink);
+        let (back, passed) = std::sync::mpsc::channel();
         let window = Window {
             text: Text::new(text, 1, false, true),
             offset: 0,
@@ -1231,9 +1232,11 @@ mod tests {
             latest_keep: 991,
             overlap: 250,
             last: false,
+            sentinels_moot: false,
+            back: Some(back),
         };
         engine.event(Event::Window(window)).unwrap();
-        assert_eq!(Window::take_passed().map(|p| p.keep), Some(call));
+        assert_eq!(passed.try_recv().ok().map(|p| p.keep), Some(call));
     }
 
     #[test]

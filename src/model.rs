@@ -742,13 +742,6 @@ impl Text {
         t
     }
 
-    /// Opener lists to fill for [`Text::swept`], reused from a window already dropped.
-    pub fn spare_openers() -> Openers {
-        let mut openers = SPARE_OPENERS.take();
-        openers.clear();
-        openers
-    }
-
     /// The spans of `<think>…</think>` and the like in the text (see
     /// [`crate::scan::reasoning_regions_at`]).
     pub fn reasoning_regions(&self) -> &[(usize, usize)] {
@@ -826,18 +819,29 @@ impl Text {
     /// sweep over blocks small enough to stay in cache from one search to the next: on
     /// a large text with no call these searches are most of the work there is.
     pub fn sweep(&self, find_wil: bool) {
-        self.sweep_within(find_wil, &|_| usize::MAX);
+        self.sweep_within(Openers::default(), find_wil, &|_| usize::MAX);
     }
 
     /// [`Text::sweep`], stopped as [`Openers::sweep`] stops past `limit`: false
     /// when it stopped before the end (the lists then hold the openers of a first part
-    /// of the text only, enough to tell where to cut it).
-    pub fn sweep_within(&self, find_wil: bool, limit: &dyn Fn(usize) -> usize) -> bool {
-        let mut openers = Text::spare_openers();
+    /// of the text only, enough to tell where to cut it). `openers` are lists to fill,
+    /// emptied first: a window's, reused from the window before.
+    pub fn sweep_within(
+        &self,
+        mut openers: Openers,
+        find_wil: bool,
+        limit: &dyn Fn(usize) -> usize,
+    ) -> bool {
+        openers.clear();
         let (wil, swept) = openers.sweep(self.text.as_bytes(), find_wil, limit, |_| {});
         let _ = self.openers.set(Some(Box::new(openers)));
         let _ = self.wil.set(wil);
         swept == self.text.len()
+    }
+
+    /// The opener lists found, taken out of the text (to be filled again for another).
+    pub(crate) fn take_openers(&mut self) -> Option<Openers> {
+        self.openers.take().flatten().map(|o| *o)
     }
 
     /// The file line of a byte offset in the text: the breaks before its block, plus
@@ -868,7 +872,7 @@ impl Text {
     /// The line breaks before `offset` in raw text: from the per-block counts when a
     /// call's line has made them, else from the reader's count of the whole text less
     /// those after `offset`, else counted in one pass.
-    fn breaks_up_to(&self, offset: usize) -> u64 {
+    pub(crate) fn breaks_up_to(&self, offset: usize) -> u64 {
         let offset = offset.min(self.text.len());
         let count = |b: &[u8]| memchr::memchr_iter(b'\n', b).count() as u64;
         if self.breaks_before.get().is_some() {
@@ -1045,76 +1049,53 @@ pub struct Window {
     /// the consumer may move it back as far again, to the start of a construct.
     pub overlap: usize,
     pub last: bool,
+    /// Set by the consumer: the windows after this one need no search for WIL's
+    /// sentinels, because the turn is won by a channel WIL is no part of (the sentinels
+    /// only keep a window from being cut inside a WIL block).
+    pub sentinels_moot: bool,
+    /// Where the window's remains go when its consumer drops it (see [`Passed`]): the
+    /// reader that cut it, which needs them to start the next window.
+    pub back: Option<std::sync::mpsc::Sender<Passed>>,
 }
 
-/// What a window leaves its reader when its consumer drops it.
+/// What a window hands back to its reader when its consumer drops it.
+#[derive(Debug)]
 pub struct Passed {
     /// Line breaks before the cut (`keep_before`), for numbering the next window.
     pub lines: u64,
     /// The cut, as an offset in the window's text.
     pub keep: usize,
-    /// The window's text, whose part from the cut on starts the next window.
+    /// The window's text, whose part from the cut on starts the next window; its
+    /// buffer is then reused for the window after (a fresh 4 MiB each time costs the
+    /// allocator and page faults).
     pub bytes: Vec<u8>,
-}
-
-thread_local! {
-    /// The buffer of a window already scanned, kept for the next window of this thread:
-    /// reusing it spares the allocator and the page faults of a fresh 4 MiB each time.
-    static SPARE_WINDOW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-    /// The same for the window's opener lists, which hold tens of thousands of offsets
-    /// in text full of brackets: grown afresh each window, they cost page faults too.
-    static SPARE_OPENERS: std::cell::Cell<Openers> = const { std::cell::Cell::new(Openers::EMPTY) };
-    /// See [`Window::take_passed`].
-    static PASSED: std::cell::Cell<Option<Passed>> = const { std::cell::Cell::new(None) };
+    /// The window's opener lists, cleared and filled again for the next window: they
+    /// hold tens of thousands of offsets in text full of brackets.
+    pub openers: Option<Openers>,
     /// See [`Window::sentinels_moot`].
-    static SENTINELS_MOOT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-impl Window {
-    /// The buffer of a window already scanned (empty if none), for the next window of
-    /// this thread: its bytes are that window's, to be overwritten.
-    pub fn spare_buffer() -> Vec<u8> {
-        SPARE_WINDOW.take()
-    }
-
-    /// What the last window dropped on this thread left: its lines and text up to its
-    /// final cut (`keep_before`, which its consumer may have moved).
-    pub fn take_passed() -> Option<Passed> {
-        PASSED.take()
-    }
-
-    /// Gives a window's buffer back for the window after next.
-    pub fn recycle(buffer: Vec<u8>) {
-        SPARE_WINDOW.set(buffer);
-    }
-
-    /// Said by the consumer of a window: the windows after it need no search for WIL's
-    /// sentinels, because the turn is won by a channel WIL is no part of (the sentinels
-    /// only keep a window from being cut inside a WIL block).
-    pub fn sentinels_moot() {
-        SENTINELS_MOOT.set(true);
-    }
-
-    /// Whether the consumer of the last window said [`Window::sentinels_moot`]; asked
-    /// once per window.
-    pub fn take_sentinels_moot() -> bool {
-        SENTINELS_MOOT.take()
-    }
+    pub sentinels_moot: bool,
 }
 
 impl Drop for Window {
     /// Once its consumer is done with it, a window counts the lines before its cut (from
     /// the line index when a call's line has built it, so a window with calls is not
-    /// counted twice), gives its opener lists back for the next window and its text to
-    /// the reader.
+    /// counted twice) and hands its text and opener lists back to its reader.
     fn drop(&mut self) {
+        let Some(back) = self.back.take() else {
+            return;
+        };
         let keep = self.keep_before - self.offset;
         let lines = self.text.breaks_up_to(keep);
-        if let Some(Some(openers)) = self.text.openers.take() {
-            SPARE_OPENERS.set(*openers);
-        }
+        let openers = self.text.take_openers();
         let bytes = std::mem::take(&mut self.text.text).into_bytes();
-        PASSED.set(Some(Passed { lines, keep, bytes }));
+        // A reader gone has no next window to start.
+        let _ = back.send(Passed {
+            lines,
+            keep,
+            bytes,
+            openers,
+            sentinels_moot: self.sentinels_moot,
+        });
     }
 }
 
