@@ -638,7 +638,7 @@ impl<'o> Engine<'o> {
             w.text = text;
         }
         if let Some(resume) = resume {
-            let regions = crate::scan::context_regions(&w.text);
+            let regions = w.text.context_regions();
             let keep = resume.point(&w.text.text, hi, &regions);
             w.keep_before = w.offset + keep;
         }

@@ -262,7 +262,7 @@ impl Reader<'_, '_> {
             }
             text.set_open_before(open);
             // Kept past the window: which of its regions the next one starts inside.
-            let regions = (!last).then(|| crate::scan::RegionMap::of(&text));
+            let regions = (!last).then(|| text.region_map());
             let cut = text.text.len();
             let keep = if last {
                 cut
@@ -293,7 +293,7 @@ impl Reader<'_, '_> {
             let keep = if last {
                 keep
             } else {
-                crate::scan::context_regions(&text)
+                text.context_regions()
                     .iter()
                     .find(|&&(a, b)| a < keep && keep < b && a > 0)
                     .map_or(keep, |&(a, _)| a)
