@@ -575,10 +575,10 @@ mod tests {
         // Granite's array after the line break, and the array's brackets closed the cut
         // call's value: it was neither closed nor open at the end, and was lost.
         let t = [
-            include_str!("../fixtures/json/restarted-call.txt"),
-            include_str!("../fixtures/mandrake/json-calls.txt"),
+            include_str!("../../fixtures/json/restarted-call.txt"),
+            include_str!("../../fixtures/mandrake/json-calls.txt"),
             "\n",
-            include_str!("../fixtures/models/granite.txt"),
+            include_str!("../../fixtures/models/granite.txt"),
         ]
         .concat();
         let cut = t.find("{\"name\": \"ripper.write_file\"").unwrap();
