@@ -1,7 +1,7 @@
 //! Plain text too large to hold whole, read in overlapping windows: where each window
 //! is cut, and what it hands back to the reader when its consumer is done with it.
 
-use super::{BOM, Lines, Reader, pieces};
+use super::{BOM, Lines, Reader, STREAM_DOCUMENT, pieces};
 use crate::model::{Event, Openers, Passed, Text, Window};
 use std::io;
 use std::sync::mpsc;
@@ -154,6 +154,31 @@ impl WindowReader {
 }
 
 impl Reader<'_, '_> {
+    /// Text too long to scan whole that is no input of its own (the data of a long
+    /// event): read in windows, as a long plain text is, after the records before it.
+    pub(super) fn long_text(&mut self, text: Vec<u8>, line: u64) -> io::Result<()> {
+        self.pump()?;
+        let mut nothing: &[u8] = &[];
+        let mut lines = Lines::new(&mut nothing);
+        let pipeline = std::mem::replace(&mut self.pipeline, false);
+        let read = self.windowed_text(text, &mut lines, line);
+        self.pipeline = pipeline;
+        read
+    }
+
+    /// Text that was to be JSON and is not: scanned as text, in windows when it is long
+    /// (as a long plain text is: scanned whole, text dense in brackets takes many times
+    /// its size), else whole.
+    pub(super) fn text_instead(&mut self, text: &str, line: u64) {
+        if text.len() > STREAM_DOCUMENT && self.window > 0 {
+            if let Err(e) = self.long_text(text.as_bytes().to_vec(), line) {
+                self.held_error.get_or_insert(e);
+            }
+        } else {
+            self.interp.feed_text(text, line);
+        }
+    }
+
     /// Plain text too large to hold whole, in overlapping windows cut at line ends: a
     /// call that starts in the overlap at the end of a window is left to the next one,
     /// which holds it whole (calls longer than the overlap, 1 MiB, may be cut). The
