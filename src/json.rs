@@ -777,45 +777,6 @@ mod tests {
     }
 
     #[test]
-    fn string_bytes_are_found_wherever_they_sit() {
-        // Each special byte at every offset, in strings shorter and longer than the
-        // word-at-a-time part, with plain ASCII and UTF-8 before it.
-        for special in [b'"', b'\\', b'\n', 0x01, 0x1f] {
-            for fill in ["a", "é"] {
-                for at in 0..150 {
-                    let mut s = fill.repeat(at).into_bytes();
-                    let pos = s.len();
-                    s.push(special);
-                    s.extend_from_slice(b"tail\"\\\x02");
-                    for from in [0, 1, 7, 8, 9].into_iter().filter(|&f| f <= pos) {
-                        let naive = s[from..]
-                            .iter()
-                            .position(|&b| STRING_BYTE[b as usize] != 0)
-                            .map(|n| from + n);
-                        assert_eq!(next_string_byte(&s, from), naive, "{special} at {at}");
-                        assert_eq!(naive, Some(pos));
-                    }
-                }
-            }
-        }
-        assert_eq!(next_string_byte(b"no end here at all, none", 0), None);
-        assert_eq!(next_string_byte(&[b'x'; 200], 3), None);
-        assert_eq!(next_string_byte(b"", 0), None);
-        // 0x7f and bytes above 0x80 are content.
-        assert_eq!(next_string_byte(b"\x7f\xff\x80\xc3\xa9abc\"", 0), Some(8));
-        // Every byte value, in each lane of the sixteen- and eight-byte steps.
-        for byte in 0..=255u8 {
-            let special = byte < 0x20 || byte == b'"' || byte == b'\\';
-            for at in 0..70 {
-                let mut s = vec![b' '; 70];
-                s[at] = byte;
-                let want = special.then_some(at);
-                assert_eq!(next_string_byte(&s, 0), want, "byte {byte:#x} at {at}");
-            }
-        }
-    }
-
-    #[test]
     fn offsets_and_lines_follow_the_source() {
         let doc = "{\n  \"a\": [1,\n {\"b\": \"x\\ny\"}],\n  \"c\": null\n}\n";
         let parsed = Doc::parse(doc).unwrap();

@@ -302,6 +302,7 @@ impl Engine<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+    use super::*;
 
     #[test]
     fn the_next_window_moves_back_a_whole_overlap_to_a_call_across_its_start() {
