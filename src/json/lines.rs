@@ -50,3 +50,24 @@ impl LineIndex {
         self.first_line + self.newlines.partition_point(|&nl| nl < offset) as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use super::*;
+
+    #[test]
+    fn offsets_and_lines_follow_the_source() {
+        let doc = "{\n  \"a\": [1,\n {\"b\": \"x\\ny\"}],\n  \"c\": null\n}\n";
+        let parsed = Doc::parse(doc).unwrap();
+        let root = parsed.root();
+        let obj = root.object().unwrap();
+        let a = obj.arr("a").unwrap();
+        let inner = a[1].object().unwrap();
+        let lines = LineIndex::new(doc, 1);
+        assert_eq!(lines.line(a[1].offset()), 3);
+        assert_eq!(inner.str("b").unwrap(), "x\ny");
+        assert!(obj.get("c").unwrap().is_null());
+        assert_eq!(lines.line(root.offset()), 1);
+    }
+}

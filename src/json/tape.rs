@@ -203,3 +203,57 @@ pub(super) fn scan(s: &[u8], mut slots: Vec<Slot>) -> (bool, Vec<Slot>) {
     };
     (ok, tape.slots)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+
+    #[test]
+    fn the_tape_agrees_with_serde_json() {
+        let valid = [
+            r#"{"a": [1, -2.5e+3, true, false, null, "x\"y\u00e9"], "b": {}, "c": []}"#,
+            " [ 0 , {\"\\u0041\": \"\"} ] ",
+            r#""just a string""#,
+            "-0",
+            "1E5",
+        ];
+        for t in valid {
+            assert!(Doc::parse(t).is_ok(), "{t}");
+        }
+        let invalid = [
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "01",
+            "1.",
+            "1e",
+            "-",
+            "tru",
+            "\"\t\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "[1] 2",
+            "{\"a\":1,}",
+            "nul",
+            "{1: 2}",
+            "",
+            "   ",
+        ];
+        for t in invalid {
+            assert!(Doc::parse(t).is_err(), "{t}");
+            assert!(
+                serde_json::from_str::<Value>(t).is_err(),
+                "serde accepts {t}"
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let doc = "[".repeat(100_000);
+        assert!(Doc::parse(&doc).is_err());
+        let deep = format!("{{\"a\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        let parsed = Doc::parse(&deep).unwrap();
+        assert!(parsed.root().object().unwrap().has("a"));
+    }
+}

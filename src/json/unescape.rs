@@ -93,3 +93,32 @@ pub fn take_lossy() -> bool {
 pub(crate) fn restore_lossy(lossy: bool) {
     LOSSY.set(lossy);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use super::*;
+
+    #[test]
+    fn strings_unescape_as_serde_json_does() {
+        for t in [
+            r#""plain""#,
+            r#""a\"b\\c\/d\b\f\n\r\t""#,
+            r#""\u00e9 \u6771 \ud83d\ude00 end""#,
+            r#""\\""#,
+            r#""x\u0041""#,
+        ] {
+            let parsed = Doc::parse(t).unwrap();
+            let want: String = serde_json::from_str(t).unwrap();
+            assert_eq!(parsed.root().str().unwrap(), want, "{t}");
+        }
+        // Half a surrogate pair reads as U+FFFD, and is told.
+        take_lossy();
+        let parsed = Doc::parse(r#""\ud83d x \udc00 \ud83d\u0041""#).unwrap();
+        assert_eq!(
+            parsed.root().str().unwrap(),
+            "\u{fffd} x \u{fffd} \u{fffd}A"
+        );
+        assert!(take_lossy());
+    }
+}
