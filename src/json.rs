@@ -16,8 +16,21 @@ use std::fmt;
 /// input must not exhaust the stack or take quadratic time.
 pub const MAX_WALK_DEPTH: usize = 128;
 
+mod bytes;
 mod compact;
+mod lines;
+mod number;
+mod tape;
+mod unescape;
+mod write;
+
+pub(crate) use bytes::bytes_equal;
 pub use compact::{compact_escaped, compact_text};
+pub use lines::LineIndex;
+pub use tape::MAX_VALUES;
+pub(crate) use unescape::restore_lossy;
+pub use unescape::take_lossy;
+use unescape::unescape;
 
 /// A parsed document: its text and a tape of every value in it, built in one pass.
 pub struct Doc<'a> {
@@ -123,11 +136,6 @@ pub enum Kind {
     Null,
 }
 
-/// Values nested deeper than this are validated (by serde_json, without recursion) but
-/// not put on the tape: they look like empty containers, and the walker, which stops at
-/// the same depth, says that it did not search them.
-const MAX_NESTING: usize = 160;
-
 impl<'a> Doc<'a> {
     /// Parses `text` as one JSON value; trailing whitespace is allowed, anything else
     /// is not. One validating pass builds the tape; on error, serde_json says what is
@@ -139,24 +147,15 @@ impl<'a> Doc<'a> {
             ));
         }
         // The tape's buffer is reused from one document to the next (one per thread).
-        let slots = take_spare();
-        let mut tape = Tape {
-            s: text.as_bytes(),
-            i: 0,
-            slots,
-        };
-        let ok = tape.value(0, (0, 0), false).is_some() && {
-            tape.ws();
-            tape.i == tape.s.len()
-        };
+        let (ok, slots) = tape::scan(text.as_bytes(), take_spare());
         if ok {
             return Ok(Doc {
                 text,
-                slots: Slots::Own(tape.slots),
+                slots: Slots::Own(slots),
             });
         }
-        let too_many = tape.slots.len() >= MAX_VALUES;
-        give_spare(tape.slots);
+        let too_many = slots.len() >= MAX_VALUES;
+        give_spare(slots);
         if too_many {
             return Err(serde::de::Error::custom(format_args!(
                 "more than {MAX_VALUES} values in one JSON value"
@@ -189,319 +188,6 @@ impl<'a> Doc<'a> {
             text,
             slots: Slots::Lent(tape),
         }
-    }
-}
-
-/// The first byte at or after `i` that ends a run of plain string content: `"`, `\\`
-/// or a control character (not allowed raw).
-#[inline(always)]
-fn next_string_byte(s: &[u8], mut i: usize) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // Sixteen bytes at a time (SSE2, which every x86-64 has); long strings, such
-        // as message texts, thirty-two.
-        while i + 32 <= s.len() {
-            let (a, b) = s[i..i + 32].split_at(16);
-            let (a, b) = (string_bytes_in_16(a), string_bytes_in_16(b));
-            if a | b != 0 {
-                let found = if a != 0 {
-                    a.trailing_zeros()
-                } else {
-                    16 + b.trailing_zeros()
-                };
-                return Some(i + found as usize);
-            }
-            i += 32;
-        }
-        if i + 16 <= s.len() {
-            let found = string_bytes_in_16(&s[i..i + 16]);
-            if found != 0 {
-                return Some(i + found.trailing_zeros() as usize);
-            }
-            i += 16;
-        }
-    }
-    while i + 8 <= s.len() {
-        let word = u64::from_le_bytes(s[i..i + 8].try_into().expect("eight bytes"));
-        let found = string_bytes_in(word);
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    s.get(i..)?
-        .iter()
-        .position(|&b| STRING_BYTE[b as usize] != 0)
-        .map(|n| i + n)
-}
-
-/// A bit for each of the sixteen bytes that is `"`, `\\` or below 0x20.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn string_bytes_in_16(bytes: &[u8]) -> u32 {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    assert!(bytes.len() >= 16);
-    // SAFETY: reads the first sixteen bytes of `bytes`, which has at least that many
-    // (the load has no alignment requirement); SSE2 is part of x86-64.
-    unsafe {
-        let v = _mm_loadu_si128(bytes.as_ptr().cast());
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        // Unsigned: max(b, 0x1f) is 0x1f exactly for the bytes up to 0x1f.
-        let low = _mm_set1_epi8(0x1f);
-        let control = _mm_cmpeq_epi8(_mm_max_epu8(v, low), low);
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
-    }
-}
-
-/// The high bit of each byte of `word` that is `"`, `\\` or below 0x20; the lowest set
-/// bit is exact (higher ones may be false alarms after it).
-#[inline]
-fn string_bytes_in(word: u64) -> u64 {
-    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    bytes_equal(word, b'"') | bytes_equal(word, b'\\') | control
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `word` (eight bytes read little-endian) that equals
-/// `byte`; the lowest set bit is exact, higher ones may be false alarms after it. The
-/// word-at-a-time searches of the JSON readers are built from it.
-#[inline]
-pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
-    let x = word ^ (ONES * u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGH
-}
-
-static STRING_BYTE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = 1;
-        b += 1;
-    }
-    t[b'"' as usize] = 1;
-    t[b'\\' as usize] = 1;
-    t
-};
-
-/// The one-pass validating scanner behind [`Doc::parse`].
-/// The most values one document's tape holds (a slot of 40 bytes each: 40 MiB). A
-/// document denser than that (millions of numbers in a few megabytes) is not read as
-/// JSON: its tape would be many times its size.
-pub const MAX_VALUES: usize = 1 << 20;
-
-struct Tape<'s> {
-    s: &'s [u8],
-    i: usize,
-    slots: Vec<Slot>,
-}
-
-impl Tape<'_> {
-    #[inline(always)]
-    fn ws(&mut self) {
-        // Most separators are followed by nothing or by one space.
-        match self.s.get(self.i) {
-            Some(&b) if b > b' ' => return,
-            Some(b' ') if self.s.get(self.i + 1).is_some_and(|&b| b > b' ') => {
-                self.i += 1;
-                return;
-            }
-            _ => {}
-        }
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.s.get(self.i) {
-            self.i += 1;
-        }
-    }
-
-    fn value(&mut self, depth: usize, key: (usize, usize), key_escaped: bool) -> Option<()> {
-        self.ws();
-        let start = self.i;
-        let slot = self.slots.len();
-        if slot >= MAX_VALUES {
-            return None;
-        }
-        self.slots.push(Slot {
-            start: start as u32,
-            end: start as u32,
-            key: (key.0 as u32, key.1 as u32),
-            key_escaped,
-            after: 0,
-            keys: 0,
-            unique: true,
-            escaped: false,
-        });
-        let mut escaped = false;
-        match *self.s.get(self.i)? {
-            b'{' | b'[' if depth >= MAX_NESTING => {
-                let mut values = serde_json::Deserializer::from_slice(&self.s[self.i..])
-                    .into_iter::<serde::de::IgnoredAny>();
-                values.next()?.ok()?;
-                self.i += values.byte_offset();
-            }
-            b'{' => {
-                self.i += 1;
-                self.ws();
-                if self.s.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                } else {
-                    // The walker asks an object for many keys it does not have: a
-                    // summary of the keys it does have answers most of those at once.
-                    let (mut keys, mut unique) = (0u64, true);
-                    loop {
-                        self.ws();
-                        if self.s.get(self.i) != Some(&b'"') {
-                            return None;
-                        }
-                        let (k0, escaped) = (self.i + 1, self.string()?);
-                        let k = (k0, self.i - 1);
-                        let bit = if escaped {
-                            u64::MAX
-                        } else {
-                            key_bit(&self.s[k.0..k.1])
-                        };
-                        unique &= keys & bit == 0;
-                        keys |= bit;
-                        self.ws();
-                        if self.s.get(self.i) != Some(&b':') {
-                            return None;
-                        }
-                        self.i += 1;
-                        self.value(depth + 1, k, escaped)?;
-                        self.ws();
-                        match self.s.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b'}') => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return None,
-                        }
-                    }
-                    let s = &mut self.slots[slot];
-                    s.keys = keys;
-                    s.unique = unique;
-                }
-            }
-            b'[' => {
-                self.i += 1;
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                } else {
-                    loop {
-                        self.value(depth + 1, (0, 0), false)?;
-                        self.ws();
-                        match self.s.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b']') => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return None,
-                        }
-                    }
-                }
-            }
-            b'"' => escaped = self.string()?,
-            b't' => self.literal(b"true")?,
-            b'f' => self.literal(b"false")?,
-            b'n' => self.literal(b"null")?,
-            b'-' | b'0'..=b'9' => self.number()?,
-            _ => return None,
-        }
-        let after = self.slots.len();
-        let s = &mut self.slots[slot];
-        s.end = self.i as u32;
-        s.after = after as u32;
-        s.escaped = escaped;
-        Some(())
-    }
-
-    /// A string at the cursor (on its `"`); leaves the cursor after the closing quote
-    /// and says whether it held an escape.
-    #[inline(always)]
-    fn string(&mut self) -> Option<bool> {
-        let s = self.s;
-        let mut escaped = false;
-        let mut i = self.i + 1;
-        loop {
-            i = next_string_byte(s, i)?;
-            match s[i] {
-                b'"' => {
-                    self.i = i + 1;
-                    return Some(escaped);
-                }
-                b'\\' => {}
-                // Raw control characters are not allowed inside strings.
-                _ => return None,
-            }
-            escaped = true;
-            match *s.get(i + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                b'u' => {
-                    let hex = s.get(i + 2..i + 6)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
-                    }
-                    i += 6;
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        if self.s[self.i..].starts_with(word) {
-            self.i += word.len();
-            Some(())
-        } else {
-            None
-        }
-    }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-    fn number(&mut self) -> Option<()> {
-        let s = self.s;
-        let mut i = self.i;
-        if s.get(i) == Some(&b'-') {
-            i += 1;
-        }
-        let digits = |i: &mut usize| {
-            let from = *i;
-            while s.get(*i).is_some_and(u8::is_ascii_digit) {
-                *i += 1;
-            }
-            *i > from
-        };
-        match s.get(i)? {
-            b'0' => i += 1,
-            b'1'..=b'9' => {
-                digits(&mut i);
-            }
-            _ => return None,
-        }
-        if s.get(i) == Some(&b'.') {
-            i += 1;
-            if !digits(&mut i) {
-                return None;
-            }
-        }
-        if let Some(b'e' | b'E') = s.get(i) {
-            i += 1;
-            if let Some(b'+' | b'-') = s.get(i) {
-                i += 1;
-            }
-            if !digits(&mut i) {
-                return None;
-            }
-        }
-        self.i = i;
-        Some(())
     }
 }
 
@@ -607,29 +293,9 @@ impl<'a> Node<'a> {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
 
-    /// This value as compact JSON text that loses nothing: as serde_json writes it when
-    /// it can hold the value, else as written with only its white space dropped (half a
-    /// surrogate pair, which serde_json refuses and a `String` cannot hold; nesting
-    /// deeper than serde_json reads). Never `null` for something else.
-    pub fn kept_compact(&self) -> String {
-        let lossy = LOSSY.replace(false);
-        let mut out = String::with_capacity(self.text().len());
-        let whole = self.write_compact(&mut out) && !LOSSY.get();
-        LOSSY.set(lossy);
-        if whole {
-            return out;
-        }
-        // A repeated key (the last one wins, in the first one's place), or a value
-        // deeper than the tape writes: serde_json, when it reads it.
-        if let Ok(value) = serde_json::from_str::<Value>(self.text()) {
-            return value.to_string();
-        }
-        minify(self.text())
-    }
-
     /// A parsed copy in which half a surrogate pair reads as U+FFFD (see
     /// [`take_lossy`]), for values serde_json refuses; `None` for a value nested deeper
-    /// than the tape holds ([`MAX_NESTING`]).
+    /// than the tape holds ([`tape::MAX_NESTING`]).
     pub fn lossy_value(&self) -> Option<Value> {
         if self.beyond_tape() {
             return None;
@@ -654,7 +320,7 @@ impl<'a> Node<'a> {
         })
     }
 
-    /// A container nested deeper than the tape records ([`MAX_NESTING`]): it has
+    /// A container nested deeper than the tape records ([`tape::MAX_NESTING`]): it has
     /// content, but no children on the tape.
     fn beyond_tape(&self) -> bool {
         let text = self.text();
@@ -674,249 +340,6 @@ impl<'a> Node<'a> {
         let quoted = &self.doc.text[k0 - 1..k1 + 1];
         serde_json::from_str::<MaybeBorrowed<'a>>(quoted).map_or(Cow::Borrowed(raw), |m| m.0)
     }
-}
-
-/// How deep [`Node::write_compact`] goes before leaving the value to serde_json.
-const COMPACT_DEPTH: usize = 100;
-
-impl Node<'_> {
-    /// Appends this value as compact JSON, byte for byte as serde_json writes it after
-    /// reading it into a `Value`: no white space, strings with serde_json's escapes,
-    /// numbers as written (`arbitrary_precision` keeps them so). False (with `out` half written) when that takes more
-    /// than a copy: a duplicate key, a lone surrogate, or nesting deeper than
-    /// [`COMPACT_DEPTH`]; the caller then goes through serde_json.
-    pub fn write_compact(&self, out: &mut String) -> bool {
-        self.compact(out, 0).is_some()
-    }
-
-    fn compact(&self, out: &mut String, depth: usize) -> Option<()> {
-        if depth > COMPACT_DEPTH || self.beyond_tape() {
-            return None;
-        }
-        let text = self.text();
-        match text.as_bytes()[0] {
-            b'{' => {
-                out.push('{');
-                // Keys that all differ in their summary bit cannot repeat.
-                let unique = self.object().is_some_and(|o| o.unique);
-                // The keys seen: a list while short, a set beyond (objects of thousands
-                // of keys stay linear).
-                let mut keys: Vec<Cow<str>> = Vec::new();
-                let mut many: std::collections::HashSet<Cow<str>> = Default::default();
-                for (n, child) in self.children().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    let s = self.doc.slots[child.i];
-                    let raw = &self.doc.text[s.key.0 as usize..s.key.1 as usize];
-                    let key = if s.key_escaped {
-                        Cow::Owned(unescape(raw, memchr::memchr(b'\\', raw.as_bytes())?)?)
-                    } else {
-                        Cow::Borrowed(raw)
-                    };
-                    // serde_json keeps the last of duplicate keys, in the first one's place.
-                    if !unique && (keys.contains(&key) || many.contains(&key)) {
-                        return None;
-                    }
-                    write_str(out, raw, &key);
-                    out.push(':');
-                    child.compact(out, depth + 1)?;
-                    if !unique {
-                        if keys.len() < 16 {
-                            keys.push(key);
-                        } else {
-                            many.insert(key);
-                        }
-                    }
-                }
-                out.push('}');
-            }
-            b'[' => {
-                out.push('[');
-                for (n, child) in self.children().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    child.compact(out, depth + 1)?;
-                }
-                out.push(']');
-            }
-            b'"' => {
-                let raw = &text[1..text.len() - 1];
-                let first = self
-                    .slot()
-                    .escaped
-                    .then(|| memchr::memchr(b'\\', raw.as_bytes()));
-                match first.flatten() {
-                    Some(first) if !canonical_escapes(raw.as_bytes(), first) => {
-                        write_str(out, raw, &unescape(raw, first)?)
-                    }
-                    _ => out.push_str(text),
-                }
-            }
-            b't' | b'f' | b'n' => out.push_str(text),
-            // A number is the model's text: written as it is (`1.50`, `1e2`, `-0`, and
-            // integers beyond 64 bits), as serde_json with `arbitrary_precision` keeps it.
-            _ => out.push_str(text),
-        }
-        Some(())
-    }
-}
-
-/// Valid JSON text without the white space between its tokens; strings are copied as
-/// written, escapes and all. It reads no structure, so no depth is too deep.
-fn minify(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b' ' | b'\n' | b'\r' | b'\t' => i += 1,
-            b'"' => {
-                // The closing quote: the first one not escaped (the text is valid).
-                let mut end = i + 1;
-                loop {
-                    end = next_string_byte(b, end).unwrap_or(b.len() - 1);
-                    match b[end] {
-                        b'\\' => end += 2,
-                        _ => break,
-                    }
-                }
-                out.push_str(&text[i..=end]);
-                i = end + 1;
-            }
-            _ => {
-                let run = b[i..]
-                    .iter()
-                    .position(|&c| matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b'"'))
-                    .map_or(b.len(), |n| i + n);
-                out.push_str(&text[i..run]);
-                i = run;
-            }
-        }
-    }
-    out
-}
-
-/// Whether every escape in a string body (the first at `first`) is one serde_json
-/// writes too, so that the body is already as serde_json would write it.
-fn canonical_escapes(raw: &[u8], first: usize) -> bool {
-    let mut at = first;
-    loop {
-        match raw.get(at + 1) {
-            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => {}
-            // `\/`, and `\u` escapes (serde_json writes most such characters as they are).
-            _ => return false,
-        }
-        match memchr::memchr(b'\\', &raw[at + 2..]) {
-            Some(n) => at += 2 + n,
-            None => return true,
-        }
-    }
-}
-
-/// Appends a JSON string whose source text is `raw` and whose decoded text is `text`:
-/// as written when it holds no escape, else with serde_json's escapes.
-fn write_str(out: &mut String, raw: &str, text: &str) {
-    if raw.len() == text.len() {
-        out.push('"');
-        out.push_str(raw);
-        out.push('"');
-    } else {
-        out.push_str(&serde_json::to_string(text).expect("a string serializes"));
-    }
-}
-
-/// The text of a JSON string body (validated by the tape) with its escapes decoded;
-/// `first` is the offset of the first backslash. Half a surrogate pair becomes U+FFFD
-/// (see [`take_lossy`]); `None` only for an escape that is not hexadecimal.
-fn unescape(inner: &str, first: usize) -> Option<String> {
-    let b = inner.as_bytes();
-    // Built as a string from runs of the input cut at backslashes and whole characters,
-    // so that it needs no UTF-8 check at the end.
-    let mut out = String::with_capacity(b.len());
-    out.push_str(&inner[..first]);
-    let mut i = first;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            let end = next_backslash(b, i);
-            out.push_str(&inner[i..end]);
-            i = end;
-            continue;
-        }
-        let c = match *b.get(i + 1)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            _ => {
-                let hex = |at: usize| u32::from_str_radix(inner.get(at..at + 4)?, 16).ok();
-                let unit = hex(i + 2)?;
-                let low = inner[i + 6..]
-                    .starts_with("\\u")
-                    .then(|| hex(i + 8))
-                    .flatten()
-                    .filter(|low| (0xDC00..0xE000).contains(low));
-                let (c, used) = match (char::from_u32(unit), low) {
-                    (Some(c), _) => (c, 6),
-                    // A surrogate pair.
-                    (None, Some(low)) if (0xD800..0xDC00).contains(&unit) => {
-                        let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                        (char::from_u32(c)?, 12)
-                    }
-                    // Half a pair, which serde_json refuses and the tape lets through:
-                    // read as U+FFFD, as lossy UTF-8 decoding does, and said once.
-                    (None, _) => {
-                        LOSSY.set(true);
-                        (char::REPLACEMENT_CHARACTER, 6)
-                    }
-                };
-                out.push(c);
-                i += used;
-                continue;
-            }
-        };
-        out.push(c);
-        i += 2;
-    }
-    Some(out)
-}
-
-/// The offset of the first backslash at or after `i`, or the end. Escapes often come
-/// every few bytes (JSON written inside a string): the first words are read eight
-/// bytes at a time, and only a longer run is left to memchr.
-#[inline(always)]
-fn next_backslash(b: &[u8], mut i: usize) -> usize {
-    let words_end = (i + 32).min(b.len());
-    while i + 8 <= words_end {
-        let word = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
-        let found = bytes_equal(word, b'\\');
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |n| i + n)
-}
-
-thread_local! {
-    /// A string held half a surrogate pair since the last [`take_lossy`].
-    static LOSSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether a string decoded since the last call held half a surrogate pair (read as
-/// U+FFFD), so that the reader can say so.
-pub fn take_lossy() -> bool {
-    LOSSY.replace(false)
-}
-
-/// Puts back what [`take_lossy`] took, around a reading whose U+FFFD is no one's to say.
-pub(crate) fn restore_lossy(lossy: bool) {
-    LOSSY.set(lossy);
 }
 
 /// The entries of one object, in source order.
@@ -1090,57 +513,6 @@ pub fn json_number(text: &str) -> Option<serde_json::Number> {
     let plain =
         matches!(b.first(), Some(b'-' | b'0'..=b'9')) && b.last().is_some_and(u8::is_ascii_digit);
     plain.then(|| serde_json::from_str(text).ok()).flatten()
-}
-
-/// Maps byte offsets of one text to 1-based line numbers.
-pub struct LineIndex {
-    /// Offsets of every `\n` in the text.
-    newlines: Vec<usize>,
-    /// Line number of the text's first line in its file.
-    first_line: u64,
-    /// For text made from another format (a YAML mapping written as JSON): offsets
-    /// where a value starts, with its line in the original file, sorted by offset.
-    anchors: Vec<(usize, u64)>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str, first_line: u64) -> LineIndex {
-        LineIndex {
-            newlines: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
-            first_line,
-            anchors: Vec::new(),
-        }
-    }
-
-    /// Every offset maps to `line`: for text whose own line breaks do not match its file
-    /// (a YAML scalar, a re-serialized body).
-    pub fn fixed(line: u64) -> LineIndex {
-        LineIndex {
-            newlines: Vec::new(),
-            first_line: line,
-            anchors: Vec::new(),
-        }
-    }
-
-    /// Lines given by anchors: an offset gets the line of the last anchor at or before it.
-    pub fn anchored(first_line: u64, anchors: Vec<(usize, u64)>) -> LineIndex {
-        LineIndex {
-            newlines: Vec::new(),
-            first_line,
-            anchors,
-        }
-    }
-
-    pub fn line(&self, offset: usize) -> u64 {
-        if !self.anchors.is_empty() {
-            let i = self.anchors.partition_point(|&(at, _)| at <= offset);
-            return match i {
-                0 => self.first_line,
-                i => self.anchors[i - 1].1,
-            };
-        }
-        self.first_line + self.newlines.partition_point(|&nl| nl < offset) as u64
-    }
 }
 
 #[cfg(test)]
@@ -1405,134 +777,8 @@ mod tests {
     }
 
     #[test]
-    fn string_bytes_are_found_wherever_they_sit() {
-        // Each special byte at every offset, in strings shorter and longer than the
-        // word-at-a-time part, with plain ASCII and UTF-8 before it.
-        for special in [b'"', b'\\', b'\n', 0x01, 0x1f] {
-            for fill in ["a", "é"] {
-                for at in 0..150 {
-                    let mut s = fill.repeat(at).into_bytes();
-                    let pos = s.len();
-                    s.push(special);
-                    s.extend_from_slice(b"tail\"\\\x02");
-                    for from in [0, 1, 7, 8, 9].into_iter().filter(|&f| f <= pos) {
-                        let naive = s[from..]
-                            .iter()
-                            .position(|&b| STRING_BYTE[b as usize] != 0)
-                            .map(|n| from + n);
-                        assert_eq!(next_string_byte(&s, from), naive, "{special} at {at}");
-                        assert_eq!(naive, Some(pos));
-                    }
-                }
-            }
-        }
-        assert_eq!(next_string_byte(b"no end here at all, none", 0), None);
-        assert_eq!(next_string_byte(&[b'x'; 200], 3), None);
-        assert_eq!(next_string_byte(b"", 0), None);
-        // 0x7f and bytes above 0x80 are content.
-        assert_eq!(next_string_byte(b"\x7f\xff\x80\xc3\xa9abc\"", 0), Some(8));
-        // Every byte value, in each lane of the sixteen- and eight-byte steps.
-        for byte in 0..=255u8 {
-            let special = byte < 0x20 || byte == b'"' || byte == b'\\';
-            for at in 0..70 {
-                let mut s = vec![b' '; 70];
-                s[at] = byte;
-                let want = special.then_some(at);
-                assert_eq!(next_string_byte(&s, 0), want, "byte {byte:#x} at {at}");
-            }
-        }
-    }
-
-    #[test]
-    fn offsets_and_lines_follow_the_source() {
-        let doc = "{\n  \"a\": [1,\n {\"b\": \"x\\ny\"}],\n  \"c\": null\n}\n";
-        let parsed = Doc::parse(doc).unwrap();
-        let root = parsed.root();
-        let obj = root.object().unwrap();
-        let a = obj.arr("a").unwrap();
-        let inner = a[1].object().unwrap();
-        let lines = LineIndex::new(doc, 1);
-        assert_eq!(lines.line(a[1].offset()), 3);
-        assert_eq!(inner.str("b").unwrap(), "x\ny");
-        assert!(obj.get("c").unwrap().is_null());
-        assert_eq!(lines.line(root.offset()), 1);
-    }
-
-    #[test]
-    fn strings_unescape_as_serde_json_does() {
-        for t in [
-            r#""plain""#,
-            r#""a\"b\\c\/d\b\f\n\r\t""#,
-            r#""\u00e9 \u6771 \ud83d\ude00 end""#,
-            r#""\\""#,
-            r#""x\u0041""#,
-        ] {
-            let parsed = Doc::parse(t).unwrap();
-            let want: String = serde_json::from_str(t).unwrap();
-            assert_eq!(parsed.root().str().unwrap(), want, "{t}");
-        }
-        // Half a surrogate pair reads as U+FFFD, and is told.
-        take_lossy();
-        let parsed = Doc::parse(r#""\ud83d x \udc00 \ud83d\u0041""#).unwrap();
-        assert_eq!(
-            parsed.root().str().unwrap(),
-            "\u{fffd} x \u{fffd} \u{fffd}A"
-        );
-        assert!(take_lossy());
-    }
-
-    #[test]
     fn escaped_keys_are_unescaped() {
         let parsed = Doc::parse(r#"{"na\u006de": "f"}"#).unwrap();
         assert!(parsed.root().object().unwrap().is("name", "f"));
-    }
-
-    #[test]
-    fn the_tape_agrees_with_serde_json() {
-        let valid = [
-            r#"{"a": [1, -2.5e+3, true, false, null, "x\"y\u00e9"], "b": {}, "c": []}"#,
-            " [ 0 , {\"\\u0041\": \"\"} ] ",
-            r#""just a string""#,
-            "-0",
-            "1E5",
-        ];
-        for t in valid {
-            assert!(Doc::parse(t).is_ok(), "{t}");
-        }
-        let invalid = [
-            "{",
-            "[1,]",
-            "{\"a\" 1}",
-            "01",
-            "1.",
-            "1e",
-            "-",
-            "tru",
-            "\"\t\"",
-            "\"\\x\"",
-            "\"\\u12\"",
-            "[1] 2",
-            "{\"a\":1,}",
-            "nul",
-            "{1: 2}",
-            "",
-            "   ",
-        ];
-        for t in invalid {
-            assert!(Doc::parse(t).is_err(), "{t}");
-            assert!(
-                serde_json::from_str::<Value>(t).is_err(),
-                "serde accepts {t}"
-            );
-        }
-    }
-
-    #[test]
-    fn deep_nesting_is_an_error_not_a_crash() {
-        let doc = "[".repeat(100_000);
-        assert!(Doc::parse(&doc).is_err());
-        let deep = format!("{{\"a\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
-        let parsed = Doc::parse(&deep).unwrap();
-        assert!(parsed.root().object().unwrap().has("a"));
     }
 }

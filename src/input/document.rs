@@ -3,6 +3,13 @@
 //! splitter only finds where each element ends (brackets and strings); each element is
 //! then parsed on its own, which checks it.
 
+use super::{
+    Framing, Lines, MAX_DOCUMENT, MAX_LINE, Reader, STREAM_DOCUMENT, json_error, limit_text,
+    strip_bom,
+};
+use crate::json::{Doc, LineIndex, Node};
+use std::io;
+
 /// What [`Splitter::next`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Found {
@@ -259,6 +266,191 @@ fn json_byte(b: u8) -> bool {
             | b'\t'
             | b'\r'
             | b'\n'
+    )
+}
+
+impl Reader<'_, '_> {
+    /// A JSON document: read whole up to [`STREAM_DOCUMENT`]; longer, an array is read
+    /// element by element and anything else, up to [`MAX_DOCUMENT`], whole. A document
+    /// that turns out not to be JSON, or an element or document past its limit, is
+    /// reported and the rest is scanned as text, in windows: never held whole. True when
+    /// the source was read as text in windows (finished already).
+    pub(super) fn json_streamed(&mut self, lines: &mut Lines) -> io::Result<bool> {
+        let mut held = Vec::new();
+        if lines.read_some(&mut held, STREAM_DOCUMENT)? {
+            self.whole(held, Framing::Json)?;
+            return Ok(false);
+        }
+        let body = strip_bom(&held).trim_ascii_start();
+        if body.starts_with(b"[") {
+            return self.array_elements(held, lines);
+        }
+        let more = MAX_DOCUMENT - held.len();
+        if !lines.read_some(&mut held, more)? {
+            self.warn(
+                Some(1),
+                format!(
+                    "JSON document larger than {} MiB that is no array; scanning it as text",
+                    MAX_DOCUMENT >> 20
+                ),
+            );
+            self.windowed_text(held, lines, 1)?;
+            return Ok(true);
+        }
+        self.whole(held, Framing::Json)?;
+        Ok(false)
+    }
+
+    /// A top-level JSON array read element by element: each element is walked as the
+    /// document's own items are, and its records are written before the next is read.
+    /// True when the rest was read as text in windows.
+    pub(super) fn array_elements(&mut self, held: Vec<u8>, lines: &mut Lines) -> io::Result<bool> {
+        let mut split = Splitter::new(MAX_LINE);
+        let mut chunk = held;
+        let mut pos = 0;
+        loop {
+            let found = split.next(&chunk, &mut pos);
+            let problem = match found {
+                Some(Found::Element) => {
+                    let (bytes, line) = split.element();
+                    let text = self.utf8(bytes, line);
+                    let problem = match Doc::parse(&text) {
+                        Ok(doc) => {
+                            let index = LineIndex::new(&text, line);
+                            let found = self.interp.feed_item(doc.root(), &index);
+                            self.note_shape(found, doc.root(), true);
+                            if !found {
+                                self.interp
+                                    .feed_unknown_json(doc.root(), &text, line, &index);
+                            }
+                            None
+                        }
+                        Err(e) => Some((
+                            line + e.line().saturating_sub(1) as u64,
+                            format!("invalid JSON document ({})", json_error(&e)),
+                        )),
+                    };
+                    if problem.is_none() {
+                        self.note_lossy(Some(line));
+                        self.pump()?;
+                        split.clear_element();
+                        continue;
+                    }
+                    problem
+                }
+                Some(Found::End) => None,
+                Some(Found::Bad { line, what }) => {
+                    Some((line, format!("invalid JSON document ({what})")))
+                }
+                Some(Found::TooLong { line }) => Some((
+                    line,
+                    format!("JSON document with an element longer than {}", limit_text()),
+                )),
+                None => {
+                    // The chunk is read: the next one.
+                    chunk.clear();
+                    chunk.resize(256 << 10, 0);
+                    let n = lines.fill(&mut chunk)?;
+                    chunk.truncate(n);
+                    pos = 0;
+                    if n == 0 {
+                        match split.at_end() {
+                            Ok(()) => return Ok(false),
+                            Err((line, what)) => {
+                                Some((line, format!("invalid JSON document ({what})")))
+                            }
+                        }
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let Some((line, message)) = problem else {
+                continue;
+            };
+            // Not one JSON value after all: what is held of it, then the rest, as text.
+            self.warn(Some(line), format!("{message}; scanning the rest as text"));
+            self.interp.finish();
+            self.pump()?;
+            let (mut first, first_line) = split.take_pending();
+            first.extend_from_slice(&chunk[pos.min(chunk.len())..]);
+            drop(chunk);
+            self.windowed_text(first, lines, first_line)?;
+            return Ok(true);
+        }
+    }
+
+    /// A whole JSON document. A document that does not parse is reported once and
+    /// read as JSON Lines when its lines are JSON, else scanned as text.
+    pub(super) fn document(&mut self, text: &str, first_line: u64) -> io::Result<()> {
+        match Doc::parse(text) {
+            Ok(doc) => {
+                let lines = LineIndex::new(text, first_line);
+                let found = self.interp.feed(doc.root(), &lines);
+                self.note_shape(found, doc.root(), false);
+                if !found {
+                    self.interp
+                        .feed_unknown_json(doc.root(), text, first_line, &lines);
+                }
+            }
+            Err(e) => {
+                if let Some(second) = text.lines().skip(1).find(|l| !l.trim().is_empty())
+                    && Doc::parse(second.trim()).is_ok()
+                {
+                    self.blob_lines(text, Framing::Jsonl, |i, _| first_line + i as u64);
+                } else {
+                    self.warn(
+                        Some(first_line + e.line().saturating_sub(1) as u64),
+                        format!(
+                            "invalid JSON document ({}); scanning it as text",
+                            json_error(&e)
+                        ),
+                    );
+                    self.text_instead(text, first_line);
+                }
+            }
+        }
+        self.pump()
+    }
+}
+
+/// How JSON of no known shape is described: its top-level keys, or for an array those
+/// of its first object (`item`: `node` is an element of a top-level array); `None` for
+/// an empty or scalar value, which holds nothing to lose.
+pub(super) fn shape_of(node: Node, item: bool) -> Option<String> {
+    const SHOWN: usize = 12;
+    let keys = |obj: &crate::json::Obj| {
+        let keys: Vec<String> = obj.iter().map(|(k, _)| k.into_owned()).collect();
+        let mut list = keys[..keys.len().min(SHOWN)].join(", ");
+        if keys.len() > SHOWN {
+            list += &format!(", … ({} in all)", keys.len());
+        }
+        list
+    };
+    let first_object = |obj: &crate::json::Obj| {
+        format!("a top-level array; keys of its first object: {}", keys(obj))
+    };
+    if let Some(obj) = node.object().filter(|o| !o.is_empty()) {
+        return Some(if item {
+            first_object(&obj)
+        } else {
+            format!("top-level keys: {}", keys(&obj))
+        });
+    }
+    if item {
+        return None;
+    }
+    let items = node
+        .array()
+        .filter(|a| !a.iter().all(|i| i.object().is_some_and(|o| o.is_empty())))?;
+    Some(
+        match items
+            .iter()
+            .find_map(|i| i.object().filter(|o| !o.is_empty()))
+        {
+            Some(obj) => first_object(&obj),
+            None => "a top-level array of no objects".to_owned(),
+        },
     )
 }
 

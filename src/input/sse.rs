@@ -2,6 +2,10 @@
 //! Lenient where recordings are sloppy: leading spaces, a missing space after the
 //! colon, and a bare JSON line with no `data:` in front (some captures drop it).
 
+use super::{Line, Lines, MAX_LINE, Reader, STREAM_DOCUMENT, json_error, limit_text, strip_bom};
+use crate::json::{Doc, LineIndex};
+use std::io;
+
 /// One dispatched event.
 #[derive(Debug, PartialEq)]
 pub struct Event {
@@ -161,6 +165,161 @@ impl Events {
             line,
             too_long,
         })
+    }
+}
+
+impl Reader<'_, '_> {
+    pub(super) fn sse(&mut self, lines: &mut Lines) -> io::Result<()> {
+        let mut events = Events::new(MAX_LINE);
+        while let Some(Line {
+            number,
+            raw,
+            skipped,
+        }) = lines.next_line()?
+        {
+            self.report_skipped(skipped);
+            let raw = strip_bom(raw).trim_ascii_end();
+            let text = self.utf8(raw, number);
+            if let Some(event) = events.line(&text, number) {
+                let data = self.sse_event(event);
+                events.recycle(data);
+                self.pump()?;
+            }
+        }
+        self.report_overlong(lines);
+        if let Some(event) = events.end() {
+            self.sse_event(event);
+        }
+        Ok(())
+    }
+
+    /// One event's data; gives back its buffer for reuse.
+    pub(super) fn sse_event(&mut self, event: Event) -> String {
+        if event.too_long {
+            self.skip(
+                Some(event.line),
+                format!("event longer than {}; skipped", limit_text()),
+            );
+            return event.data;
+        }
+        let long = event.data.trim().len() > STREAM_DOCUMENT;
+        if long && self.window > 0 {
+            let data = event.data.trim();
+            // Checked without a tape first: a long event that is no JSON is read as
+            // long plain text is, in windows, not scanned whole (an array is read
+            // element by element in `sse_data`).
+            if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(data) {
+                self.warn(
+                    Some(event.line),
+                    format!(
+                        "event data is not JSON ({}); scanning it as text",
+                        json_error(&e)
+                    ),
+                );
+                // Trimmed in place: the event's buffer becomes the text.
+                let (start, end) = {
+                    let data = event.data.as_str();
+                    let start = data.len() - data.trim_start().len();
+                    (start, data.trim_end().len())
+                };
+                let mut text = event.data.into_bytes();
+                text.truncate(end);
+                text.drain(..start);
+                if let Err(e) = self.long_text(text, event.line) {
+                    self.held_error = Some(e);
+                }
+                return String::new();
+            }
+        }
+        self.sse_data(&event.data, event.line);
+        event.data
+    }
+
+    pub(super) fn sse_data(&mut self, data: &str, line: u64) {
+        let data = data.trim();
+        if data.is_empty() {
+            return;
+        }
+        if data == "[DONE]" {
+            self.interp.stream_done();
+            return;
+        }
+        if data.len() > STREAM_DOCUMENT && data.starts_with('[') && self.sse_elements(data, line) {
+            return;
+        }
+        self.sse_value(data, line, false);
+    }
+
+    /// An event's data, or one element of a long event's array (`item`, see
+    /// [`Reader::sse_elements`]): walked as JSON, or scanned as text when it is none.
+    pub(super) fn sse_value(&mut self, text: &str, line: u64, item: bool) {
+        match Doc::parse(text) {
+            Ok(doc) => {
+                let lines = LineIndex::new(text, line);
+                let found = if item {
+                    self.interp.feed_item(doc.root(), &lines)
+                } else {
+                    self.interp.feed(doc.root(), &lines)
+                };
+                self.note_shape(found, doc.root(), item);
+                if !found {
+                    self.interp
+                        .feed_unknown_json(doc.root(), text, line, &lines);
+                }
+            }
+            Err(e) => {
+                self.warn(
+                    Some(line),
+                    format!(
+                        "event data is not JSON ({}); scanning it as text",
+                        json_error(&e)
+                    ),
+                );
+                if item {
+                    self.interp.feed_text(text, line);
+                } else {
+                    self.text_instead(text, line);
+                }
+            }
+        }
+    }
+
+    /// A long event whose data is a JSON array, read element by element as a long
+    /// document is (its tape would be many times its size): false, and nothing read,
+    /// when the data does not split into elements.
+    pub(super) fn sse_elements(&mut self, data: &str, line: u64) -> bool {
+        let bytes = data.as_bytes();
+        // First only split, then read: an array that does not split is read whole, as
+        // a short one is.
+        for read in [false, true] {
+            let mut split = super::document::Splitter::new(MAX_LINE);
+            let mut pos = 0;
+            loop {
+                match split.next(bytes, &mut pos) {
+                    Some(super::document::Found::Element) => {
+                        if read {
+                            let (element, at) = split.element();
+                            // Bytes of the event's text, cut between values: UTF-8.
+                            let text = String::from_utf8_lossy(element);
+                            self.sse_value(&text, line + at - 1, true);
+                            // Its records go now: an element's turns are not held for
+                            // the whole event.
+                            if let Err(e) = self.pump() {
+                                self.held_error = Some(e);
+                                return true;
+                            }
+                        }
+                        split.clear_element();
+                    }
+                    // The chunk is used up: whole when the array closed and only
+                    // white space followed.
+                    None if split.at_end().is_ok() => break,
+                    Some(super::document::Found::End) => {}
+                    _ => return false,
+                }
+            }
+        }
+        true
     }
 }
 

@@ -9,7 +9,10 @@
 //! that their output is the same. One reader serves both: only white space, quotes and
 //! strings are read differently ([`Form`]).
 
-use super::{COMPACT_DEPTH, key_bit, next_string_byte, unescape, write_str};
+use super::bytes::next_string_byte;
+use super::number::number_end;
+use super::write::{COMPACT_DEPTH, write_str};
+use super::{key_bit, unescape};
 
 /// Appends `text`, one JSON value with white space around it allowed, as compact JSON,
 /// byte for byte as [`super::Node::write_compact`] writes it. `None` (with `out` half
@@ -19,10 +22,10 @@ use super::{COMPACT_DEPTH, key_bit, next_string_byte, unescape, write_str};
 pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
     // A string decoded on the way may note half a surrogate pair; if the text is then
     // refused, the tape reads it again and decides whether that note stands.
-    let lossy_before = super::LOSSY.get();
+    let lossy_before = super::unescape::LOSSY.get();
     let done = Compactor::<Plain>::run(text, out);
     if done.is_none() {
-        super::LOSSY.set(lossy_before);
+        super::unescape::LOSSY.set(lossy_before);
     }
     done
 }
@@ -225,40 +228,10 @@ impl<F: Form> Compactor<'_, '_, F> {
     /// the model's text, which `arbitrary_precision` keeps in a `Value` too. Its bytes
     /// are the same in both forms.
     fn number(&mut self) -> Option<()> {
-        let s = self.s;
         let from = self.i;
-        let mut i = from + usize::from(s[from] == b'-');
-        let digits = |i: &mut usize| {
-            let at = *i;
-            while s.get(*i).is_some_and(u8::is_ascii_digit) {
-                *i += 1;
-            }
-            *i > at
-        };
-        match s.get(i)? {
-            b'0' => i += 1,
-            b'1'..=b'9' => {
-                digits(&mut i);
-            }
-            _ => return None,
-        }
-        if s.get(i) == Some(&b'.') {
-            i += 1;
-            if !digits(&mut i) {
-                return None;
-            }
-        }
-        if let Some(b'e' | b'E') = s.get(i) {
-            i += 1;
-            if let Some(b'+' | b'-') = s.get(i) {
-                i += 1;
-            }
-            if !digits(&mut i) {
-                return None;
-            }
-        }
-        self.i = i;
-        self.copy(from, i);
+        let end = number_end(self.s, from)?;
+        self.i = end;
+        self.copy(from, end);
         Some(())
     }
 }
@@ -378,7 +351,7 @@ impl Form for Written {
         loop {
             // A run with no backslash is decoded text as it is: the written string
             // holds no raw quote or control character.
-            let run_end = super::next_backslash(s, i);
+            let run_end = super::unescape::next_backslash(s, i);
             c.copy(i, run_end);
             i = run_end;
             match *s.get(i + 1)? {
