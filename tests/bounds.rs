@@ -1,8 +1,8 @@
 //! Bounded under any input: odd or hostile inputs finish, with the right records and a
 //! bounded number of messages. Times are measured in `bench/run --adversarial`, not here.
 
-mod common;
-use common::toolsift;
+use crate::common;
+use crate::common::toolsift;
 
 #[test]
 fn a_file_of_bad_lines_gives_a_bounded_number_of_warnings() {

@@ -3,8 +3,8 @@
 //! and its peak resident size, measured on the child, stays bounded. Sizes are small
 //! enough for a debug build; times are measured in `bench/`, not here.
 
-mod common;
-use common::Measured;
+use crate::common;
+use crate::common::Measured;
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::Path;

@@ -5,14 +5,16 @@
 //! quadratic lookups are asserted by completion within a deadline many times what the
 //! linear code takes (the quadratic code takes minutes at these sizes).
 //!
-//! The child's peak is the reaped child's `ru_maxrss`, which Linux carries over from
-//! the spawning process's memory at `exec`: the tests run one at a time and never hold
-//! a whole output (it goes to a file, read a line at a time), so that this process
-//! stays small and the peak is the child's.
+//! The child's peak is what `/usr/bin/time` reports on its own child: a reaped child's
+//! `ru_maxrss` carries over the spawning process's peak at `exec`, and this process is
+//! the one test binary, whose other tests may have held hundreds of MB. Without
+//! `/usr/bin/time` it is the reaped child's `ru_maxrss` (an upper bound). The tests run
+//! one at a time and never hold a whole output (it goes to a file, read a line at a
+//! time).
 
-mod common;
+use crate::common;
 
-use common::{Record, records};
+use crate::common::{Record, records};
 use serde_json::{Value, json};
 use std::ffi::OsStr;
 use std::io::Write;
@@ -38,16 +40,30 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// Runs the binary, killed after `deadline_s` (then `completed` is false), its stdout
-/// to `out`; the peak resident size comes from the reaped child.
+/// to `out`; the peak resident size comes from `/usr/bin/time` when there is one (see
+/// the module's note), else from the reaped child.
 // The child is reaped by `wait4`, which clippy does not see.
 #[allow(clippy::zombie_processes)]
 fn run(args: &[&OsStr], out: &Path, deadline_s: u64) -> Run {
-    use std::os::unix::process::ExitStatusExt as _;
+    use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
     use std::process::{Command, Stdio};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolsift"));
+    let time = Path::new("/usr/bin/time");
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let mut cmd = if time.exists() {
+        let mut cmd = Command::new(time);
+        cmd.arg("-o")
+            .arg(report.path())
+            .args(["-f", "%M"])
+            .arg(env!("CARGO_BIN_EXE_toolsift"));
+        cmd
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_toolsift"))
+    };
+    // Its own process group, so that the watchdog kills the binary under `time` too.
     cmd.args(args)
+        .process_group(0)
         .current_dir(common::root())
         .env_remove("TOOLSIFT_JOBS")
         .stdin(Stdio::null())
@@ -74,7 +90,7 @@ fn run(args: &[&OsStr], out: &Path, deadline_s: u64) -> Run {
             }
             if !done.load(Ordering::SeqCst) {
                 killed.store(true, Ordering::SeqCst);
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+                unsafe { libc::kill(-pid, libc::SIGKILL) };
             }
         })
     };
@@ -85,7 +101,18 @@ fn run(args: &[&OsStr], out: &Path, deadline_s: u64) -> Run {
     watchdog.join().unwrap();
     assert_eq!(reaped, pid);
     let status = std::process::ExitStatus::from_raw(status);
-    let peak_mib = usage.ru_maxrss as u64 / 1024;
+    // In KiB on Linux, from `time` (its last line) or the reaped child.
+    let kib = if time.exists() {
+        std::fs::read_to_string(report.path())
+            .unwrap()
+            .lines()
+            .last()
+            .and_then(|l| l.trim().parse().ok())
+            .unwrap_or(u64::MAX)
+    } else {
+        usage.ru_maxrss as u64
+    };
+    let peak_mib = kib / 1024;
     eprintln!("{args:?}: peak {peak_mib} MiB");
     Run {
         completed: !killed.load(Ordering::SeqCst),

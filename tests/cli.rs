@@ -1,7 +1,7 @@
 //! The command line as a user meets it: flags, exit codes, messages, bad input.
 
-mod common;
-use common::{Record, extract, records, toolsift};
+use crate::common;
+use crate::common::{Record, extract, records, toolsift};
 use predicates::prelude::*;
 use std::io::Write;
 

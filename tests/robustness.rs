@@ -3,7 +3,7 @@
 //! whole pipeline in every framing and window size, and what comes out is well-formed
 //! records. A failure prints the file and the case to replay.
 
-mod common;
+use crate::common;
 use std::io::Cursor;
 use toolsift::diag::Diag;
 use toolsift::dialects::Channel;
