@@ -132,7 +132,7 @@ swe-agent-command\t''
 swe-agent-fence\t''
 mini-swe-agent-action\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see docs/dialects.md, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l schema-root -d 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
@@ -144,7 +144,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l label -d '
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see README, "Manifest"). Written whole when the run ends, as -o is' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see docs/records.md, "Manifest lines"). Written whole when the run ends, as -o is' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s o -l output -d 'Write records to FILE instead of standard output: they replace FILE when the run ends, never half written; FILE may not be one of the inputs' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -s j -l jobs -d 'Files read at once (default: TOOLSIFT_THREADS, else the CPUs this process may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per core); records still come out in the order of the files. With 2 or more and a single JSON Lines file, one thread reads and parses it while another walks its records; with a single long text file, one thread reads and sweeps the next piece while another scans' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand extract" -l skip-unchanged -d 'Skip the inputs that MANIFEST (an earlier --manifest) lists with the same size, mtime and hash: they give no records, and are in --manifest as "unchanged". A missing MANIFEST skips nothing' -r -F
@@ -255,7 +255,7 @@ swe-agent-command\t''
 swe-agent-fence\t''
 mini-swe-agent-action\t''"
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l tools -d 'Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map; repeatable): every call is validated against its tool\'s JSON Schema, tag-named text calls must use a declared name, and raw-text values are typed by the schema' -r -F
-complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see README, "Your own dialects"). Repeatable' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l dialect-file -d 'Extra dialects of the marker, XML-parameter and pythonic families, described in a JSON file (see docs/dialects.md, "Your own dialects"). Repeatable' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l schema-root -d 'A `$ref` to a file in a contract is read only under DIR (default: the directory of the contract that names it)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l reasoning -d 'Calls found inside reasoning (<think>, thinking blocks): reported always, never, or only when the turn has no other call' -r -f -a "include\t'Report calls inside reasoning like any other'
 exclude\t'Never report calls inside reasoning'
@@ -267,7 +267,7 @@ complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l label -d 'Th
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l color -d 'Colour in human-readable output (`check`\'s report, `--stats`): auto colours a terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is' -r -f -a "auto\t'Colour when writing to a terminal'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see README, "Manifest"). Written whole when the run ends, as -o is' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged), framing, dialects and records (see docs/records.md, "Manifest lines"). Written whole when the run ends, as -o is' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l expect -d 'Each file must call NAME at least once (repeatable)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l forbid -d 'No file may call NAME (repeatable)' -r
 complete -c toolsift -n "__fish_toolsift_using_subcommand check" -l max-calls -d 'No file may make more than N calls' -r
@@ -318,7 +318,7 @@ xml\t'Mandrake\'s XML calls in text: <tool_call> holding <server>, <method> and 
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -s o -l output -d 'Write the output to FILE (one input only)' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l out-dir -d 'Write one output per input under DIR, keeping paths relative to each directory argument' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l backup -d 'With --in-place: keep each original as FILE + SUFFIX' -r
-complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error, not started), output, and its conversations, calls and results (see README, "Manifest lines"). Written whole when the run ends, as the outputs are; a dry run writes none' -r -F
+complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l manifest -d 'Write a manifest to FILE: one JSON line per input, in input order, with its path, size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error, not started), output, and its conversations, calls and results (see docs/records.md, "Manifest lines"). Written whole when the run ends, as the outputs are; a dry run writes none' -r -F
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l rename-tools -d 'API targets: rename tool names the API refuses, the same way on every call and result, and list the mapping in the notes. Not done when it could not be undone (two names mapped to one, or onto a name already used)' -r -f -a "dots\t'`server.method` becomes `server__method` (not done when a name already holds `__`)'
 safe\t'`.` becomes `__`, any other character outside [a-zA-Z0-9_-] `_`; a name over 64 characters is cut and ends in a hash of the whole name'"
 complete -c toolsift -n "__fish_toolsift_using_subcommand convert" -l unanswered -d 'API targets: a native call that no result answers before the model\'s last turn (the APIs refuse it) is written unanswered and said (`keep`), or gets a result saying none was recorded, marked as an error (`placeholder`)' -r -f -a "keep\t'Written unanswered: the API refuses the request and --verify fails'

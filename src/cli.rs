@@ -162,9 +162,9 @@ pub struct ConvertArgs {
 
     /// Write a manifest to FILE: one JSON line per input, in input order, with its path,
     /// size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error,
-    /// not started), output, and its conversations, calls and results (see README,
-    /// "Manifest lines"). Written whole when the run ends, as the outputs are; a dry run
-    /// writes none.
+    /// not started), output, and its conversations, calls and results (see
+    /// docs/records.md, "Manifest lines"). Written whole when the run ends, as the outputs
+    /// are; a dry run writes none.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
 
@@ -456,7 +456,7 @@ pub struct ScanArgs {
     pub tools: Vec<PathBuf>,
 
     /// Extra dialects of the marker, XML-parameter and pythonic families, described in
-    /// a JSON file (see README, "Your own dialects"). Repeatable.
+    /// a JSON file (see docs/dialects.md, "Your own dialects"). Repeatable.
     #[arg(long, value_name = "FILE")]
     pub dialect_file: Vec<PathBuf>,
 
@@ -500,8 +500,8 @@ pub struct ScanArgs {
     pub color: ColorWhen,
     /// Write a manifest to FILE: one JSON line per input, in input order, with its path,
     /// size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged),
-    /// framing, dialects and records (see README, "Manifest"). Written whole when the
-    /// run ends, as -o is.
+    /// framing, dialects and records (see docs/records.md, "Manifest lines"). Written
+    /// whole when the run ends, as -o is.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
 }

@@ -2640,3 +2640,188 @@ fn results_without_ids_answer_the_calls_of_the_turn_before_in_order() {
         ]
     );
 }
+
+/// A hosted tool's item that names its tool and gives arguments (xAI's
+/// `code_interpreter_call` with `call_id: ""`) is a call named by its item's id, whole
+/// or streamed; OpenAI's built-in `web_search_call`, with an `action` and no name, is
+/// not.
+#[test]
+fn hosted_tools_that_name_their_tool_are_calls() {
+    let hosted = r#"{"type":"code_interpreter_call","id":"fc_1","call_id":"","name":"code_execution","arguments":"{\"code\":\"print(1)\"}","status":"completed"}"#;
+    let builtin = r#"{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"rust"}}"#;
+    let message = r#"{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"1"}]}"#;
+    let whole = format!(
+        r#"{{"object":"response","id":"r1","status":"completed","output":[{hosted},{builtin},{message}]}}"#
+    );
+    let stream = [
+        r#"{"type":"response.created","response":{"id":"r2","output":[]}}"#.to_owned(),
+        format!(r#"{{"type":"response.output_item.added","output_index":0,"item":{builtin}}}"#),
+        format!(r#"{{"type":"response.output_item.done","output_index":0,"item":{builtin}}}"#),
+        format!(r#"{{"type":"response.output_item.added","output_index":1,"item":{hosted}}}"#),
+        format!(r#"{{"type":"response.output_item.done","output_index":1,"item":{hosted}}}"#),
+        r#"{"type":"response.completed","response":{"id":"r2","output":[]}}"#.to_owned(),
+    ]
+    .join("\n");
+    for input in [whole, stream] {
+        let calls = json_records(&["extract"], &input);
+        assert_eq!(calls.len(), 1, "{input}");
+        assert_eq!(calls[0]["name"], "code_execution");
+        assert_eq!(calls[0]["id"], "fc_1");
+        assert_eq!(
+            calls[0]["arguments"],
+            serde_json::json!({"code": "print(1)"})
+        );
+    }
+}
+
+/// Groq's `executed_tools` (tools the API ran while it answered) are calls named by
+/// their `type`, answered by their `output`; each gets the id `convert` gives it.
+#[test]
+fn executed_tools_are_calls_answered_by_their_output() {
+    let response = r#"{"object":"chat.completion","id":"c1","choices":[{"index":0,"message":{"role":"assistant","content":"3.14",
+        "executed_tools":[
+            {"index":0,"type":"search","arguments":"{\"query\": \"python\"}","output":"found"},
+            {"index":1,"type":"visit","arguments":"{\"url\": \"https://python.org\"}","output":"page"}]}}]}"#;
+    let records = json_records(&["extract", "--with-results"], response);
+    let rows: Vec<(String, String, String)> = records
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+            (s("type"), s("name"), s("id"))
+        })
+        .collect();
+    let converted = json_records(&["convert", "--to", "json"], response);
+    let ids: Vec<String> = converted[0]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap().iter())
+        .filter(|p| p["type"] == "call")
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids[0] != ids[1]);
+    let row = |t: &str, n: &str, i: &str| (t.to_owned(), n.to_owned(), i.to_owned());
+    assert_eq!(
+        rows,
+        [
+            row("call", "search", &ids[0]),
+            row("call", "visit", &ids[1]),
+            row("result", "search", &ids[0]),
+            row("result", "visit", &ids[1]),
+        ]
+    );
+    assert_eq!(records[2]["content"], "found");
+    assert_eq!(
+        records[0]["arguments"],
+        serde_json::json!({"query": "python"})
+    );
+}
+
+/// A call the json channel read from Groq's `failed_generation`, which the next
+/// request replays under an id the client made up: its result names the call's tool
+/// and belongs to the call's turn.
+#[test]
+fn a_result_of_a_replayed_text_call_answers_it() {
+    let out = toolsift()
+        .args(["extract", "--with-results"])
+        .arg("fixtures/corpus/cassettes/pydantic-ai-groq-tool-use-failed.yaml")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (call, result) = (&records[0], &records[1]);
+    assert_eq!(call["type"], "call");
+    assert_eq!(call["channel"], "json");
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["id"], "pyd_ai_445dbde6c4764cafb5782bb928ef6c2c");
+    assert_eq!(result["name"], call["name"]);
+    assert_eq!(result["source"]["turn"], call["source"]["turn"]);
+}
+
+/// xAI's gRPC `ROLE_TOOL` messages in a request name no call: they answer the calls of
+/// the message before them, in order.
+#[test]
+fn xai_tool_messages_answer_the_calls_before_them_in_order() {
+    let out = toolsift()
+        .args(["extract", "--with-results"])
+        .arg("fixtures/corpus/xai/test_xai_request_tool_call.xai.yaml")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows: Vec<(String, String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+            (s("type"), s("id"), r["content"].to_string())
+        })
+        .collect();
+    let results: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r.0 == "result")
+        .map(|r| (r.1.as_str(), r.2.as_str()))
+        .collect();
+    let calls: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 == "call")
+        .map(|r| r.1.as_str())
+        .collect();
+    assert_eq!(calls, ["call_56494531", "call_28585237"]);
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0].0, "call_56494531");
+    assert!(results[0].1.contains("Fix the errors"), "{:?}", results[0]);
+    assert_eq!(results[1].0, "call_28585237");
+    assert!(results[1].1.contains("lat"), "{:?}", results[1]);
+}
+
+/// Streamed, Groq repeats each `executed_tools` entry whole in later chunks, the last
+/// with its output: one call per entry, with the id the whole response gives it, and
+/// its result.
+#[test]
+fn streamed_executed_tools_are_one_call_each_with_their_result() {
+    let entry = |output: &str| {
+        format!(r#"{{"index":0,"type":"search","arguments":"{{\"query\": \"python\"}}"{output}}}"#)
+    };
+    let chunk = |delta: String| {
+        format!(
+            r#"data: {{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{delta}}}]}}"#
+        )
+    };
+    let stream = [
+        chunk(r#"{"role":"assistant"}"#.to_owned()),
+        chunk(format!(r#"{{"executed_tools":[{}]}}"#, entry(""))),
+        chunk(format!(
+            r#"{{"executed_tools":[{}]}}"#,
+            entry(r#","output":"found""#)
+        )),
+        chunk(r#"{"content":"3.14"}"#.to_owned()),
+        "data: [DONE]".to_owned(),
+    ]
+    .join("\n\n");
+    let whole = format!(
+        r#"{{"object":"chat.completion","id":"c1","choices":[{{"index":0,"message":{{"role":"assistant","content":"3.14","executed_tools":[{}]}}}}]}}"#,
+        entry(r#","output":"found""#)
+    );
+    let rows = |input: &str| -> Vec<(String, String, String, String)> {
+        json_records(&["extract", "--with-results"], input)
+            .iter()
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+                (s("type"), s("name"), s("id"), r["content"].to_string())
+            })
+            .collect()
+    };
+    let streamed = rows(&stream);
+    assert_eq!(streamed, rows(&whole));
+    assert_eq!(streamed.len(), 2, "{streamed:?}");
+    assert_eq!(streamed[0].0, "call");
+    assert_eq!(streamed[1].0, "result");
+    assert_eq!(streamed[1].2, streamed[0].2);
+    assert_eq!(streamed[1].3, "\"found\"");
+}

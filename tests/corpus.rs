@@ -191,6 +191,33 @@ const EXPECTED: &[(&str, Calls)] = &[
         "cassettes/pydantic-ai-huggingface-together-tool-continuation.yaml",
         &[("get_weather", Some("call_f7631c2901964a6db675853a"), 136)],
     ),
+    // Groq ran these tools itself: each is named by its `type` and gets the id
+    // `convert` gives it, which its `output` answers.
+    (
+        "cassettes/pydantic-ai-groq-executed-tools.yaml",
+        &[
+            ("search", Some("call_0_884b1191"), 70),
+            ("visit", Some("call_1_f563d2a3"), 351),
+        ],
+    ),
+    // The same, streamed: each chunk repeats the entry whole; one call.
+    (
+        "cassettes/pydantic-ai-groq-executed-tools-stream.yaml",
+        &[("search", Some("call_0_8ff9684e"), 27)],
+    ),
+    // The call Groq refused, read from `failed_generation`; the next request replays it
+    // under pydantic-ai's id, which its result names.
+    (
+        "cassettes/pydantic-ai-groq-tool-use-failed.yaml",
+        &[
+            ("get_something_by_name", None, 60),
+            (
+                "get_something_by_name",
+                Some("fc_311ba17b-89f9-48d3-8fd9-7e74a1264855"),
+                175,
+            ),
+        ],
+    ),
     (
         "cassettes/pydantic-ai-openai-stream-tool-call.yaml",
         &[("get_capital", Some("call_ZR5UUuTt3pf61kjwAJIYdVMj"), 44)],
@@ -871,6 +898,32 @@ const EXPECTED: &[(&str, Calls)] = &[
     (
         "openai-chat/xai-tool-call.json",
         &[("weather", Some("call_46427107"), 14)],
+    ),
+    // xAI's hosted tools name their tool and give arguments: calls, named by the item's
+    // `id` (their `call_id` is `""`).
+    (
+        "openai-responses/xai-code-execution-tool.1.json",
+        &[(
+            "code_execution",
+            Some("fc_5138abcf-4c4e-b0ab-7e0b-f4c81b98f455_us-east-1_0"),
+            8,
+        )],
+    ),
+    (
+        "openai-responses/xai-web-search-tool.1.chunks.txt",
+        &[(
+            "web_search",
+            Some("fc_98a8d4aa-fc8b-fd93-e673-d5a8f1c9cee8_0"),
+            3,
+        )],
+    ),
+    (
+        "openai-responses/xai-x-search-tool.1.json",
+        &[(
+            "x_semantic_search",
+            Some("fc_84c1a8ea-1f29-4a33-1049-0ed3561b0f64_us-east-1_0"),
+            8,
+        )],
     ),
     (
         "openai-responses/azure-tool-call.1.chunks.txt",

@@ -251,8 +251,12 @@ fn readme_first_commands_work() {
 }
 
 #[test]
-fn readme_documents_every_dialect() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn docs_document_every_dialect() {
+    // The tool channel's dialects are in the table of formats, the others in the
+    // dialect tables.
+    let docs = ["docs/formats.md", "docs/dialects.md"]
+        .map(|rel| std::fs::read_to_string(root().join(rel)).unwrap())
+        .join("\n");
     let out = toolsift().args(["dialects", "--json"]).output().unwrap();
     assert!(out.status.success());
     let rows = String::from_utf8(out.stdout).unwrap();
@@ -264,20 +268,24 @@ fn readme_documents_every_dialect() {
     for line in rows.lines() {
         let row: serde_json::Value = serde_json::from_str(line).unwrap();
         let name = row["name"].as_str().unwrap();
-        if !readme.contains(&format!("`{name}`")) {
+        if !docs.contains(&format!("`{name}`")) {
             missing.push(name.to_owned());
         }
     }
-    assert!(missing.is_empty(), "README does not mention: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/formats.md and docs/dialects.md do not mention: {missing:?}"
+    );
 }
 
-/// The output the README shows after a command, in a text block right after it.
-fn readme_example(command: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let at = readme
+/// The output a Markdown file (`rel`) shows after a command, in a text block right
+/// after it.
+fn doc_example(rel: &str, command: &str) -> String {
+    let doc = std::fs::read_to_string(root().join(rel)).unwrap();
+    let at = doc
         .find(&format!("```sh\n{command}\n```\n"))
-        .unwrap_or_else(|| panic!("README lost the example `{command}`"));
-    let rest = &readme[at + format!("```sh\n{command}\n```\n").len()..];
+        .unwrap_or_else(|| panic!("{rel} lost the example `{command}`"));
+    let rest = &doc[at + format!("```sh\n{command}\n```\n").len()..];
     let (open, close) = if rest.starts_with("~~~text\n") {
         ("~~~text\n", "~~~\n")
     } else {
@@ -290,26 +298,35 @@ fn readme_example(command: &str) -> String {
 }
 
 #[test]
-fn readme_examples_show_real_output() {
-    for command in [
-        "toolsift check --tools tests/data/contracts/openai.json tests/data/check/",
-        "toolsift tools render tests/data/contracts/mcp.json",
+fn doc_examples_show_real_output() {
+    for (rel, command) in [
+        (
+            "README.md",
+            "toolsift check --tools tests/data/contracts/openai.json tests/data/check/",
+        ),
+        (
+            "docs/check.md",
+            "toolsift check --tools tests/data/contracts/openai.json tests/data/check/",
+        ),
+        (
+            "docs/contracts.md",
+            "toolsift tools render tests/data/contracts/mcp.json",
+        ),
     ] {
         let args: Vec<&str> = command.split(' ').skip(1).collect();
         let out = toolsift().args(&args).output().unwrap();
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
-            readme_example(command),
-            "README example of `{command}` is stale"
+            doc_example(rel, command),
+            "{rel}: the example of `{command}` is stale"
         );
     }
 }
 
-/// The lines of the README's `sh` blocks, block by block.
-fn readme_sh_blocks() -> Vec<Vec<String>> {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    readme
-        .split("```sh\n")
+/// The lines of the `sh` blocks of a Markdown file (`rel`), block by block.
+fn sh_blocks(rel: &str) -> Vec<Vec<String>> {
+    let doc = std::fs::read_to_string(root().join(rel)).unwrap();
+    doc.split("```sh\n")
         .skip(1)
         .map(|rest| {
             rest[..rest.find("```").unwrap()]
@@ -324,7 +341,7 @@ fn readme_sh_blocks() -> Vec<Vec<String>> {
 fn readme_install_profiles_exist() {
     let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let mut profiles = Vec::new();
-    for line in readme_sh_blocks().concat() {
+    for line in sh_blocks("README.md").concat() {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.starts_with(&["cargo", "install"]) {
             if let Some(i) = words.iter().position(|w| *w == "--profile") {
@@ -343,9 +360,28 @@ fn readme_install_profiles_exist() {
     }
 }
 
+/// README.md, ARCHITECTURE.md, BENCHMARKS.md and docs/*.md.
+fn markdown_files() -> Vec<String> {
+    let mut files: Vec<String> = ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md"]
+        .map(String::from)
+        .to_vec();
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
 #[test]
-fn readme_commands_make_the_directories_they_write_to() {
-    for block in readme_sh_blocks() {
+fn doc_commands_make_the_directories_they_write_to() {
+    for block in markdown_files()
+        .iter()
+        .flat_map(|rel| sh_blocks(rel.as_str()))
+    {
         for (i, line) in block.iter().enumerate() {
             let command = line.split(" #").next().unwrap();
             let Some((_, target)) = command.split_once(" > ") else {
@@ -361,7 +397,7 @@ fn readme_commands_make_the_directories_they_write_to() {
             let mkdir = format!("mkdir -p {dir}");
             assert!(
                 block[..i].iter().any(|l| l.trim() == mkdir),
-                "README: `{line}` needs `{mkdir}` before it"
+                "`{line}` needs `{mkdir}` before it"
             );
         }
     }
@@ -433,11 +469,11 @@ fn github_workflow_example_is_a_whole_workflow() {
     assert!(junit < upload);
     assert_eq!(field(&steps[upload], "if"), "always()");
     assert_eq!(field(&steps[upload]["with"], "path"), "report.xml");
-    // The README shows the same file.
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    // The recipes show the same file.
+    let recipes = std::fs::read_to_string(root().join("docs/recipes.md")).unwrap();
     assert!(
-        readme.contains(&format!("```yaml\n{text}```\n")),
-        "README does not show {rel} as it is"
+        recipes.contains(&format!("```yaml\n{text}```\n")),
+        "docs/recipes.md does not show {rel} as it is"
     );
     actionlint(rel);
 }
@@ -503,4 +539,65 @@ fn fixture_sources_name_repository_files_and_state_facts() {
         checked += 1;
     }
     assert!(checked >= 3, "{checked} SOURCES.md");
+}
+
+/// GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces as
+/// hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") || line.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            found.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+#[test]
+fn doc_links_resolve() {
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for rel in markdown_files() {
+        let text = std::fs::read_to_string(root().join(&rel)).unwrap();
+        let dir = std::path::Path::new(&rel).parent().unwrap();
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let file = if path.is_empty() {
+                root().join(&rel)
+            } else {
+                root().join(dir).join(path)
+            };
+            checked += 1;
+            if !file.exists() {
+                broken.push(format!("{rel}: {target}"));
+            } else if !fragment.is_empty() {
+                let linked = std::fs::read_to_string(&file).unwrap_or_default();
+                if !anchors(&linked).iter().any(|a| a == fragment) {
+                    broken.push(format!("{rel}: {target}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "{checked} links");
+    assert!(broken.is_empty(), "links to nothing: {broken:#?}");
 }

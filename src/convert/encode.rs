@@ -109,13 +109,15 @@ pub fn keep_extra(
             notes.dropped(what, dropped.iter().map(|(k, _)| k.as_str()));
         }
     } else {
-        // A few request fields mean the same in every API that has them.
+        // A few request fields mean the same in every API that has them; a null is
+        // none set (`"temperature": null`), which not every API takes.
         let portable: Vec<(String, Raw)> = extra
             .iter()
-            .filter(|(k, _)| {
+            .filter(|(k, v)| {
                 what == "top-level fields"
                     && !matches!(to, Format::Gemini | Format::Json)
                     && PORTABLE.contains(&k.as_str())
+                    && v.as_str() != "null"
             })
             .cloned()
             .collect();

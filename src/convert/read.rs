@@ -354,6 +354,31 @@ fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
             m.parts.extend(parsed.into_iter().map(Part::Call));
         }
     }
+    // Groq: the tools the API ran while it answered, each answered by its output in
+    // this message, as an Anthropic server tool's result is.
+    let mut executed = false;
+    for entry in obj.items("executed_tools") {
+        let Some(e) = entry.object() else { continue };
+        let Some(d) = crate::formats::openai::executed_tool(&e) else {
+            continue;
+        };
+        let Some(call) = d.call_part(&e)? else {
+            continue;
+        };
+        executed = true;
+        let name = call.name.clone();
+        m.parts.push(Part::Call(call));
+        if let Some((content, is_error)) = d.result {
+            let mut r = ResultPart::new(Raw::new(content.text()));
+            r.name = Some(name);
+            r.is_error = is_error;
+            m.parts.push(Part::Result(r));
+        }
+    }
+    if executed {
+        signals.openai += 1;
+        known.push("executed_tools");
+    }
     // SWE-agent logs the calls as Python's repr of the list.
     if let Some(calls) = obj.get("tool_calls").filter(|c| c.kind() == Kind::String) {
         let repr = text(&calls, "tool_calls")?;

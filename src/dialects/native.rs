@@ -278,6 +278,17 @@ pub fn gemini_cli_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -
     )
 }
 
+/// An entry of an OpenAI-compatible message's `executed_tools` (Groq), with its output.
+pub fn executed_tool<'a>(
+    node: &Node,
+    obj: &Obj<'a>,
+    lines: &crate::json::LineIndex,
+) -> Option<(Call, Option<(Node<'a>, bool)>)> {
+    let d = formats::openai::executed_tool(obj)?;
+    let result = d.result;
+    Some((decoded(d, OPENAI, line_of(node, lines))?, result))
+}
+
 /// A Gemini Interactions step (or output) that is a client's function call.
 pub fn interactions_step(
     node: &Node,
@@ -310,12 +321,16 @@ pub fn responses_item(
     dialect: &'static str,
 ) -> Option<Call> {
     let mut d = formats::responses::call(obj)?;
-    // A call of any kind is named by its `call_id`, else by its item's `id`.
-    d.id = obj.str("call_id").or_else(|| obj.str("id"));
+    // A call of any kind is named by its `call_id`, else (none, or xAI's `""`) by its
+    // item's `id`.
+    d.id = obj
+        .str("call_id")
+        .filter(|id| !id.is_empty())
+        .or_else(|| obj.str("id"));
     decoded(d, dialect, line_of(node, lines))
 }
 
-pub use formats::responses::is_call_type as is_responses_call_type;
+pub use formats::responses::is_call_item as is_responses_call_item;
 
 /// A decoded call as extract reports it; `None` when it names no tool.
 fn decoded(d: DecodedCall, dialect: &'static str, line: u64) -> Option<Call> {

@@ -26,6 +26,27 @@ pub fn tool_message<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
     }
 }
 
+/// An entry of a message's `executed_tools` (Groq's compound models: the tools the API
+/// ran while it answered): the tool is named by its `type` (`search`, `visit`…), its
+/// `arguments` are JSON text, and its `output` is its result. It has no id.
+pub fn executed_tool<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+    let arguments = obj.get("arguments")?;
+    Some(DecodedCall {
+        kind: "executed_tool",
+        name: Some(obj.str("type").filter(|t| !t.is_empty())?),
+        id: None,
+        namespace: None,
+        qualifies: false,
+        args: Args::Encoded(arguments),
+        members: vec!["type", "arguments", "output"],
+        typed: false,
+        result: obj
+            .get("output")
+            .filter(|o| !o.is_null())
+            .map(|o| (o, false)),
+    })
+}
+
 /// An entry of a `tool_calls` array: OpenAI's (`function`, whose `arguments` Ollama
 /// writes as an object; `custom`, free text), LangChain's (`name` + `args`), or a flat
 /// `{id, name, arguments}` (AutoGen). `None` when it names no tool.

@@ -26,6 +26,7 @@ enum CallKind {
     LocalShell,
     Shell,
     Mcp,
+    Hosted,
 }
 
 fn call_kind(kind: &str) -> Option<(CallKind, &'static str)> {
@@ -39,9 +40,22 @@ fn call_kind(kind: &str) -> Option<(CallKind, &'static str)> {
     })
 }
 
-/// Whether an item type is a call to a named tool.
-pub fn is_call_type(kind: &str) -> bool {
-    call_kind(kind).is_some()
+/// A hosted tool's item that names its tool and gives its arguments (xAI's
+/// `code_interpreter_call`, `web_search_call`, `x_search_call`, each with `name` and
+/// `arguments`): the model's call of a tool the API runs, a call as Anthropic's
+/// `server_tool_use` is. OpenAI's own built-in items (`web_search_call` with an
+/// `action`, `file_search_call` with `queries`) name no tool and give no arguments:
+/// they are the API's actions, not calls.
+fn is_hosted_call(kind: &str, obj: &Obj) -> bool {
+    kind.ends_with("_call")
+        && obj.str("name").is_some_and(|n| !n.is_empty())
+        && obj.has("arguments")
+}
+
+/// Whether an item is a call to a named tool.
+pub fn is_call_item(obj: &Obj) -> bool {
+    obj.str("type")
+        .is_some_and(|kind| call_kind(&kind).is_some() || is_hosted_call(&kind, obj))
 }
 
 /// A Responses item that is a call to a named tool. A `local_shell_call`'s tool is
@@ -49,7 +63,12 @@ pub fn is_call_type(kind: &str) -> bool {
 /// the `action`; an `mcp_call` (a remote MCP tool's call, run by the API) holds its own
 /// result.
 pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
-    let (kind, kind_name) = call_kind(&obj.str("type")?)?;
+    let item_type = obj.str("type")?;
+    let (kind, kind_name) = match call_kind(&item_type) {
+        Some(known) => known,
+        None if is_hosted_call(&item_type, obj) => (CallKind::Hosted, "hosted_call"),
+        None => return None,
+    };
     let mut d = DecodedCall {
         kind: kind_name,
         name: obj.str("name"),
@@ -103,6 +122,17 @@ pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
                 (None, Some(o)) => Some((o, false)),
                 (None, None) => None,
             };
+        }
+        CallKind::Hosted => {
+            // xAI writes `call_id: ""`: the item's `id` names the call. Its type stays
+            // among the extra fields as written.
+            d.args = arguments();
+            d.typed = false;
+            d.members = vec!["call_id", "name", "arguments"];
+            if d.id.as_deref().is_none_or(str::is_empty) {
+                d.id = obj.str("id");
+                d.members.push("id");
+            }
         }
     }
     Some(d)

@@ -75,6 +75,14 @@ pub struct Interpreter {
     handed: std::collections::VecDeque<(Option<String>, u64, bool)>,
     /// Ids of replayed calls that differ from the call's own: replayed id -> own id.
     replayed_ids: std::collections::HashMap<String, String>,
+    /// Names of replayed calls that match no call handed on, by their replayed id: a
+    /// call the json or text channel read (Groq's `failed_generation`), which the next
+    /// request replays under an id the client made up. Its results name the tool.
+    replayed_names: std::collections::HashMap<String, String>,
+    /// The calls of the last message that made any (id, name), in order, and how many
+    /// of them results answered by order: xAI's gRPC `ROLE_TOOL` messages name no call
+    /// and answer that message's calls one by one.
+    calls_in_order: (Vec<(Option<String>, String)>, usize),
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
     warned_open_calls: bool,
@@ -407,10 +415,15 @@ impl Interpreter {
     /// then take that id. Not in a recording, whose requests replay the call under the
     /// id its client gave it.
     fn give_id(&mut self, call: &mut Call, arguments: &str) {
-        if call.id.is_none()
-            && !self.recording
-            && matches!(call.dialect, native::GEMINI | native::GEMINI_STREAM)
-        {
+        if !self.recording {
+            self.give_id_always(call, arguments);
+        }
+    }
+
+    /// [`give_id`](Self::give_id), also in a recording: for a call the API ran itself,
+    /// which no request replays.
+    fn give_id_always(&mut self, call: &mut Call, arguments: &str) {
+        if call.id.is_none() {
             call.id = Some(crate::formats::generated_call_id(
                 self.conversations.saturating_sub(1),
                 self.ordinal,
@@ -485,6 +498,10 @@ impl Interpreter {
         }
         let digest = call_digest(call);
         let Some(own) = self.handed.iter_mut().find(|h| !h.2 && h.1 == digest) else {
+            if self.replayed_names.len() >= MAX_OPEN_NAMED * 16 {
+                self.replayed_names.clear();
+            }
+            self.replayed_names.insert(id.clone(), call.name.clone());
             return;
         };
         own.2 = true;
@@ -574,6 +591,14 @@ impl Interpreter {
         if let Some(own) = result.id.as_ref().and_then(|id| self.replayed_ids.get(id)) {
             result.id = Some(own.clone());
         }
+        if result.name.is_none()
+            && let Some(name) = result
+                .id
+                .as_ref()
+                .and_then(|id| self.replayed_names.get(id))
+        {
+            result.name = Some(name.clone());
+        }
         // A result that names its tool but not its call (Gemini's) answers the
         // earliest open call of that tool.
         if result.id.is_none()
@@ -645,14 +670,25 @@ impl Interpreter {
         if let Some(mut stream) = self.stream.take() {
             // Results inside a stream (server tools) follow the calls they answer.
             let results = stream.take_results();
+            let executed = stream.take_executed();
             let (turn, key) = stream.finish();
             let mut kept = Turn::new(turn.role, turn.line);
             kept.texts = turn.texts;
+            // The tools the API ran come first, with the ids a whole response gives them.
+            let mut executed_results = Vec::new();
+            for mut e in executed {
+                self.give_id_always(&mut e.call, &e.arguments);
+                if let Some(mut result) = e.result {
+                    result.id = e.call.id.clone();
+                    executed_results.push(result);
+                }
+                self.add_call(&mut kept, e.call);
+            }
             for call in turn.calls {
                 self.add_call(&mut kept, call);
             }
             self.submit(kept, key);
-            for result in results {
+            for result in executed_results.into_iter().chain(results) {
                 self.result(result);
             }
         }
@@ -972,7 +1008,7 @@ impl Interpreter {
         }
         // A bare Responses item (an `input` list of a request, a batch line).
         if let Some(kind) = obj.str("type")
-            && (native::is_responses_call_type(&kind) || kind.ends_with("_call_output"))
+            && (native::is_responses_call_item(obj) || kind.ends_with("_call_output"))
         {
             self.item(node, obj, ctx, native::OPENAI_RESPONSES, None);
             return true;
@@ -1094,12 +1130,17 @@ impl Interpreter {
         let tool_calls = obj.get("tool_calls").filter(|_| role != Role::Tool);
         match tool_calls {
             Some(calls) if calls.kind() == Kind::Array => {
+                let mut in_order = Vec::new();
                 for entry in calls.items() {
                     if let Some(e) = entry.object()
                         && let Some(call) = native::tool_calls_entry(&entry, &e, ctx.lines)
                     {
+                        in_order.push((call.id.clone(), call.name.clone()));
                         self.add_call(&mut turn, call);
                     }
+                }
+                if !in_order.is_empty() {
+                    self.calls_in_order = (in_order, 0);
                 }
             }
             Some(calls) if calls.kind() == Kind::String => {
@@ -1122,6 +1163,31 @@ impl Interpreter {
                     }
                 }
             }
+        }
+        // Groq: the tools the API ran while it answered, each with its output. The
+        // call gets the id `convert` gives it, digested from its arguments as written,
+        // also in a recording: no request replays a call the API ran.
+        for entry in obj.items("executed_tools") {
+            let Some(e) = entry.object() else { continue };
+            let Some((mut call, output)) = native::executed_tool(&entry, &e, ctx.lines) else {
+                continue;
+            };
+            let arguments = e.get("arguments").expect("decoded from it");
+            let arguments = arguments
+                .str()
+                .unwrap_or(std::borrow::Cow::Borrowed(arguments.text()));
+            self.give_id_always(&mut call, &arguments);
+            if let Some((content, is_error)) = output {
+                pending_results.push(ToolResult {
+                    id: call.id.clone(),
+                    name: Some(call.name.clone()),
+                    content: JsonText::of_opt(Some(content)),
+                    is_error,
+                    dialect: native::OPENAI,
+                    line: ctx.lines.line(content.offset()),
+                });
+            }
+            self.add_call(&mut turn, call);
         }
         // Gemini CLI: each entry of `toolCalls` is a call with its results inside.
         for entry in obj.items("toolCalls") {
@@ -1197,6 +1263,16 @@ impl Interpreter {
         );
         base.id = None;
         if ids.is_empty() {
+            // xAI's gRPC messages answer the calls of the message before them in order.
+            let (calls, answered) = &mut self.calls_in_order;
+            if dialect == native::XAI
+                && base.name.is_none()
+                && let Some((id, name)) = calls.get(*answered)
+            {
+                *answered += 1;
+                base.id = id.clone();
+                base.name = Some(name.clone());
+            }
             self.result(base);
             return;
         }
@@ -1351,7 +1427,7 @@ impl Interpreter {
         let mut turn = Turn::new(Role::Assistant, line);
         turn.origin = ctx.origin;
         match kind.as_ref() {
-            k if native::is_responses_call_type(k) => {
+            _ if native::is_responses_call_item(obj) => {
                 if let Some(call) = native::responses_item(node, obj, ctx.lines, dialect) {
                     self.add_call(&mut turn, call);
                 }

@@ -176,6 +176,14 @@ pub(crate) fn stream_kind(obj: &Obj) -> Option<Kind> {
 }
 
 /// A call being assembled.
+/// A tool the API ran while it answered (Groq's `executed_tools`), read from a stream.
+pub struct ExecutedTool {
+    pub call: Call,
+    /// Its arguments as written, which its generated id digests.
+    pub arguments: String,
+    pub result: Option<ToolResult>,
+}
+
 struct Pending {
     /// Choice index (chat), block index (Anthropic).
     choice: u64,
@@ -261,6 +269,10 @@ pub struct Stream {
     finished_choices: HashSet<u64>,
     done: bool,
     results: Vec<ToolResult>,
+    /// Groq's `executed_tools` (tools the API ran), by choice and index: each chunk
+    /// repeats an entry whole, the last one with its output. (call, its arguments as
+    /// written, its result without an id.)
+    executed: Vec<((u64, u64), ExecutedTool)>,
     /// Text of Responses message items by item id, in order, and where each id sits.
     item_texts: Vec<(String, String)>,
     item_text_slots: HashMap<String, usize>,
@@ -381,6 +393,7 @@ impl Stream {
             finished_choices: HashSet::new(),
             done: false,
             results: Vec::new(),
+            executed: Vec::new(),
             item_texts: Vec::new(),
             item_text_slots: HashMap::new(),
         }
@@ -463,6 +476,15 @@ impl Stream {
         for c in &mut self.calls {
             c.complete = true;
         }
+    }
+
+    /// The tools the API ran, each with the arguments it was digested from and its
+    /// result (which names its tool, not yet its call).
+    pub fn take_executed(&mut self) -> Vec<ExecutedTool> {
+        std::mem::take(&mut self.executed)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect()
     }
 
     pub fn take_results(&mut self) -> Vec<ToolResult> {
@@ -690,6 +712,9 @@ impl Stream {
                 if let Some(fc) = delta.obj("function_call") {
                     self.chat_fragment(cidx, Some(u64::MAX), None, &fc, line);
                 }
+                for entry in delta.items("executed_tools") {
+                    self.executed_tool(cidx, &entry, line);
+                }
             }
             // The calls of a finished choice are complete, those started later too
             // (see `settle`): not marked here, which would visit every call per chunk.
@@ -698,6 +723,50 @@ impl Stream {
             }
         }
         false
+    }
+
+    /// One `executed_tools` entry of a chunk: it replaces the one of its index, keeping
+    /// the output an earlier chunk gave.
+    fn executed_tool(&mut self, cidx: u64, entry: &Node, line: u64) {
+        let Some(e) = entry.object() else { return };
+        let at = LineIndex::fixed(line);
+        let Some((mut call, output)) = native::executed_tool(entry, &e, &at) else {
+            return;
+        };
+        call.dialect = native::OPENAI_CHAT_STREAM;
+        let arguments = e.get("arguments").expect("decoded from it");
+        let arguments = arguments
+            .str()
+            .map_or_else(|| arguments.text().to_owned(), |a| a.into_owned());
+        let result = output.map(|(content, is_error)| ToolResult {
+            id: None,
+            name: Some(call.name.clone()),
+            content: JsonText::of(&content),
+            is_error,
+            dialect: native::OPENAI_CHAT_STREAM,
+            line,
+        });
+        let key = (cidx, e.get("index").and_then(|i| i.u64()).unwrap_or(0));
+        let full = self.executed.len() >= MAX_OPEN_CALLS;
+        match self.executed.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, known)) => {
+                let result = result.or_else(|| known.result.take());
+                *known = ExecutedTool {
+                    call,
+                    arguments,
+                    result,
+                };
+            }
+            None if !full => self.executed.push((
+                key,
+                ExecutedTool {
+                    call,
+                    arguments,
+                    result,
+                },
+            )),
+            None => {}
+        }
     }
 
     fn chat_tool_call(&mut self, cidx: u64, tc: &Obj, line: u64) {
@@ -887,7 +956,7 @@ impl Stream {
                 let item_kind = item.str("type").unwrap_or_default();
                 let id = item.str("id").map(|s| s.into_owned());
                 let done = kind == "response.output_item.done";
-                if native::is_responses_call_type(&item_kind) {
+                if native::is_responses_call_item(&item) {
                     if id.as_deref().is_some_and(|id| self.item_flushed(id)) {
                         return false;
                     }
@@ -982,8 +1051,7 @@ impl Stream {
                         continue;
                     };
                     let id = item.str("id").map(|s| s.into_owned());
-                    let kind = item.str("type").unwrap_or_default();
-                    if !native::is_responses_call_type(&kind)
+                    if !native::is_responses_call_item(&item)
                         || id.as_ref().is_some_and(|id| {
                             self.item_slots.contains_key(id) || self.item_flushed(id)
                         })
