@@ -1,9 +1,9 @@
 //! The vendored request schemas (fixtures/api-schemas/) accept the requests the providers
 //! document and refuse the ones their APIs answer with HTTP 400.
 
-mod common;
+use crate::common;
 
-use common::api_schemas::validate;
+use crate::common::api_schemas::validate;
 use serde_json::{Value, json};
 
 fn assert_valid(target: &str, name: &str, request: Value) {
@@ -528,7 +528,7 @@ fn every_conversion_of_every_fixture_is_a_request_the_api_takes() {
     let fixed: Vec<&&str> = known.difference(&found).collect();
     assert!(
         new.is_empty() && fixed.is_empty(),
-        "requests the API would refuse, not in tests/data/api-refusals.txt:\n{}\n\nlisted there but fixed now (remove them: TOOLSIFT_BLESS=1 cargo test --test api_schemas):\n{}",
+        "requests the API would refuse, not in tests/data/api-refusals.txt:\n{}\n\nlisted there but fixed now (remove them: TOOLSIFT_BLESS=1 cargo test --test main api_schemas::):\n{}",
         new.iter()
             .map(|s| s.to_string())
             .collect::<Vec<_>>()

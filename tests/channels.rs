@@ -1,8 +1,8 @@
 //! The json and text channels as a user meets them: fallback per turn, --all,
 //! reasoning, --with-text, --strict, --stats, --dialects, --tools, --roles.
 
-mod common;
-use common::{Record, extract, records, toolsift};
+use crate::common;
+use crate::common::{Record, extract, records, toolsift};
 use predicates::prelude::*;
 use std::io::Write;
 

@@ -2,8 +2,7 @@
 //! every output format (snapshots), exit codes, scenario assertions, JUnit that parses
 //! as XML, every contract format, and validation driving channel fallback.
 
-mod common;
-use common::toolsift;
+use crate::common::toolsift;
 use predicates::prelude::*;
 use quick_xml::events::Event;
 use std::ffi::OsStr;

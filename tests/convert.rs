@@ -4,8 +4,8 @@
 //! calls are extract's, on every fixture; and the batch options write what they say,
 //! and nothing else.
 
-mod common;
-use common::{root, toolsift};
+use crate::common;
+use crate::common::{root, toolsift};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

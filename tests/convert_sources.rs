@@ -1,9 +1,9 @@
 //! `convert` on real transcripts of every source it reads (fixtures/corpus, see its
 //! SOURCES.md): session logs, single API responses, and streams, which it refuses.
 
-mod common;
+use crate::common;
 
-use common::toolsift;
+use crate::common::toolsift;
 use serde_json::Value;
 use std::path::Path;
 

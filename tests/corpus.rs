@@ -3,8 +3,7 @@
 //! The expected names and ids were established independently of toolsift, by reading
 //! each file's structure with a separate script.
 
-mod common;
-use common::{records, root, toolsift};
+use crate::common::{records, root, toolsift};
 use std::path::PathBuf;
 
 fn corpus() -> PathBuf {

@@ -1,8 +1,7 @@
 //! Model-native dialects from the command line: the listing, user dialects from
 //! `--dialect-file`, and raw-text values typed by `--tools` schemas.
 
-mod common;
-use common::toolsift;
+use crate::common::toolsift;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use std::io::Write;

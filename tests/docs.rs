@@ -1,11 +1,10 @@
 //! The man pages and shell completions are printed by `toolsift man` and `toolsift
 //! completions` and committed; this test fails when the committed copies differ from
-//! what the binary prints. `TOOLSIFT_BLESS=1 cargo test --test docs` rewrites them. The
-//! help texts are snapshotted so wording changes show in review.
+//! what the binary prints. `TOOLSIFT_BLESS=1 cargo test --test main docs::` rewrites
+//! them. The help texts are snapshotted so wording changes show in review.
 
-mod common;
+use crate::common::{root, toolsift};
 use clap::CommandFactory;
-use common::{root, toolsift};
 use toolsift::cli::Cli;
 
 fn check(rel: &str, generated: Vec<u8>) {
@@ -18,7 +17,7 @@ fn check(rel: &str, generated: Vec<u8>) {
     let committed = std::fs::read(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "{rel} is out of date: run TOOLSIFT_BLESS=1 cargo test --test docs"
+        "{rel} is out of date: run TOOLSIFT_BLESS=1 cargo test --test main docs::"
     );
 }
 

@@ -1,8 +1,8 @@
 //! toolsift under an engine that runs many of it (xargs -P, GNU parallel, job arrays):
 //! thread counts, lists of files, shards, labels and the exit code of a partial run.
 
-mod common;
-use common::toolsift;
+use crate::common;
+use crate::common::toolsift;
 
 const CHAT: &str = "fixtures/openai-chat/parallel-tool-calls.json";
 

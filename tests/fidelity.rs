@@ -1,8 +1,8 @@
 //! Dialect fidelity (issue 20): agree with each inference server's own parser, and
 //! where toolsift differs on purpose, say so (fixtures/models/SOURCES.md).
 
-mod common;
-use common::toolsift;
+use crate::common;
+use crate::common::toolsift;
 use serde_json::{Value, json};
 
 /// The records `extract` writes for `text` with `args`.

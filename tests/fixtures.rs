@@ -1,8 +1,7 @@
 //! Every file under fixtures/ is extracted (with results) and its JSONL output is
 //! snapshotted; adding a case means adding a file.
 
-mod common;
-use common::{records, root, toolsift};
+use crate::common::{records, root, toolsift};
 
 #[test]
 fn every_fixture_matches_its_snapshot() {

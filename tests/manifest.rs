@@ -1,8 +1,8 @@
 //! `--manifest`: a line per input saying what happened to it; `--skip-unchanged`:
 //! inputs an earlier manifest shows unchanged are not read again.
 
-mod common;
-use common::{records, toolsift};
+use crate::common;
+use crate::common::{records, toolsift};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;

@@ -2,8 +2,7 @@
 //! its calls compared with tests/expect/models/<stem>.jsonl, which was written from the
 //! formats' documentation and peers' parsers independently of toolsift's code.
 
-mod common;
-use common::{root, toolsift};
+use crate::common::{root, toolsift};
 use serde_json::{Map, Value};
 use std::fs;
 

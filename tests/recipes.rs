@@ -3,7 +3,7 @@
 //! all the parts are those of one `toolsift extract DIR`, record for record, and every
 //! input is in exactly one manifest, with the line the whole run gives it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt as _;

@@ -2,8 +2,7 @@
 //! message order and, with the calls' own text, give back the message; a wrapper
 //! around calls belongs to them, and no call is written as text too.
 
-mod common;
-use common::{Record, records, toolsift};
+use crate::common::{Record, records, toolsift};
 
 fn with_text(args: &[&str], input: &str) -> Vec<Record> {
     let out = toolsift()

@@ -4,8 +4,7 @@
 //! could not read or found no transcript in, colour, and the shipped man pages and
 //! completions.
 
-mod common;
-use common::{root, toolsift};
+use crate::common::{root, toolsift};
 use std::path::Path;
 use std::time::Duration;
 

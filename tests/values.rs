@@ -2,9 +2,7 @@
 //! serde_json cannot hold (half a surrogate pair, deep nesting), numbers as written, and
 //! Gemini's streamed argument paths.
 
-mod common;
-
-use common::toolsift;
+use crate::common::toolsift;
 use std::io::Write;
 
 /// `extract` over `input` on standard input: the output lines as written, which must

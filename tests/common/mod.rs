@@ -22,6 +22,13 @@ pub fn toolsift() -> Command {
     cmd
 }
 
+/// Whether to run the megabyte-scale property loops at their full size
+/// (`TOOLSIFT_TEST_BIG=1`, set by the daily CI job and `bench/`); by default they run
+/// at a size that still crosses the windows and bounds they test.
+pub fn big() -> bool {
+    std::env::var_os("TOOLSIFT_TEST_BIG").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
