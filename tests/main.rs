@@ -33,3 +33,29 @@ mod streaming;
 mod tiling;
 mod trust;
 mod values;
+
+/// `autotests = false`: a file of `tests/` that is not a module above would never be
+/// compiled. Every one is.
+#[test]
+fn every_test_file_is_a_module() {
+    let main = include_str!("main.rs");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let module = if path.is_dir() {
+            path.join("mod.rs").exists().then_some(stem)
+        } else {
+            (path.extension().is_some_and(|e| e == "rs") && stem != "main").then_some(stem)
+        };
+        if let Some(module) = module
+            && !main.lines().any(|l| l == format!("mod {module};"))
+        {
+            missing.push(module.to_owned());
+        }
+    }
+    assert!(missing.is_empty(), "not modules of tests/main.rs: {missing:?}");
+}
