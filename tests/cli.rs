@@ -2880,3 +2880,39 @@ fn mcp_calls_hold_their_results() {
         );
     }
 }
+
+/// xAI's gRPC stream chunks are one response: text split across chunks is read
+/// joined (a call written in it is never read from a piece), and a `ROLE_TOOL` delta
+/// answers the server-side call it repeats.
+#[test]
+fn xai_stream_chunks_are_one_response() {
+    let recording = std::fs::read_to_string(
+        common::root()
+            .join("fixtures/corpus/xai/test_xai_builtin_code_execution_tool_stream.xai.yaml"),
+    )
+    .unwrap();
+    let answer = "    - chunk:\n        id: eaf49755-15fc-a6fa-3c32-30a8c4df5bb7\n        outputs:\n        - delta:\n            content: '4'\n            role: ROLE_ASSISTANT\n          index: 2\n";
+    assert!(recording.contains(answer));
+    let pieces = ["The answer is ", "4, said get_wea", "ther(city=1)."];
+    let split: String = pieces
+        .iter()
+        .map(|p| answer.replace("content: '4'", &format!("content: '{p}'")))
+        .collect();
+    let input = recording.replacen(answer, &split, 1);
+    let records = json_records(&["extract", "--with-text", "--with-results"], &input);
+    let texts: Vec<&str> = records
+        .iter()
+        .filter(|r| r["type"] == "text")
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, [pieces.concat()]);
+    let kinds: Vec<(&str, &str)> = records
+        .iter()
+        .filter(|r| r["type"] != "text")
+        .map(|r| (r["type"].as_str().unwrap(), r["id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [("call", "call_02414781"), ("result", "call_02414781")]
+    );
+}

@@ -1123,7 +1123,7 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
     (
         "xai/test_xai_builtin_code_execution_tool_stream.xai.yaml",
-        &[("code_execution", Some("call_02414781"), 29)],
+        &[("code_execution", Some("call_02414781"), 24)],
     ),
     (
         "xai/test_xai_request_tool_call.xai.yaml",

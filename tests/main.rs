@@ -57,5 +57,8 @@ fn every_test_file_is_a_module() {
             missing.push(module.to_owned());
         }
     }
-    assert!(missing.is_empty(), "not modules of tests/main.rs: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "not modules of tests/main.rs: {missing:?}"
+    );
 }

@@ -20,6 +20,8 @@ pub(crate) enum Kind {
     LangChain,
     Interactions,
     Cohere,
+    /// xAI's gRPC stream chunks as JSON (`{id, outputs: [{index, delta}]}`).
+    Xai,
 }
 
 /// Cohere v2 chat stream events, told by `type` (hyphenated, unlike Anthropic's).
@@ -113,6 +115,12 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
     if BEDROCK_EVENTS.iter().any(|e| obj.obj(e).is_some()) || bedrock_metadata(obj) {
         return Some(Kind::Bedrock);
     }
+    if let Some(first) = obj.items("outputs").next() {
+        return first
+            .object()
+            .is_some_and(|o| o.has("delta"))
+            .then_some(Kind::Xai);
+    }
     let first_choice = obj.items("choices").next()?.object()?;
     first_choice.has("delta").then_some(Kind::Chat)
 }
@@ -175,7 +183,6 @@ pub(crate) fn stream_kind(obj: &Obj) -> Option<Kind> {
     kind_of(obj)
 }
 
-/// A call being assembled.
 /// A tool the API ran while it answered (Groq's `executed_tools`), read from a stream.
 pub struct ExecutedTool {
     pub call: Call,
@@ -184,6 +191,7 @@ pub struct ExecutedTool {
     pub result: Option<ToolResult>,
 }
 
+/// A call being assembled.
 struct Pending {
     /// Choice index (chat), block index (Anthropic).
     choice: u64,
@@ -444,6 +452,11 @@ impl Stream {
                 _ => true,
             },
             Kind::Anthropic => !(obj.is("type", "message_start") && self.key.is_some()),
+            // The chunks of one response share its id.
+            Kind::Xai => match (obj.str("id"), &self.key) {
+                (Some(id), Some(key)) => id == key.as_str(),
+                _ => true,
+            },
             Kind::Responses => !(obj.is("type", "response.created") && self.key.is_some()),
             // A `messageStart` after anything of this message starts the next one.
             Kind::Cohere => !(obj.is("type", "message-start") && self.key.is_some()),
@@ -507,6 +520,7 @@ impl Stream {
     pub fn event(&mut self, obj: &Obj, line: u64) -> bool {
         match self.kind {
             Kind::Chat => self.chat(obj, line),
+            Kind::Xai => self.xai(obj, line),
             Kind::Anthropic => self.anthropic(obj, line),
             Kind::Responses => self.responses(obj, line),
             Kind::Bedrock => self.bedrock(obj, line),
@@ -767,6 +781,55 @@ impl Stream {
             )),
             None => {}
         }
+    }
+
+    /// An xAI chunk: each output's `delta` continues the text and calls of the
+    /// response, as a Chat chunk's choices do. A `ROLE_TOOL` delta is a server-side
+    /// tool's output, answering the calls it repeats.
+    fn xai(&mut self, obj: &Obj, line: u64) -> bool {
+        if self.key.is_none() {
+            self.key = obj.str("id").map(Into::into);
+        }
+        for output in obj.items("outputs") {
+            let Some(output) = output.object() else {
+                continue;
+            };
+            if let Some(delta) = output.obj("delta") {
+                if delta.is("role", "ROLE_TOOL") {
+                    for tc in delta.items("tool_calls") {
+                        let Some(tc) = tc.object() else { continue };
+                        self.results.push(ToolResult {
+                            id: tc.str("id").map(Into::into),
+                            name: tc
+                                .obj("function")
+                                .and_then(|f| f.str("name"))
+                                .map(Into::into),
+                            content: JsonText::of_opt(delta.get("content")),
+                            is_error: false,
+                            dialect: native::XAI,
+                            line,
+                        });
+                    }
+                    continue;
+                }
+                if let Some(text) = delta.str("content") {
+                    self.push_text(&text, line, false);
+                }
+                if let Some(text) = delta.str("reasoning_content") {
+                    self.push_text(&text, line, true);
+                }
+                // A call comes whole, under its id; no index.
+                for tc in delta.items("tool_calls") {
+                    if let Some(tc) = tc.object() {
+                        self.chat_tool_call(0, &tc, line);
+                    }
+                }
+            }
+            if output.str("finish_reason").is_some() {
+                self.finished_choices.insert(0);
+            }
+        }
+        false
     }
 
     fn chat_tool_call(&mut self, cidx: u64, tc: &Obj, line: u64) {
@@ -1220,6 +1283,7 @@ impl Stream {
     fn settle(&self, p: Pending) -> (Call, bool) {
         let dialect = match self.kind {
             Kind::Chat => native::OPENAI_CHAT_STREAM,
+            Kind::Xai => native::XAI,
             Kind::Anthropic => native::ANTHROPIC_STREAM,
             Kind::Responses => native::OPENAI_RESPONSES_STREAM,
             Kind::Bedrock => native::BEDROCK_STREAM,
@@ -1233,7 +1297,8 @@ impl Stream {
         }
         let complete = self.done
             || p.complete
-            || (self.kind == Kind::Chat && self.finished_choices.contains(&p.choice));
+            || (matches!(self.kind, Kind::Chat | Kind::Xai)
+                && self.finished_choices.contains(&p.choice));
         let mut call = Call::new(p.name, dialect, p.line).with_id(p.id);
         if self.kind == Kind::GeminiPartial {
             let (arguments, errors) = native::object_from_paths(&p.fragments);
