@@ -2916,3 +2916,30 @@ fn xai_stream_chunks_are_one_response() {
         [("call", "call_02414781"), ("result", "call_02414781")]
     );
 }
+
+/// Tool messages that name no call (Ollama's `role: tool`, xAI's `ROLE_TOOL`) answer
+/// the calls of the message before them in order.
+#[test]
+fn tool_messages_without_ids_answer_the_calls_before_them_in_order() {
+    let history = r#"{"messages":[
+        {"role":"user","content":"weather and time?"},
+        {"role":"assistant","content":"","tool_calls":[
+            {"id":"c1","function":{"name":"weather","arguments":{"city":"Paris"}}},
+            {"id":"c2","function":{"name":"time","arguments":{"tz":"CET"}}}]},
+        {"role":"tool","content":"sunny"},
+        {"role":"tool","content":"noon"}]}"#;
+    let results: Vec<(String, String, String)> =
+        json_records(&["extract", "--with-results"], history)
+            .iter()
+            .filter(|r| r["type"] == "result")
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap_or("-").to_owned();
+                (s("id"), s("name"), s("content"))
+            })
+            .collect();
+    let row = |i: &str, n: &str, c: &str| (i.to_owned(), n.to_owned(), c.to_owned());
+    assert_eq!(
+        results,
+        [row("c1", "weather", "sunny"), row("c2", "time", "noon")]
+    );
+}

@@ -80,8 +80,8 @@ pub struct Interpreter {
     /// request replays under an id the client made up. Its results name the tool.
     replayed_names: std::collections::HashMap<String, String>,
     /// The calls of the last message that made any (id, name), in order, and how many
-    /// of them results answered by order: xAI's gRPC `ROLE_TOOL` messages name no call
-    /// and answer that message's calls one by one.
+    /// of them results answered by order: tool messages that name no call (xAI's gRPC
+    /// `ROLE_TOOL`, Ollama's `role: tool`) answer that message's calls one by one.
     calls_in_order: (Vec<(Option<String>, String)>, usize),
     /// Problems in the data to tell once per source (see [`Interpreter::take_warnings`]).
     warnings: Vec<String>,
@@ -1275,10 +1275,10 @@ impl Interpreter {
         );
         base.id = None;
         if ids.is_empty() {
-            // xAI's gRPC messages answer the calls of the message before them in order.
+            // A tool message that names no call (xAI's gRPC messages, Ollama's) answers
+            // the calls of the message before it in order.
             let (calls, answered) = &mut self.calls_in_order;
-            if dialect == native::XAI
-                && base.name.is_none()
+            if base.name.is_none()
                 && let Some((id, name)) = calls.get(*answered)
             {
                 *answered += 1;

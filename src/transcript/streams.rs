@@ -785,8 +785,10 @@ impl Stream {
 
     /// An xAI chunk: each output's `delta` continues the text and calls of the
     /// response, as a Chat chunk's choices do. A `ROLE_TOOL` delta is a server-side
-    /// tool's output, answering the calls it repeats.
+    /// tool's output, answering the calls it repeats: it ends the turn, and what the
+    /// model says after it is the next one, as in the whole response.
     fn xai(&mut self, obj: &Obj, line: u64) -> bool {
+        let mut answered = false;
         if self.key.is_none() {
             self.key = obj.str("id").map(Into::into);
         }
@@ -810,6 +812,7 @@ impl Stream {
                             line,
                         });
                     }
+                    answered = true;
                     continue;
                 }
                 if let Some(text) = delta.str("content") {
@@ -829,7 +832,7 @@ impl Stream {
                 self.finished_choices.insert(0);
             }
         }
-        false
+        answered
     }
 
     fn chat_tool_call(&mut self, cidx: u64, tc: &Obj, line: u64) {
