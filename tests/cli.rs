@@ -2649,12 +2649,15 @@ fn results_without_ids_answer_the_calls_of_the_turn_before_in_order() {
 fn hosted_tools_that_name_their_tool_are_calls() {
     let hosted = r#"{"type":"code_interpreter_call","id":"fc_1","call_id":"","name":"code_execution","arguments":"{\"code\":\"print(1)\"}","status":"completed"}"#;
     let builtin = r#"{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"rust"}}"#;
+    // Names a tool and gives arguments, but asks for approval: not a call.
+    let approval = r#"{"type":"mcp_approval_request","id":"mcpr_1","server_label":"exa","name":"search","arguments":"{\"q\":1}"}"#;
     let message = r#"{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"1"}]}"#;
     let whole = format!(
-        r#"{{"object":"response","id":"r1","status":"completed","output":[{hosted},{builtin},{message}]}}"#
+        r#"{{"object":"response","id":"r1","status":"completed","output":[{approval},{hosted},{builtin},{message}]}}"#
     );
     let stream = [
         r#"{"type":"response.created","response":{"id":"r2","output":[]}}"#.to_owned(),
+        format!(r#"{{"type":"response.output_item.done","output_index":0,"item":{approval}}}"#),
         format!(r#"{{"type":"response.output_item.added","output_index":0,"item":{builtin}}}"#),
         format!(r#"{{"type":"response.output_item.done","output_index":0,"item":{builtin}}}"#),
         format!(r#"{{"type":"response.output_item.added","output_index":1,"item":{hosted}}}"#),
