@@ -2665,6 +2665,18 @@ fn hosted_tools_that_name_their_tool_are_calls() {
         r#"{"type":"response.completed","response":{"id":"r2","output":[]}}"#.to_owned(),
     ]
     .join("\n");
+    // convert reads the same items the same way.
+    let converted = json_records(&["convert", "--to", "json"], &whole);
+    let parts: Vec<&serde_json::Value> = converted[0]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| p["type"] == "call")
+        .collect();
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_eq!(parts[0]["name"], "code_execution");
+    assert_eq!(parts[0]["id"], "fc_1");
     for input in [whole, stream] {
         let calls = json_records(&["extract"], &input);
         assert_eq!(calls.len(), 1, "{input}");
