@@ -34,15 +34,10 @@ fn binary() -> std::ffi::OsString {
 
 /// [`run`] with environment variables set.
 fn run_with(args: &[&OsStr], env: &[(&str, &str)]) -> Measured {
-    let time = Path::new("/usr/bin/time");
-    let m = if time.exists() {
-        let report = tempfile::NamedTempFile::new().unwrap();
-        let mut cmd = std::process::Command::new(time);
-        cmd.arg("-o")
-            .arg(report.path())
-            .args(["-f", "%M"])
-            .arg(binary())
-            .args(args)
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let (mut cmd, timed) = common::under_time(binary(), report.path());
+    let m = if timed {
+        cmd.args(args)
             .current_dir(common::root())
             .stdin(std::process::Stdio::null());
         for (key, _) in std::env::vars_os() {
@@ -52,12 +47,8 @@ fn run_with(args: &[&OsStr], env: &[(&str, &str)]) -> Measured {
         }
         cmd.envs(env.iter().copied());
         let out = cmd.output().unwrap();
-        let kib: u64 = std::fs::read_to_string(report.path())
-            .unwrap()
-            .lines()
-            .last()
-            .and_then(|l| l.trim().parse().ok())
-            .expect("/usr/bin/time reports the peak in KiB");
+        let kib =
+            common::time_peak_kib(report.path()).expect("/usr/bin/time reports the peak in KiB");
         Measured {
             code: out.status.code(),
             stdout: out.stdout,

@@ -46,21 +46,11 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 #[allow(clippy::zombie_processes)]
 fn run(args: &[&OsStr], out: &Path, deadline_s: u64) -> Run {
     use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let time = Path::new("/usr/bin/time");
     let report = tempfile::NamedTempFile::new().unwrap();
-    let mut cmd = if time.exists() {
-        let mut cmd = Command::new(time);
-        cmd.arg("-o")
-            .arg(report.path())
-            .args(["-f", "%M"])
-            .arg(env!("CARGO_BIN_EXE_toolsift"));
-        cmd
-    } else {
-        Command::new(env!("CARGO_BIN_EXE_toolsift"))
-    };
+    let (mut cmd, timed) = common::under_time(env!("CARGO_BIN_EXE_toolsift"), report.path());
     // Its own process group, so that the watchdog kills the binary under `time` too.
     cmd.args(args)
         .process_group(0)
@@ -102,13 +92,8 @@ fn run(args: &[&OsStr], out: &Path, deadline_s: u64) -> Run {
     assert_eq!(reaped, pid);
     let status = std::process::ExitStatus::from_raw(status);
     // In KiB on Linux, from `time` (its last line) or the reaped child.
-    let kib = if time.exists() {
-        std::fs::read_to_string(report.path())
-            .unwrap()
-            .lines()
-            .last()
-            .and_then(|l| l.trim().parse().ok())
-            .unwrap_or(u64::MAX)
+    let kib = if timed {
+        common::time_peak_kib(report.path()).unwrap_or(u64::MAX)
     } else {
         usage.ru_maxrss as u64
     };

@@ -158,18 +158,8 @@ fn a_body_beyond_the_cap_is_a_warning_and_is_not_read_past_it() {
     // Under `/usr/bin/time` when there is one: a child reaped here would carry over, at
     // `exec`, the peak of this process (the one test binary, whose other tests may have
     // held hundreds of MB); `time` reports that of its own child.
-    let time = std::path::Path::new("/usr/bin/time");
     let report = tempfile::NamedTempFile::new().unwrap();
-    let mut cmd = if time.exists() {
-        let mut cmd = std::process::Command::new(time);
-        cmd.arg("-o")
-            .arg(report.path())
-            .args(["-f", "%M"])
-            .arg(env!("CARGO_BIN_EXE_toolsift"));
-        cmd
-    } else {
-        std::process::Command::new(env!("CARGO_BIN_EXE_toolsift"))
-    };
+    let (mut cmd, timed) = common::under_time(env!("CARGO_BIN_EXE_toolsift"), report.path());
     let child = cmd
         .arg("extract")
         .arg(file.path())
@@ -210,13 +200,8 @@ fn a_body_beyond_the_cap_is_a_warning_and_is_not_read_past_it() {
     // In KiB on Linux, from `time` (its last line) or the reaped child. Decoding stops at
     // the cap (64 MiB and one byte), so the process stays far below the 1 GiB the body
     // would inflate to.
-    let kib = if time.exists() {
-        std::fs::read_to_string(report.path())
-            .unwrap()
-            .lines()
-            .last()
-            .and_then(|l| l.trim().parse().ok())
-            .expect("/usr/bin/time reports the peak in KiB")
+    let kib = if timed {
+        common::time_peak_kib(report.path()).expect("/usr/bin/time reports the peak in KiB")
     } else {
         usage.ru_maxrss as u64
     };

@@ -278,15 +278,44 @@ pub fn gemini_cli_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -
     )
 }
 
+/// A tool the API ran while it answered (Groq's `executed_tools`).
+pub struct ExecutedTool {
+    pub call: Call,
+    /// Its arguments as written, which its generated id digests.
+    pub arguments: String,
+    /// Its output, which names its tool but not yet its call (it has no id).
+    pub result: Option<crate::model::ToolResult>,
+}
+
 /// An entry of an OpenAI-compatible message's `executed_tools` (Groq), with its output.
-pub fn executed_tool<'a>(
+pub fn executed_tool(
     node: &Node,
-    obj: &Obj<'a>,
+    obj: &Obj,
     lines: &crate::json::LineIndex,
-) -> Option<(Call, Option<(Node<'a>, bool)>)> {
+    dialect: &'static str,
+) -> Option<ExecutedTool> {
     let d = formats::openai::executed_tool(obj)?;
-    let result = d.result;
-    Some((decoded(d, OPENAI, line_of(node, lines))?, result))
+    let held = d.result;
+    let arguments = match d.args {
+        Args::Encoded(a) => a
+            .str()
+            .map_or_else(|| a.text().to_owned(), |a| a.into_owned()),
+        _ => String::new(),
+    };
+    let call = decoded(d, dialect, line_of(node, lines))?;
+    let result = held.map(|(content, is_error)| crate::model::ToolResult {
+        id: None,
+        name: Some(call.name.clone()),
+        content: crate::model::JsonText::of(&content),
+        is_error,
+        dialect,
+        line: lines.line(content.offset()),
+    });
+    Some(ExecutedTool {
+        call,
+        arguments,
+        result,
+    })
 }
 
 /// A Gemini Interactions step (or output) that is a client's function call.

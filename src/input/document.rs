@@ -317,12 +317,7 @@ impl Reader<'_, '_> {
                     let problem = match Doc::parse(&text) {
                         Ok(doc) => {
                             let index = LineIndex::new(&text, line);
-                            let found = self.interp.feed_item(doc.root(), &index);
-                            self.note_shape(found, doc.root(), true);
-                            if !found {
-                                self.interp
-                                    .feed_unknown_json(doc.root(), &text, line, &index);
-                            }
+                            self.feed_value(doc.root(), &text, line, &index, true);
                             None
                         }
                         Err(e) => Some((
@@ -386,12 +381,7 @@ impl Reader<'_, '_> {
         match Doc::parse(text) {
             Ok(doc) => {
                 let lines = LineIndex::new(text, first_line);
-                let found = self.interp.feed(doc.root(), &lines);
-                self.note_shape(found, doc.root(), false);
-                if !found {
-                    self.interp
-                        .feed_unknown_json(doc.root(), text, first_line, &lines);
-                }
+                self.feed_value(doc.root(), text, first_line, &lines, false);
             }
             Err(e) => {
                 if let Some(second) = text.lines().skip(1).find(|l| !l.trim().is_empty())

@@ -59,12 +59,7 @@ impl Reader<'_, '_> {
         match parsed {
             Ok(doc) => {
                 let lines = LineIndex::fixed(number);
-                let found = self.interp.feed(doc.root(), &lines);
-                self.note_shape(found, doc.root(), false);
-                if !found {
-                    self.interp
-                        .feed_unknown_json(doc.root(), text, number, &lines);
-                }
+                self.feed_value(doc.root(), text, number, &lines, false);
             }
             Err(reason) => {
                 self.warn(

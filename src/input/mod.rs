@@ -22,7 +22,7 @@ mod sse;
 mod window;
 
 use crate::diag::Diag;
-use crate::json::Node;
+use crate::json::{LineIndex, Node};
 use crate::model::Event;
 use crate::transcript::Interpreter;
 use document::shape_of;
@@ -244,6 +244,21 @@ impl<'a, 's> Reader<'a, 's> {
         }
         self.diag
             .skipped(self.name, line, message, self.warnings <= MAX_WARNINGS);
+    }
+
+    /// Hands a parsed JSON value to the interpreter (`item`: an element of a top-level
+    /// array read alone) and notes its shape; a value of no known shape is read as a
+    /// model's bare output.
+    fn feed_value(&mut self, root: Node, text: &str, line: u64, lines: &LineIndex, item: bool) {
+        let found = if item {
+            self.interp.feed_item(root, lines)
+        } else {
+            self.interp.feed(root, lines)
+        };
+        self.note_shape(found, root, item);
+        if !found {
+            self.interp.feed_unknown_json(root, text, line, lines);
+        }
     }
 
     /// Notes whether a JSON value walked had a known shape (`found`), for

@@ -256,16 +256,7 @@ impl Reader<'_, '_> {
         match Doc::parse(text) {
             Ok(doc) => {
                 let lines = LineIndex::new(text, line);
-                let found = if item {
-                    self.interp.feed_item(doc.root(), &lines)
-                } else {
-                    self.interp.feed(doc.root(), &lines)
-                };
-                self.note_shape(found, doc.root(), item);
-                if !found {
-                    self.interp
-                        .feed_unknown_json(doc.root(), text, line, &lines);
-                }
+                self.feed_value(doc.root(), text, line, &lines, item);
             }
             Err(e) => {
                 self.warn(

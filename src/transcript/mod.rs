@@ -444,6 +444,23 @@ impl Interpreter {
         }
     }
 
+    /// Adds a call the API ran to a turn, with the id `convert` gives it, digested from
+    /// its arguments as written (also in a recording: no request replays a call the API
+    /// ran); returns its result, answering that id.
+    fn add_executed(
+        &mut self,
+        turn: &mut Turn,
+        mut tool: native::ExecutedTool,
+    ) -> Option<ToolResult> {
+        self.give_id_always(&mut tool.call, &tool.arguments);
+        let result = tool.result.map(|r| ToolResult {
+            id: tool.call.id.clone(),
+            ..r
+        });
+        self.add_call(turn, tool.call);
+        result
+    }
+
     /// Adds a call to a turn unless the same call (id, name and arguments) was already
     /// reported: logs write a call again (a message per content block, a request's
     /// history, a mirrored event), but a reused id with another call is a new call.
@@ -687,13 +704,8 @@ impl Interpreter {
             kept.texts = turn.texts;
             // The tools the API ran come first, with the ids a whole response gives them.
             let mut executed_results = Vec::new();
-            for mut e in executed {
-                self.give_id_always(&mut e.call, &e.arguments);
-                if let Some(mut result) = e.result {
-                    result.id = e.call.id.clone();
-                    executed_results.push(result);
-                }
-                self.add_call(&mut kept, e.call);
+            for tool in executed {
+                executed_results.extend(self.add_executed(&mut kept, tool));
             }
             for call in turn.calls {
                 self.add_call(&mut kept, call);
@@ -1176,30 +1188,13 @@ impl Interpreter {
                 }
             }
         }
-        // Groq: the tools the API ran while it answered, each with its output. The
-        // call gets the id `convert` gives it, digested from its arguments as written,
-        // also in a recording: no request replays a call the API ran.
+        // Groq: the tools the API ran while it answered, each with its output.
         for entry in obj.items("executed_tools") {
-            let Some(e) = entry.object() else { continue };
-            let Some((mut call, output)) = native::executed_tool(&entry, &e, ctx.lines) else {
-                continue;
-            };
-            let arguments = e.get("arguments").expect("decoded from it");
-            let arguments = arguments
-                .str()
-                .unwrap_or(std::borrow::Cow::Borrowed(arguments.text()));
-            self.give_id_always(&mut call, &arguments);
-            if let Some((content, is_error)) = output {
-                pending_results.push(ToolResult {
-                    id: call.id.clone(),
-                    name: Some(call.name.clone()),
-                    content: JsonText::of_opt(Some(content)),
-                    is_error,
-                    dialect: native::OPENAI,
-                    line: ctx.lines.line(content.offset()),
-                });
+            if let Some(e) = entry.object()
+                && let Some(tool) = native::executed_tool(&entry, &e, ctx.lines, native::OPENAI)
+            {
+                pending_results.extend(self.add_executed(&mut turn, tool));
             }
-            self.add_call(&mut turn, call);
         }
         // Gemini CLI: each entry of `toolCalls` is a call with its results inside.
         for entry in obj.items("toolCalls") {

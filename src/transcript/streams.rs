@@ -3,7 +3,7 @@
 //! and Gemini streamed arguments. A stream cut off before
 //! a call was complete still yields the call, marked truncated.
 
-use crate::dialects::native;
+use crate::dialects::native::{self, ExecutedTool};
 use crate::json::{LineIndex, Node, Obj};
 use crate::model::{Call, JsonText, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
@@ -181,14 +181,6 @@ pub(crate) fn is_cohere_event(obj: &Obj) -> bool {
 /// The kind of stream a value is an event of, if this module reassembles it.
 pub(crate) fn stream_kind(obj: &Obj) -> Option<Kind> {
     kind_of(obj)
-}
-
-/// A tool the API ran while it answered (Groq's `executed_tools`), read from a stream.
-pub struct ExecutedTool {
-    pub call: Call,
-    /// Its arguments as written, which its generated id digests.
-    pub arguments: String,
-    pub result: Option<ToolResult>,
 }
 
 /// A call being assembled.
@@ -744,41 +736,17 @@ impl Stream {
     fn executed_tool(&mut self, cidx: u64, entry: &Node, line: u64) {
         let Some(e) = entry.object() else { return };
         let at = LineIndex::fixed(line);
-        let Some((mut call, output)) = native::executed_tool(entry, &e, &at) else {
+        let Some(tool) = native::executed_tool(entry, &e, &at, native::OPENAI_CHAT_STREAM) else {
             return;
         };
-        call.dialect = native::OPENAI_CHAT_STREAM;
-        let arguments = e.get("arguments").expect("decoded from it");
-        let arguments = arguments
-            .str()
-            .map_or_else(|| arguments.text().to_owned(), |a| a.into_owned());
-        let result = output.map(|(content, is_error)| ToolResult {
-            id: None,
-            name: Some(call.name.clone()),
-            content: JsonText::of(&content),
-            is_error,
-            dialect: native::OPENAI_CHAT_STREAM,
-            line,
-        });
         let key = (cidx, e.get("index").and_then(|i| i.u64()).unwrap_or(0));
         let full = self.executed.len() >= MAX_OPEN_CALLS;
         match self.executed.iter_mut().find(|(k, _)| *k == key) {
             Some((_, known)) => {
-                let result = result.or_else(|| known.result.take());
-                *known = ExecutedTool {
-                    call,
-                    arguments,
-                    result,
-                };
+                let result = tool.result.or_else(|| known.result.take());
+                *known = ExecutedTool { result, ..tool };
             }
-            None if !full => self.executed.push((
-                key,
-                ExecutedTool {
-                    call,
-                    arguments,
-                    result,
-                },
-            )),
+            None if !full => self.executed.push((key, tool)),
             None => {}
         }
     }

@@ -223,3 +223,29 @@ pub fn run_measured(args: &[&std::ffi::OsStr], stdin: Option<&Path>) -> Measured
         peak_mib: usage.ru_maxrss as u64 / 1024,
     }
 }
+
+/// The peak resident size of a child is what `/usr/bin/time` reports on its own child:
+/// a child reaped by the one test process inherits that process's peak at `exec`. A
+/// command running `program` under `/usr/bin/time`, which writes the peak to `report`,
+/// when there is one; else `program` alone (`measured` false).
+pub fn under_time(
+    program: impl AsRef<std::ffi::OsStr>,
+    report: &Path,
+) -> (std::process::Command, bool) {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        return (std::process::Command::new(program), false);
+    }
+    let mut cmd = std::process::Command::new(time);
+    cmd.arg("-o").arg(report).args(["-f", "%M"]).arg(program);
+    (cmd, true)
+}
+
+/// The peak in KiB that [`under_time`]'s `/usr/bin/time` wrote (its last line).
+pub fn time_peak_kib(report: &Path) -> Option<u64> {
+    std::fs::read_to_string(report)
+        .ok()?
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+}
