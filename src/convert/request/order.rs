@@ -1,0 +1,289 @@
+//! Where calls, results and the model's messages go in a request: the results of a
+//! call come right after its turn, and in Responses an item after a call is its output.
+
+use super::super::encode::{Notes, same_family};
+use super::super::model::{Format, Part, Role, Transcript};
+use super::plural;
+use std::collections::HashSet;
+
+/// The model's messages one after another, the first ending in calls, are one turn (a
+/// Responses output has its text after its calls; a log may write each of them as a
+/// message): joined, so that the results after them answer the turn that made the
+/// calls. Gemini also wants a turn of calls right after the user's (or the results'):
+/// the model's message before it joins it.
+pub(super) fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes) {
+    let model = |m: &super::super::model::Message| m.role == Role::Assistant;
+    let mut joined = 0;
+    let mut i = 0;
+    while i + 1 < t.messages.len() {
+        let (a, b) = (&t.messages[i], &t.messages[i + 1]);
+        let ends_in_calls = matches!(a.parts.last(), Some(Part::Call(_)));
+        let calls_next = to == Format::Gemini && b.parts.iter().any(|p| matches!(p, Part::Call(_)));
+        if model(a) && model(b) && (ends_in_calls || calls_next) {
+            let mut next = t.messages.remove(i + 1);
+            let m = &mut t.messages[i];
+            m.parts.append(&mut next.parts);
+            for (k, v) in next.extra {
+                if !m.extra.iter().any(|(key, _)| *key == k) {
+                    m.extra.push((k, v));
+                }
+            }
+            joined += 1;
+            // The turn may now join the model's message before it (Gemini).
+            i = i.saturating_sub(1);
+        } else {
+            i += 1;
+        }
+    }
+    if joined > 0 {
+        notes.add(format!(
+            "{} of the model joined to the message whose calls {} (a call's results come right after its turn)",
+            plural(joined, "message", "messages"),
+            if joined == 1 { "it follows" } else { "they follow" }
+        ));
+    }
+}
+
+/// A model message that holds results (a server tool's: Anthropic's code execution,
+/// web search) is written as the call message, its results, and the rest: a call of
+/// that message that no result in it answers goes after its last result, so that it
+/// is not left unanswered in the middle (it may be answered later, or be the last
+/// turn's). An Anthropic target from Anthropic keeps server results in place.
+pub(super) fn calls_after_turn_results(t: &mut Transcript, to: Format, notes: &mut Notes) {
+    if to == Format::Anthropic && same_family(t, to) {
+        return;
+    }
+    let mut moved = 0;
+    for m in t.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
+        // Results and calls read from text stay where the text has them.
+        let native_result = |p: &Part| matches!(p, Part::Result(r) if r.written.is_none());
+        let Some(last) = m.parts.iter().rposition(native_result) else {
+            continue;
+        };
+        let answered: HashSet<&str> = m
+            .parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Result(r) => r.call_id.as_deref(),
+                _ => None,
+            })
+            .collect();
+        let open: Vec<usize> = m.parts[..last]
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                matches!(p, Part::Call(c) if c.written.is_none()
+                    && c.id.as_deref().is_none_or(|id| !answered.contains(id)))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if open.is_empty() {
+            continue;
+        }
+        moved += open.len();
+        let mut parts = std::mem::take(&mut m.parts);
+        let after = parts.split_off(last + 1);
+        let mut calls = Vec::with_capacity(open.len());
+        for &i in open.iter().rev() {
+            calls.push(parts.remove(i));
+        }
+        calls.reverse();
+        parts.extend(calls);
+        parts.extend(after);
+        m.parts = parts;
+    }
+    if moved > 0 {
+        notes.add(format!(
+            "{} written after the server tool results of their message (no result in it answers them)",
+            plural(moved, "call", "calls")
+        ));
+    }
+}
+
+/// Responses: the calls left open at the end are the last items; text the model wrote
+/// after them in its last message goes before them (an item after a call must be its
+/// output).
+pub(super) fn open_calls_last(t: &mut Transcript, notes: &mut Notes) {
+    let Some(m) = t.messages.last_mut().filter(|m| m.role == Role::Assistant) else {
+        return;
+    };
+    // The open calls are those after the message's last result.
+    let from = m
+        .parts
+        .iter()
+        .rposition(|p| matches!(p, Part::Result(_)))
+        .map_or(0, |i| i + 1);
+    let first_call = m.parts[from..]
+        .iter()
+        .position(|p| matches!(p, Part::Call(_)))
+        .map(|i| i + from);
+    let after =
+        first_call.is_some_and(|i| m.parts[i..].iter().any(|p| !matches!(p, Part::Call(_))));
+    if !after {
+        return;
+    }
+    let tail = m.parts.split_off(from);
+    let (calls, rest): (Vec<Part>, Vec<Part>) =
+        tail.into_iter().partition(|p| matches!(p, Part::Call(_)));
+    m.parts.extend(rest);
+    m.parts.extend(calls);
+    notes.add("text after the open calls of the last message written before them (an item after a call must be its output)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{call, message, prepared, result, text};
+    use super::super::{WriteOptions, prepare};
+    use super::*;
+    use crate::convert::model::Raw;
+
+    #[test]
+    fn the_models_messages_after_its_calls_join_the_turn_that_made_them() {
+        let field = |k: &str, v: &str| (k.to_string(), Raw::string(v));
+        let mut first = message(Role::Assistant, vec![text("first"), call("a", false)]);
+        first.extra = vec![field("id", "1")];
+        let mut then = message(Role::Assistant, vec![text("then")]);
+        then.extra = vec![field("id", "2"), field("status", "done")];
+        let t = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                first,
+                then,
+                message(Role::Assistant, vec![text("apart")]),
+            ],
+            ..Transcript::default()
+        };
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
+        assert_eq!(p.messages.len(), 3);
+        assert_eq!(
+            p.messages[1].parts,
+            vec![text("first"), call("a", false), text("then")]
+        );
+        // The first message's fields, and those only the joined one has.
+        assert_eq!(
+            p.messages[1].extra,
+            vec![field("id", "1"), field("status", "done")]
+        );
+        // A message after text only stays its own.
+        assert_eq!(p.messages[2].parts, vec![text("apart")]);
+        assert!(
+            notes
+                .lines()
+                .iter()
+                .any(|l| l.starts_with("1 message of the model joined"))
+        );
+        // Not on the user's side.
+        let users = Transcript {
+            messages: vec![
+                message(Role::Assistant, vec![call("a", false)]),
+                message(Role::User, vec![text("x")]),
+            ],
+            ..Transcript::default()
+        };
+        assert_eq!(prepared(&users, Format::Openai).messages.len(), 2);
+        // Gemini: the model's text before its turn of calls joins it; the others keep
+        // the messages apart.
+        let calls_after_text = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(Role::Assistant, vec![text("thinking")]),
+                message(Role::Assistant, vec![text("aloud")]),
+                message(Role::Assistant, vec![call("b", false)]),
+            ],
+            ..Transcript::default()
+        };
+        let p = prepared(&calls_after_text, Format::Gemini);
+        assert_eq!(p.messages.len(), 2);
+        assert_eq!(
+            p.messages[1].parts,
+            vec![text("thinking"), text("aloud"), call("b", false)]
+        );
+        assert_eq!(
+            prepared(&calls_after_text, Format::Openai).messages.len(),
+            4
+        );
+    }
+
+    #[test]
+    fn calls_made_beside_a_server_tools_result_go_after_it() {
+        let t = Transcript {
+            source: Some(Format::Anthropic),
+            messages: vec![
+                message(Role::User, vec![text("play")]),
+                message(
+                    Role::Assistant,
+                    vec![
+                        text("running"),
+                        call("srv", false),
+                        call("x", false),
+                        call("y", false),
+                        result("srv"),
+                        text("done"),
+                    ],
+                ),
+            ],
+            ..Transcript::default()
+        };
+        // Each part by what it is and its id.
+        let shape = |t: &Transcript| -> Vec<String> {
+            t.messages[1]
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Text(x) => x.text.clone(),
+                    Part::Call(c) => format!("call {}", c.id.as_deref().unwrap_or("")),
+                    Part::Result(r) => format!("result {}", r.call_id.as_deref().unwrap_or("")),
+                    _ => "other".into(),
+                })
+                .collect()
+        };
+        let mut notes = Notes::default();
+        let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
+        assert_eq!(
+            shape(&p),
+            [
+                "running",
+                "call srv",
+                "result srv",
+                "call x",
+                "call y",
+                "done"
+            ]
+        );
+        assert!(
+            notes
+                .lines()
+                .iter()
+                .any(|l| l.starts_with("2 calls written after"))
+        );
+        // Anthropic takes them back in place.
+        assert_eq!(
+            shape(&prepared(&t, Format::Anthropic)),
+            [
+                "running",
+                "call srv",
+                "call x",
+                "call y",
+                "result srv",
+                "done"
+            ]
+        );
+        // From another format, an Anthropic target answers them as client calls too.
+        let other = Transcript {
+            source: Some(Format::Openai),
+            ..t.clone()
+        };
+        assert_eq!(
+            shape(&prepared(&other, Format::Anthropic)),
+            [
+                "running",
+                "call srv",
+                "result srv",
+                "call x",
+                "call y",
+                "done"
+            ]
+        );
+    }
+}
