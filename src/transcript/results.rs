@@ -1,0 +1,158 @@
+//! Results paired with their calls: ids replayed in a recording's requests, Cline's
+//! results that name only their tool, and copies of a result told once.
+
+use super::{Ctx, Interpreter, MAX_OPEN_NAMED};
+use crate::json::{Kind, Node};
+use crate::model::{Call, Event, JsonText, ToolResult};
+
+/// A call's name and arguments, hashed: the same call replayed has the same digest.
+pub(super) fn call_digest(call: &Call) -> u64 {
+    let arguments = match &call.arguments_raw {
+        Some(raw) => raw.clone(),
+        None => serde_json::to_string(&*call.arguments).unwrap_or_default(),
+    };
+    crate::recent::hash_parts(&[call.name.as_bytes(), arguments.as_bytes()])
+}
+
+impl Interpreter {
+    /// A call replayed in a recording's request history: the earliest call handed on
+    /// with its name and arguments not replayed yet is the same call; when it had
+    /// another id, results that answer the replayed id answer it.
+    pub(super) fn replayed(&mut self, call: &Call) {
+        let Some(id) = &call.id else { return };
+        if self.replayed_ids.contains_key(id) {
+            return;
+        }
+        if let Some(own) = self.handed.iter_mut().find(|h| h.0.as_ref() == Some(id)) {
+            own.2 = true;
+            return;
+        }
+        let digest = call_digest(call);
+        let Some(own) = self.handed.iter_mut().find(|h| !h.2 && h.1 == digest) else {
+            if self.replayed_names.len() >= MAX_OPEN_NAMED * 16 {
+                self.replayed_names.clear();
+            }
+            self.replayed_names.insert(id.clone(), call.name.clone());
+            return;
+        };
+        own.2 = true;
+        if let Some(own_id) = &own.0 {
+            if self.replayed_ids.len() >= MAX_OPEN_NAMED * 16 {
+                self.replayed_ids.clear();
+            }
+            self.replayed_ids.insert(id.clone(), own_id.clone());
+        }
+    }
+
+    /// Cline's results in a user message's blocks (`[read_file for 'x'] Result:` and the
+    /// blocks after it), each answering the earliest open call of the tool it names.
+    pub(super) fn cline_results(&mut self, content: &Node, ctx: &Ctx) -> Vec<ToolResult> {
+        use crate::convert::results::{ClineBlock, cline_groups};
+        let nodes: Vec<Node> = content.items().collect();
+        let texts: Vec<Option<String>> = nodes
+            .iter()
+            .map(|b| match b.kind() {
+                Kind::String => b.str().map(|s| s.into_owned()),
+                _ => b
+                    .object()
+                    .filter(|o| o.is("type", "text"))
+                    .and_then(|o| o.str("text").map(|s| s.into_owned())),
+            })
+            .collect();
+        let blocks: Vec<ClineBlock> = nodes
+            .iter()
+            .zip(&texts)
+            .map(|(b, t)| match t {
+                Some(t) => ClineBlock::Text(t),
+                None if b
+                    .object()
+                    .and_then(|o| o.str("type"))
+                    .is_some_and(|k| k.contains("tool_")) =>
+                {
+                    ClineBlock::Stop
+                }
+                None => ClineBlock::Other,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for g in cline_groups(&blocks) {
+            let Some(name) = g.name else { continue };
+            let Some(at) = self.open_named.iter().position(|(_, n)| *n == name) else {
+                continue;
+            };
+            let (id, _) = self.open_named.remove(at).expect("found");
+            let header = texts[g.at].as_deref().unwrap_or_default();
+            let rest = g
+                .rest_at
+                .map(|r| header[r..].trim_start_matches('\n'))
+                .filter(|r| !r.trim().is_empty());
+            let inner = &nodes[g.at + 1..g.end];
+            let content = match (rest, inner) {
+                (None, []) if g.rest_at.is_none() => JsonText::string(header),
+                (None, []) => JsonText::string(""),
+                (Some(r), []) => JsonText::string(r),
+                (None, [one]) if texts[g.at + 1].is_some() => {
+                    JsonText::string(texts[g.at + 1].as_deref().unwrap_or_default())
+                }
+                _ => {
+                    let mut items: Vec<String> = Vec::new();
+                    if let Some(r) = rest {
+                        items.push(format!(
+                            r#"{{"type":"text","text":{}}}"#,
+                            serde_json::to_string(r).expect("a string serializes")
+                        ));
+                    }
+                    items.extend(inner.iter().map(|n| n.kept_compact()));
+                    JsonText::raw(format!("[{}]", items.join(",")))
+                }
+            };
+            out.push(ToolResult {
+                id: Some(id),
+                name: Some(name),
+                content,
+                is_error: g.is_error,
+                dialect: crate::convert::results::CLINE,
+                line: ctx.lines.line(nodes[g.at].offset()),
+            });
+        }
+        out
+    }
+
+    pub(super) fn result(&mut self, mut result: ToolResult) {
+        if let Some(own) = result.id.as_ref().and_then(|id| self.replayed_ids.get(id)) {
+            result.id = Some(own.clone());
+        }
+        if result.name.is_none()
+            && let Some(name) = result
+                .id
+                .as_ref()
+                .and_then(|id| self.replayed_names.get(id))
+        {
+            result.name = Some(name.clone());
+        }
+        // A result that names its tool but not its call (Gemini's) answers the
+        // earliest open call of that tool.
+        if result.id.is_none()
+            && let Some(name) = &result.name
+            && let Some(at) = self.open_named.iter().position(|(_, n)| n == name)
+        {
+            result.id = self.open_named.remove(at).map(|(id, _)| id);
+        }
+        if let Some(id) = &result.id
+            && let Some(at) = self.open_named.iter().position(|(o, _)| o == id)
+        {
+            self.open_named.remove(at);
+        }
+        if let Some(id) = &result.id
+            && !self.seen_results.insert(crate::recent::hash_parts(&[
+                &self.conversation.to_le_bytes(),
+                id.as_bytes(),
+                result.content.as_str().as_bytes(),
+            ]))
+        {
+            return;
+        }
+        self.flush();
+        self.events.push(Event::Result(result));
+    }
+}
