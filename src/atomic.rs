@@ -8,7 +8,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
-pub struct AtomicFile {
+pub(crate) struct AtomicFile {
     target: PathBuf,
     inner: Inner,
 }
@@ -24,7 +24,7 @@ impl AtomicFile {
     /// Starts writing `path`. An existing file keeps its place (and its permissions
     /// once replaced) until `commit`; a symbolic link is kept and the file it names is
     /// replaced.
-    pub fn create(path: impl AsRef<Path>) -> io::Result<AtomicFile> {
+    pub(crate) fn create(path: impl AsRef<Path>) -> io::Result<AtomicFile> {
         let path = path.as_ref();
         let target = match fs::symlink_metadata(path) {
             Ok(m) if m.file_type().is_symlink() => {
@@ -58,14 +58,9 @@ impl AtomicFile {
         Ok(AtomicFile { target, inner })
     }
 
-    /// The file that `commit` writes.
-    pub fn path(&self) -> &Path {
-        &self.target
-    }
-
     /// Puts the written content in place: flushed, synced, renamed over the target,
     /// and the rename synced.
-    pub fn commit(self) -> io::Result<()> {
+    pub(crate) fn commit(self) -> io::Result<()> {
         match self.inner {
             Inner::Direct(mut file) => file.flush(),
             Inner::Temp(file) => {

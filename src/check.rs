@@ -22,18 +22,18 @@ use std::io::{self, BufWriter, Write};
 
 /// One problem found.
 #[derive(Serialize, Debug, Clone)]
-pub struct Finding {
-    pub file: String,
+pub(crate) struct Finding {
+    pub(crate) file: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<u64>,
+    pub(crate) line: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
+    pub(crate) tool: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
+    pub(crate) path: Option<String>,
     /// `invalid`, `unknown-tool`, `expect`, `forbid`, `max-calls`, `no-transcript`,
     /// `no-input`, `unread` or `unreadable`.
-    pub kind: &'static str,
-    pub message: String,
+    pub(crate) kind: &'static str,
+    pub(crate) message: String,
 }
 
 impl Finding {
@@ -185,7 +185,7 @@ struct Totals {
     unreadable: u64,
 }
 
-pub fn run(args: CheckArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: CheckArgs) -> Result<ExitCode> {
     let Some(mut options) = options_or_report(&args.scan, false, false) else {
         return Ok(ExitCode::Error);
     };
@@ -403,7 +403,7 @@ fn summary(t: &Totals) -> String {
 /// How many findings about calls (invalid, unknown tool, forbidden) one file lists; more
 /// are counted (in the summary and the exit code) and said in one warning. A file of a
 /// million bad calls would otherwise hold a million findings until its end.
-pub const MAX_LISTED_FINDINGS: usize = 10_000;
+pub(crate) const MAX_LISTED_FINDINGS: usize = 10_000;
 
 /// What `check` keeps of one file's calls as they are found: counts, the findings, and
 /// for JUnit the line and name of each call (a test case each). Not the calls.

@@ -39,11 +39,11 @@ written, 3 a file could not be read (findings or not).";
 #[command(name = "toolsift", version, about, long_about = None, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Extract tool calls as JSON Lines.
     #[command(after_help = EXAMPLES)]
     Extract(ExtractArgs),
@@ -69,18 +69,18 @@ pub enum Command {
 }
 
 #[derive(Args, Debug)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// The subcommand whose page to print (`check`, `tools render`, or the page's
     /// name, `toolsift-check`); none prints toolsift(1).
     #[arg(value_name = "COMMAND")]
-    pub command: Vec<String>,
+    pub(crate) command: Vec<String>,
 }
 
 const CONVERT_EXAMPLES: &str = "\
@@ -96,15 +96,15 @@ Exit status: 0 ok, 1 a file failed or (--verify) would lose something,
 some output under --out-dir or --in-place written (the rest was done).";
 
 #[derive(Args, Debug)]
-pub struct ConvertArgs {
+pub(crate) struct ConvertArgs {
     /// Transcripts (files, or directories of them); none, or "-", reads standard input.
     /// Gzip, zstd, bzip2 and xz data is decoded.
     #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     /// The format to write.
     #[arg(long, value_enum, value_name = "TARGET")]
-    pub to: ConvertFormat,
+    pub(crate) to: ConvertFormat,
 
     /// The format to read, forced for every file: one of the --to formats. By default
     /// it is detected per file, and more are read than can be forced: besides the
@@ -113,20 +113,20 @@ pub struct ConvertArgs {
     /// trajectories, and anything else `toolsift extract` reads (streams, cassettes,
     /// notebooks, OpenHands logs, model output with calls).
     #[arg(long, value_enum, value_name = "SOURCE", hide_possible_values = true)]
-    pub from: Option<ConvertFormat>,
+    pub(crate) from: Option<ConvertFormat>,
 
     /// Write the output to FILE (one input only).
     #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["out_dir", "in_place"])]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 
     /// Write one output per input under DIR, keeping paths relative to each directory
     /// argument.
     #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
-    pub out_dir: Option<PathBuf>,
+    pub(crate) out_dir: Option<PathBuf>,
 
     /// Replace each input with its conversion (needs --backup or --no-backup).
     #[arg(long)]
-    pub in_place: bool,
+    pub(crate) in_place: bool,
 
     /// With --in-place: keep each original as FILE + SUFFIX.
     #[arg(
@@ -135,30 +135,30 @@ pub struct ConvertArgs {
         requires = "in_place",
         conflicts_with = "no_backup"
     )]
-    pub backup: Option<String>,
+    pub(crate) backup: Option<String>,
 
     /// With --in-place: keep no copy of the originals.
     #[arg(long, requires = "in_place")]
-    pub no_backup: bool,
+    pub(crate) no_backup: bool,
 
     /// With --out-dir: replace outputs that exist already.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
 
     /// With --out-dir: replace an output that exists only when its input is newer
     /// (as `cp -u`); others are kept.
     #[arg(short = 'u', long, conflicts_with = "force")]
-    pub update: bool,
+    pub(crate) update: bool,
 
     /// Read each output back, convert it to the source's form and compare: every
     /// difference in text, calls, results or pairing is reported, and the exit code
     /// is 1 if anything would be lost.
     #[arg(long)]
-    pub verify: bool,
+    pub(crate) verify: bool,
 
     /// Say what would be written, and write nothing (not even to standard output).
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
 
     /// Write a manifest to FILE: one JSON line per input, in input order, with its path,
     /// size, mtime, xxh3 hash, status (written, unchanged, kept, skipped, failed, error,
@@ -166,70 +166,70 @@ pub struct ConvertArgs {
     /// docs/records.md, "Manifest lines"). Written whole when the run ends, as the outputs
     /// are; a dry run writes none.
     #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
+    pub(crate) manifest: Option<PathBuf>,
 
     /// API targets: rename tool names the API refuses, the same way on every call and
     /// result, and list the mapping in the notes. Not done when it could not be undone
     /// (two names mapped to one, or onto a name already used).
     #[arg(long, value_enum, value_name = "HOW")]
-    pub rename_tools: Option<RenameTools>,
+    pub(crate) rename_tools: Option<RenameTools>,
 
     /// API targets: a native call that no result answers before the model's last turn
     /// (the APIs refuse it) is written unanswered and said (`keep`), or gets a result
     /// saying none was recorded, marked as an error (`placeholder`).
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
-    pub unanswered: UnansweredCalls,
+    pub(crate) unanswered: UnansweredCalls,
 
     /// mandrake-json: wrap calls and results as {"tool_calls":[…]} and {"tool_results":[…]}.
     #[arg(long)]
-    pub wrap: bool,
+    pub(crate) wrap: bool,
 
     /// Write documents on one line (JSON Lines inputs are always written one
     /// conversation per line).
     #[arg(long)]
-    pub compact: bool,
+    pub(crate) compact: bool,
 
     /// Only these dialects find calls in text (names from `toolsift dialects`).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub dialects: Option<Vec<String>>,
+    pub(crate) dialects: Option<Vec<String>>,
 
     /// Tool contracts: their names are read as Cline-style tags too, and raw-text
     /// values are typed by their schemas.
     #[arg(long, value_name = "FILE")]
-    pub tools: Vec<PathBuf>,
+    pub(crate) tools: Vec<PathBuf>,
 
     /// Extra dialects (see `toolsift extract --help`).
     #[arg(long, value_name = "FILE")]
-    pub dialect_file: Vec<PathBuf>,
+    pub(crate) dialect_file: Vec<PathBuf>,
 
     /// Follow symbolic links inside directory arguments (loops are reported, not
     /// followed).
     #[arg(short = 'L', long)]
-    pub follow: bool,
+    pub(crate) follow: bool,
 
     /// Files and directories found inside directory arguments whose name (or path
     /// relative to the argument, for a pattern with a `/`) matches GLOB are not read,
     /// as fd's --exclude (repeatable; `--exclude '*.orig'`). Files named as arguments
     /// are always read.
     #[arg(long, value_name = "GLOB")]
-    pub exclude: Vec<String>,
+    pub(crate) exclude: Vec<String>,
 
     #[command(flatten)]
-    pub batch: BatchArgs,
+    pub(crate) batch: BatchArgs,
 
     /// Files converted at once (default: TOOLSIFT_THREADS, else the CPUs this process
     /// may use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift
     /// per core).
     #[arg(short = 'j', long, value_name = "N")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// No warnings (errors and the summary are still printed).
     #[arg(short = 'q', long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenameTools {
+pub(crate) enum RenameTools {
     /// `server.method` becomes `server__method` (not done when a name already holds `__`).
     Dots,
     /// `.` becomes `__`, any other character outside [a-zA-Z0-9_-] `_`; a name over 64
@@ -238,7 +238,7 @@ pub enum RenameTools {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnansweredCalls {
+pub(crate) enum UnansweredCalls {
     /// Written unanswered: the API refuses the request and --verify fails.
     Keep,
     /// A result saying "No result was recorded for this call.", marked as an error.
@@ -246,7 +246,7 @@ pub enum UnansweredCalls {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConvertFormat {
+pub(crate) enum ConvertFormat {
     /// toolsift's canonical transcript (`toolsift schema transcript`).
     Json,
     /// OpenAI Chat messages: tool_calls with string arguments, role "tool" results.
@@ -265,39 +265,39 @@ pub enum ConvertFormat {
 }
 
 #[derive(Args, Debug)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// Which schema.
     #[arg(value_enum)]
-    pub which: SchemaKind,
+    pub(crate) which: SchemaKind,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SchemaKind {
+pub(crate) enum SchemaKind {
     /// The transcript `convert --to json` writes.
     Transcript,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum ToolsCommand {
+pub(crate) enum ToolsCommand {
     /// Render tool contracts as Markdown for a system prompt, with an example call
     /// generated from each schema.
     Render(RenderArgs),
 }
 
 #[derive(Args, Debug)]
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     /// Contract files (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema map).
     #[arg(value_name = "FILE", required = true)]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     /// How the example call is written: <Name> + fenced JSON, a {"name", "arguments"}
     /// object, or the Mandrake XML block.
     #[arg(long, value_enum, default_value_t = RenderStyle::Natural, value_name = "STYLE")]
-    pub style: RenderStyle,
+    pub(crate) style: RenderStyle,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenderStyle {
+pub(crate) enum RenderStyle {
     /// `<Name>` + a fenced JSON block + `</Name>`.
     Natural,
     /// `{"name": ..., "arguments": ...}`.
@@ -307,57 +307,57 @@ pub enum RenderStyle {
 }
 
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Transcripts (files, or directories of them) to check; none, or "-", reads
     /// standard input. Gzip, zstd, bzip2 and xz data is decoded.
     #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     #[command(flatten)]
-    pub scan: ScanArgs,
+    pub(crate) scan: ScanArgs,
 
     /// Each file must call NAME at least once (repeatable).
     #[arg(long, value_name = "NAME")]
-    pub expect: Vec<String>,
+    pub(crate) expect: Vec<String>,
 
     /// No file may call NAME (repeatable).
     #[arg(long, value_name = "NAME")]
-    pub forbid: Vec<String>,
+    pub(crate) forbid: Vec<String>,
 
     /// No file may make more than N calls.
     #[arg(long, value_name = "N")]
-    pub max_calls: Option<u64>,
+    pub(crate) max_calls: Option<u64>,
 
     /// Invalid calls are findings (the default).
     #[arg(long, overrides_with = "allow_invalid")]
-    pub require_valid: bool,
+    pub(crate) require_valid: bool,
 
     /// Invalid calls are counted but are not findings.
     #[arg(long, overrides_with = "require_valid")]
-    pub allow_invalid: bool,
+    pub(crate) allow_invalid: bool,
 
     /// Calls to tools the contracts do not declare are not findings.
     #[arg(long)]
-    pub allow_unknown: bool,
+    pub(crate) allow_unknown: bool,
 
     /// A file in which no transcript is recognised (no message, call or result: an
     /// empty file, JSON of another kind), or a path that holds no file, is not a
     /// finding. Input passed over unread (binary data, a line over the limit) still is.
     #[arg(long)]
-    pub allow_empty: bool,
+    pub(crate) allow_empty: bool,
 
     /// How findings are written.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human, value_name = "FORMAT")]
-    pub format: CheckFormat,
+    pub(crate) format: CheckFormat,
 
     /// Write the report to FILE instead of standard output: it replaces FILE when the
     /// run ends, never half written; FILE may not be one of the inputs.
     #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckFormat {
+pub(crate) enum CheckFormat {
     /// `FILE:LINE: tool NAME: PATH: message` lines and a summary.
     Human,
     /// One JSON object per finding.
@@ -369,31 +369,31 @@ pub enum CheckFormat {
 }
 
 #[derive(Args, Debug)]
-pub struct ExtractArgs {
+pub(crate) struct ExtractArgs {
     /// Files (or directories of them) to read, in order; none, or "-", reads standard
     /// input. Gzip, zstd, bzip2 and xz data is decoded.
     #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     #[command(flatten)]
-    pub scan: ScanArgs,
+    pub(crate) scan: ScanArgs,
 
     /// Also emit tool results ("type":"result" records).
     #[arg(long)]
-    pub with_results: bool,
+    pub(crate) with_results: bool,
 
     /// Also emit the text around calls ("type":"text" records), in message order.
     #[arg(long)]
-    pub with_text: bool,
+    pub(crate) with_text: bool,
 
     /// Print counts per channel and dialect to stderr after the run.
     #[arg(long)]
-    pub stats: bool,
+    pub(crate) stats: bool,
 
     /// Write records to FILE instead of standard output: they replace FILE when the run
     /// ends, never half written; FILE may not be one of the inputs.
     #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 
     /// Files read at once (default: TOOLSIFT_THREADS, else the CPUs this process may
     /// use, cgroup quotas counted; `-j 1` under an engine that runs one toolsift per
@@ -401,25 +401,25 @@ pub struct ExtractArgs {
     /// reads and parses it while another walks its records; with a single long text
     /// file, one thread reads and sweeps the next piece while another scans.
     #[arg(short = 'j', long, value_name = "N")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// Flush after every record (for `tail -f ... | toolsift extract`); the default when
     /// standard output is a terminal.
     #[arg(long)]
-    pub line_buffered: bool,
+    pub(crate) line_buffered: bool,
     /// Skip the inputs that MANIFEST (an earlier --manifest) lists with the same size,
     /// mtime and hash: they give no records, and are in --manifest as "unchanged". A
     /// missing MANIFEST skips nothing.
     #[arg(long, value_name = "MANIFEST")]
-    pub skip_unchanged: Option<PathBuf>,
+    pub(crate) skip_unchanged: Option<PathBuf>,
 }
 
 /// What to read and how: shared by `extract` and `check`.
 #[derive(Args, Debug)]
-pub struct ScanArgs {
+pub(crate) struct ScanArgs {
     /// How the input is framed; auto decides per source from its first bytes.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto, value_name = "FORMAT")]
-    pub input: InputFormat,
+    pub(crate) input: InputFormat,
 
     /// Channels to try per turn, in priority order.
     #[arg(
@@ -429,11 +429,11 @@ pub struct ScanArgs {
         default_value = "tool,json,text",
         value_name = "LIST"
     )]
-    pub formats: Vec<String>,
+    pub(crate) formats: Vec<String>,
 
     /// Report the calls of every enabled channel, not only the first that yields one.
     #[arg(long)]
-    pub all: bool,
+    pub(crate) all: bool,
 
     /// Message roles whose text is scanned for calls.
     #[arg(
@@ -442,108 +442,108 @@ pub struct ScanArgs {
         default_value = "assistant",
         value_name = "LIST"
     )]
-    pub roles: Vec<String>,
+    pub(crate) roles: Vec<String>,
 
     /// Only these dialects (see `toolsift dialects`); `wil` also reads text outside
     /// BEGIN WIL … END WIL.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub dialects: Option<Vec<String>>,
+    pub(crate) dialects: Option<Vec<String>>,
 
     /// Tool contracts (OpenAI, Anthropic, MCP or Gemini tool lists, or a name→schema
     /// map; repeatable): every call is validated against its tool's JSON Schema, tag-named
     /// text calls must use a declared name, and raw-text values are typed by the schema.
     #[arg(long, value_name = "FILE")]
-    pub tools: Vec<PathBuf>,
+    pub(crate) tools: Vec<PathBuf>,
 
     /// Extra dialects of the marker, XML-parameter and pythonic families, described in
     /// a JSON file (see docs/dialects.md, "Your own dialects"). Repeatable.
     #[arg(long, value_name = "FILE")]
-    pub dialect_file: Vec<PathBuf>,
+    pub(crate) dialect_file: Vec<PathBuf>,
 
     /// A `$ref` to a file in a contract is read only under DIR (default: the directory
     /// of the contract that names it).
     #[arg(long, value_name = "DIR")]
-    pub schema_root: Option<PathBuf>,
+    pub(crate) schema_root: Option<PathBuf>,
 
     /// Calls found inside reasoning (<think>, thinking blocks): reported always,
     /// never, or only when the turn has no other call.
     #[arg(long, value_enum, default_value_t = ReasoningMode::Fallback, value_name = "MODE")]
-    pub reasoning: ReasoningMode,
+    pub(crate) reasoning: ReasoningMode,
 
     /// No repairs: a call that would need one is reported invalid with its raw text.
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 
     /// Follow symbolic links inside directory arguments (skipped by default); a link
     /// that loops back is reported once and not followed, and a file reached by two
     /// paths is read once.
     #[arg(short = 'L', long)]
-    pub follow: bool,
+    pub(crate) follow: bool,
 
     /// Files and directories found inside directory arguments whose name (or path
     /// relative to the argument, for a pattern with a `/`) matches GLOB are not read,
     /// as fd's --exclude (repeatable; `--exclude '*.orig'`). Files named as arguments
     /// are always read.
     #[arg(long, value_name = "GLOB")]
-    pub exclude: Vec<String>,
+    pub(crate) exclude: Vec<String>,
 
     #[command(flatten)]
-    pub batch: BatchArgs,
+    pub(crate) batch: BatchArgs,
 
     /// Do not print warnings about malformed input (errors are still printed).
     #[arg(short = 'q', long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 
     /// Colour in human-readable output (`check`'s report, `--stats`): auto colours a
     /// terminal unless NO_COLOR is set, or anything when CLICOLOR_FORCE is.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
-    pub color: ColorWhen,
+    pub(crate) color: ColorWhen,
     /// Write a manifest to FILE: one JSON line per input, in input order, with its path,
     /// size, mtime, xxh3 hash, status (read, read in part, skipped, error, unchanged),
     /// framing, dialects and records (see docs/records.md, "Manifest lines"). Written
     /// whole when the run ends, as -o is.
     #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
+    pub(crate) manifest: Option<PathBuf>,
 }
 
 /// Where the inputs come from and which of them a run reads, for engines that run many
 /// toolsifts (xargs -P, GNU parallel, job arrays): shared by `extract`, `check` and
 /// `convert`.
 #[derive(Args, Debug, Default)]
-pub struct BatchArgs {
+pub(crate) struct BatchArgs {
     /// Also read the paths listed in LIST ("-": standard input), one a line, as if they
     /// were arguments (a directory is walked); empty lines are skipped. A file reached
     /// twice, named or listed or found, is read once.
     #[arg(long, value_name = "LIST")]
-    pub files_from: Option<PathBuf>,
+    pub(crate) files_from: Option<PathBuf>,
 
     /// The paths of --files-from are separated by NUL bytes (as `find -print0`,
     /// `xargs -0`), so a name may hold a line break.
     #[arg(short = '0', long, requires = "files_from")]
-    pub null: bool,
+    pub(crate) null: bool,
 
     /// Read only shard I of N (1 ≤ I ≤ N): the files whose path, relative to the
     /// directory argument it was found in (as given, for a file named or listed),
     /// hashes to it. The same files on every machine; the N shards together read every
     /// file once.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    pub shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
 
     /// The name of standard input in records and messages (`s3://bucket/key.jsonl`)
     /// instead of "-"; only when standard input is read.
     #[arg(long, value_name = "NAME")]
-    pub label: Option<String>,
+    pub(crate) label: Option<String>,
 }
 
 /// `--shard I/N`: shard `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
+pub(crate) struct Shard {
+    pub(crate) index: u64,
+    pub(crate) count: u64,
 }
 
 /// `I/N` with 1 ≤ I ≤ N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
+pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| format!("expected I/N, as 3/16 (shard 3 of 16), not '{text}'"))?;
@@ -565,7 +565,7 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorWhen {
+pub(crate) enum ColorWhen {
     /// Colour when writing to a terminal.
     Auto,
     /// Always colour.
@@ -575,22 +575,22 @@ pub enum ColorWhen {
 }
 
 #[derive(Args, Debug)]
-pub struct DialectsArgs {
+pub(crate) struct DialectsArgs {
     /// Print one JSON object per dialect instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// Also list the dialects of these dialect files.
     #[arg(long, value_name = "FILE")]
-    pub dialect_file: Vec<PathBuf>,
+    pub(crate) dialect_file: Vec<PathBuf>,
 
     /// Colour in the table: auto colours a terminal unless NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
-    pub color: ColorWhen,
+    pub(crate) color: ColorWhen,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReasoningMode {
+pub(crate) enum ReasoningMode {
     /// Report calls inside reasoning like any other.
     Include,
     /// Never report calls inside reasoning.
@@ -600,7 +600,7 @@ pub enum ReasoningMode {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputFormat {
+pub(crate) enum InputFormat {
     /// Decide from the first non-blank bytes.
     Auto,
     /// Plain text: one assistant turn.

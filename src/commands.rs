@@ -15,7 +15,7 @@ use crate::style::{Paint, Stream};
 use anyhow::{Context, Result};
 use std::io::{self, BufWriter, IsTerminal, Write};
 
-pub fn dispatch(cli: Cli) -> Result<ExitCode> {
+pub(crate) fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Extract(args) => extract(args),
         Command::Check(args) => crate::check::run(args),

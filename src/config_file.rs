@@ -6,10 +6,10 @@ use std::io::Read;
 use std::path::Path;
 
 /// The largest configuration file read.
-pub const MAX_SIZE: u64 = 16 << 20;
+pub(crate) const MAX_SIZE: u64 = 16 << 20;
 
 /// The file's text, or why it is refused (the reason only; the caller names the file).
-pub fn read(path: &Path) -> Result<String, String> {
+pub(crate) fn read(path: &Path) -> Result<String, String> {
     let reason = |e: std::io::Error| crate::diag::without_os_error(&e.to_string());
     // Checked before opening: opening a FIFO for reading waits for a writer.
     if !std::fs::metadata(path).map_err(reason)?.is_file() {

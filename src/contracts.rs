@@ -18,20 +18,20 @@ pub struct Contracts {
     tools: Vec<Tool>,
     validators: Vec<jsonschema::Validator>,
     /// What was read otherwise than written, for warnings (see [`tools::load_noting`]).
-    pub notes: Vec<(String, String)>,
+    pub(crate) notes: Vec<(String, String)>,
 }
 
 impl Contracts {
     /// Loads and compiles every contract file; a schema that does not compile is an
     /// error naming the file and the tool. File references resolve under each
     /// contract's directory.
-    pub fn load(paths: &[PathBuf]) -> Result<Contracts> {
+    pub(crate) fn load(paths: &[PathBuf]) -> Result<Contracts> {
         Contracts::load_under(paths, None)
     }
 
     /// [`Contracts::load`], with file references resolved under `schema_root` instead
     /// of each contract's directory when it is given.
-    pub fn load_under(paths: &[PathBuf], schema_root: Option<&Path>) -> Result<Contracts> {
+    pub(crate) fn load_under(paths: &[PathBuf], schema_root: Option<&Path>) -> Result<Contracts> {
         let schema_root = match schema_root {
             Some(dir) => Some(
                 std::fs::canonicalize(dir)
@@ -87,17 +87,17 @@ impl Contracts {
         Ok(contracts)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.tools.is_empty()
     }
 
-    pub fn tools(&self) -> &[Tool] {
+    pub(crate) fn tools(&self) -> &[Tool] {
         &self.tools
     }
 
     /// The declared tool a call names: its exact name, or, for a call with a
     /// namespace, the name without it (`ripper.read_file` for a `read_file` tool).
-    pub fn lookup(&self, call: &Call) -> Option<usize> {
+    pub(crate) fn lookup(&self, call: &Call) -> Option<usize> {
         if let Some(i) = self.tools.iter().position(|t| t.name == call.name) {
             return Some(i);
         }
@@ -111,7 +111,7 @@ impl Contracts {
 
     /// Types raw-text values by the schema, then validates the call; a call already
     /// invalid (unreadable arguments) only gets the unknown-tool check.
-    pub fn check(&self, call: &mut Call) {
+    pub(crate) fn check(&self, call: &mut Call) {
         let Some(i) = self.lookup(call) else {
             call.unknown_tool = true;
             let message = match suggest(&call.name, &self.tools) {
@@ -278,11 +278,11 @@ fn file_uri(path: &Path) -> String {
 /// Names longer than this (in bytes) get no suggestion: no tool is named so, and the
 /// comparison would cost time and memory in proportion to the name (a 4 MB name took
 /// 2.2 GB).
-pub const MAX_SUGGESTED_NAME: usize = 256;
+pub(crate) const MAX_SUGGESTED_NAME: usize = 256;
 
 /// The declared name nearest to `name`: the same once case, `-`, `_`, `.` and spaces
 /// are ignored, or within a few edits. None for a name over [`MAX_SUGGESTED_NAME`].
-pub fn suggest<'a>(name: &str, tools: &'a [Tool]) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(name: &str, tools: &'a [Tool]) -> Option<&'a str> {
     if name.len() > MAX_SUGGESTED_NAME {
         return None;
     }

@@ -8,6 +8,8 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// The one funnel for messages to standard error: warnings (unless quiet) and errors,
+/// one line each, naming the file and line; it remembers whether any error was told.
 #[derive(Default)]
 pub struct Diag {
     errored: AtomicBool,
@@ -22,13 +24,14 @@ pub struct Diag {
 
 /// A part of an input passed over unread (see [`Diag::skipped`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skip {
-    pub file: String,
-    pub line: Option<u64>,
-    pub message: String,
+pub(crate) struct Skip {
+    pub(crate) file: String,
+    pub(crate) line: Option<u64>,
+    pub(crate) message: String,
 }
 
 impl Diag {
+    /// A funnel for messages; `quiet` keeps warnings off standard error (errors still count).
     pub fn new(quiet: bool) -> Diag {
         Diag {
             errored: AtomicBool::new(false),
@@ -41,7 +44,7 @@ impl Diag {
 
     /// Also keeps each error about a file, for [`Diag::take_errors`], and each part of
     /// an input passed over unread, for [`Diag::take_skipped`].
-    pub fn recording(quiet: bool) -> Diag {
+    pub(crate) fn recording(quiet: bool) -> Diag {
         Diag {
             recorded: Some(Mutex::default()),
             skips: Some(Mutex::default()),
@@ -50,7 +53,7 @@ impl Diag {
     }
 
     /// A problem in the data: the run goes on and the exit code is unchanged.
-    pub fn warn(&self, file: &str, line: Option<u64>, message: impl Display) {
+    pub(crate) fn warn(&self, file: &str, line: Option<u64>, message: impl Display) {
         if !self.quiet {
             emit(Some((file, line)), &message.to_string());
         }
@@ -60,7 +63,13 @@ impl Diag {
     /// body that cannot be decoded. Told as a warning is (`shown` false: only kept, once
     /// an input's warnings are over their limit), and the exit code is unchanged; when
     /// recording, kept for the report, which makes it a finding (`check`).
-    pub fn skipped(&self, file: &str, line: Option<u64>, message: impl Display, shown: bool) {
+    pub(crate) fn skipped(
+        &self,
+        file: &str,
+        line: Option<u64>,
+        message: impl Display,
+        shown: bool,
+    ) {
         let message = message.to_string();
         if shown {
             self.warn(file, line, &message);
@@ -77,13 +86,13 @@ impl Diag {
 
     /// What the user asked to be told (`convert --verify`): printed even with `-q`; the
     /// exit code is the caller's.
-    pub fn report(&self, file: &str, line: Option<u64>, message: impl Display) {
+    pub(crate) fn report(&self, file: &str, line: Option<u64>, message: impl Display) {
         emit(Some((file, line)), &message.to_string());
     }
 
     /// An I/O problem with a file: the run goes on, and ends with exit code 3 (or 2,
     /// when the caller's output is what failed).
-    pub fn error(&self, file: &str, line: Option<u64>, message: impl Display) {
+    pub(crate) fn error(&self, file: &str, line: Option<u64>, message: impl Display) {
         self.errored.store(true, Ordering::Relaxed);
         let message = message.to_string();
         emit(Some((file, line)), &message);
@@ -95,25 +104,25 @@ impl Diag {
 
     /// An error that is not about a place in a file (a usage error, a bad option); the
     /// message names any file itself. The exit code is 2.
-    pub fn fail(&self, message: impl Display) {
+    pub(crate) fn fail(&self, message: impl Display) {
         self.errored.store(true, Ordering::Relaxed);
         self.failed.store(true, Ordering::Relaxed);
         emit(None, &message.to_string());
     }
 
     /// Whether an error of any kind was told.
-    pub fn errored(&self) -> bool {
+    pub(crate) fn errored(&self) -> bool {
         self.errored.load(Ordering::Relaxed)
     }
 
     /// Whether a usage error or a failure that stops the run was told ([`Diag::fail`]).
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
     }
 
     /// The exit code of a run that went to its end: 2 after [`Diag::fail`], 3 after an
     /// error about a file (some input not read), else `otherwise`.
-    pub fn exit_code(&self, otherwise: crate::ExitCode) -> crate::ExitCode {
+    pub(crate) fn exit_code(&self, otherwise: crate::ExitCode) -> crate::ExitCode {
         if self.failed() {
             crate::ExitCode::Error
         } else if self.errored() {
@@ -124,14 +133,14 @@ impl Diag {
     }
 
     /// The errors recorded since the last call: (file, message).
-    pub fn take_errors(&self) -> Vec<(String, String)> {
+    pub(crate) fn take_errors(&self) -> Vec<(String, String)> {
         self.recorded.as_ref().map_or_else(Vec::new, |r| {
             std::mem::take(&mut *r.lock().unwrap_or_else(|e| e.into_inner()))
         })
     }
 
     /// The parts passed over unread since the last call, in the order told.
-    pub fn take_skipped(&self) -> Vec<Skip> {
+    pub(crate) fn take_skipped(&self) -> Vec<Skip> {
         self.skips.as_ref().map_or_else(Vec::new, |s| {
             std::mem::take(&mut *s.lock().unwrap_or_else(|e| e.into_inner()))
         })
@@ -153,14 +162,14 @@ fn emit(at: Option<(&str, Option<u64>)>, message: &str) {
 }
 
 /// `1 file`, `2 files`: a count with its noun in the right number.
-pub fn plural(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The text with what could act on a terminal or a log reader made visible: control
 /// characters other than tab (line breaks, escape sequences) and the Unicode line
 /// separators and bidirectional controls become `\n`, `\u{1b}`, `\u{202e}`.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     if !text.chars().any(needs_escape) {
         return text.to_owned();
     }
@@ -175,7 +184,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-pub fn needs_escape(c: char) -> bool {
+pub(crate) fn needs_escape(c: char) -> bool {
     (c.is_control() && c != '\t')
         || matches!(
             c,
@@ -186,7 +195,7 @@ pub fn needs_escape(c: char) -> bool {
 
 /// An I/O error's reason without the "(os error N)" suffix, wherever it sits in a
 /// message.
-pub fn without_os_error(text: &str) -> String {
+pub(crate) fn without_os_error(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(" (os error ") {

@@ -125,7 +125,7 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
 }
 
 /// The names `toolsift man` takes, as it takes them: `check`, `tools render`.
-pub fn man_page_words() -> Vec<String> {
+pub(crate) fn man_page_words() -> Vec<String> {
     man_pages()
         .into_iter()
         .filter_map(|(name, _)| {
@@ -157,7 +157,7 @@ fn main_page(cmd: &clap::Command) -> Vec<u8> {
 /// The man page of `toolsift` or of the subcommand named by `words`: `check`,
 /// `tools render`, the page's name (`toolsift-check`), or a nested subcommand's own
 /// name when no other has it (`render`).
-pub fn man_page(words: &[String]) -> Option<Vec<u8>> {
+pub(crate) fn man_page(words: &[String]) -> Option<Vec<u8>> {
     let joined = words.join("-");
     let name = if joined == "toolsift" || joined.starts_with("toolsift-") {
         joined
@@ -180,7 +180,7 @@ pub fn man_page(words: &[String]) -> Option<Vec<u8>> {
 }
 
 /// The completion script for a shell.
-pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+pub(crate) fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cli_command(), "toolsift", &mut out);
     out

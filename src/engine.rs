@@ -12,7 +12,7 @@ use std::io;
 mod stats;
 mod window;
 
-pub use stats::Stats;
+pub(crate) use stats::Stats;
 use window::{PendingText, report_hits};
 
 thread_local! {
@@ -77,10 +77,15 @@ pub enum Reasoning {
 /// What the user asked for.
 #[derive(Clone)]
 pub struct Options {
+    /// The channels to read calls from (`--formats`), tried in [`Channel::ALL`]'s order.
     pub formats: Vec<Channel>,
+    /// `--all`: every channel's calls, not only the first channel that yields.
     pub all: bool,
+    /// `--with-results`: write the results of calls too.
     pub with_results: bool,
+    /// `--with-text`: write the text around calls too.
     pub with_text: bool,
+    /// `--roles`: the roles whose turns are read.
     pub roles: Vec<Role>,
     /// `--dialects`: only these (all channels).
     pub dialects: Option<Vec<String>>,
@@ -88,7 +93,9 @@ pub struct Options {
     pub contracts: std::sync::Arc<crate::contracts::Contracts>,
     /// The dialect rows in force (built-in plus `--dialect-file`).
     pub registry: &'static dialects::Registry,
+    /// `--strict`: no repairs of malformed calls.
     pub strict: bool,
+    /// `--reasoning`: what to do with calls found inside reasoning.
     pub reasoning: Reasoning,
     /// `--manifest`, `--skip-unchanged`: a line per input is kept here.
     pub manifest: Option<std::sync::Arc<crate::manifest::Plan>>,
@@ -189,19 +196,20 @@ pub struct Engine<'o> {
     noted: u64,
     last_note: Option<(u64, String)>,
     notes_not_shown: u64,
-    pub stats: Stats,
+    pub(crate) stats: Stats,
     /// Where the manifest lines of the inputs read go (from [`Options::manifest`]).
-    pub manifest: Option<crate::manifest::Recorder>,
+    pub(crate) manifest: Option<crate::manifest::Recorder>,
 }
 
 /// How many calls a text read in windows holds, waiting for its turn to be settled,
 /// before it is settled anyway (see [`Engine::settle_held`]).
-pub const MAX_HELD_CALLS: usize = 4096;
+pub(crate) const MAX_HELD_CALLS: usize = 4096;
 
 /// How many scanner notes a source reports before it only counts them.
 const MAX_NOTES_PER_SOURCE: u64 = 20;
 
 impl<'o> Engine<'o> {
+    /// An engine that writes the records of `options` on `out`.
     pub fn new(options: Options, out: &'o mut Output) -> Self {
         let manifest = options.manifest.clone().map(crate::manifest::Recorder::new);
         Engine {
@@ -230,7 +238,7 @@ impl<'o> Engine<'o> {
 
     /// Hands what the scanners noted since the last call to `report` as (line, message),
     /// each once, at most [`MAX_NOTES_PER_SOURCE`] per source.
-    pub fn take_notes(&mut self, mut report: impl FnMut(u64, &str)) {
+    pub(crate) fn take_notes(&mut self, mut report: impl FnMut(u64, &str)) {
         self.notes_not_shown += self.notes.over.take();
         let notes = std::mem::take(&mut *self.notes.waiting.borrow_mut());
         for note in notes {
@@ -252,12 +260,12 @@ impl<'o> Engine<'o> {
     }
 
     /// How many notes of the current source were over the limit.
-    pub fn notes_not_shown(&self) -> u64 {
+    pub(crate) fn notes_not_shown(&self) -> u64 {
         self.notes_not_shown
     }
 
     /// Where records go (for `check`, which collects them).
-    pub fn output(&mut self) -> &mut Output {
+    pub(crate) fn output(&mut self) -> &mut Output {
         self.out
     }
 
@@ -282,28 +290,29 @@ impl<'o> Engine<'o> {
 
     /// Whether the current source held a message, a structured call or a result, of any
     /// role; text read as it stands (plain text, JSON of no known shape) does not count.
-    pub fn read_structure(&self) -> bool {
+    pub(crate) fn read_structure(&self) -> bool {
         self.structured
     }
 
     /// How many calls the current source gave.
-    pub fn source_calls(&self) -> u64 {
+    pub(crate) fn source_calls(&self) -> u64 {
         self.source_calls
     }
 
     /// Notes that the current source, read, was JSON of no known transcript shape
     /// (described: its top-level keys) in which no call was found; counted for
     /// `--stats`, and named by `check`'s finding.
-    pub fn set_unknown_shape(&mut self, shape: String) {
+    pub(crate) fn set_unknown_shape(&mut self, shape: String) {
         self.stats.unknown_shape += 1;
         self.unknown_shape = Some(shape);
     }
 
     /// The current source's shape as noted by [`Engine::set_unknown_shape`].
-    pub fn unknown_shape(&self) -> Option<&str> {
+    pub(crate) fn unknown_shape(&self) -> Option<&str> {
         self.unknown_shape.as_deref()
     }
 
+    /// Takes the next event of the current source: finds the calls of a turn or window and writes their records.
     pub fn event(&mut self, event: Event) -> io::Result<()> {
         self.structured |= match &event {
             // The decoded strings of JSON of no known shape are no message text.
@@ -394,7 +403,7 @@ impl<'o> Engine<'o> {
     /// report them to a window's [`Resume`] when the text is read as one window: every
     /// candidate's and value's span, and each candidate still open at the end, to the
     /// end. The fuzz targets measure the documented limit on them.
-    pub fn constructs_in_text(&self, turn: &Turn) -> Vec<(usize, usize)> {
+    pub(crate) fn constructs_in_text(&self, turn: &Turn) -> Vec<(usize, usize)> {
         let len = turn.texts.first().map_or(0, |t| t.text.len());
         let resume = Resume::new(len, 0);
         for &channel in &self.options.formats {

@@ -14,7 +14,7 @@ use std::fmt;
 /// How deep the values of a document are walked (calls and messages looked for, paths
 /// of streamed arguments built): no transcript format nests this deep, and a hostile
 /// input must not exhaust the stack or take quadratic time.
-pub const MAX_WALK_DEPTH: usize = 128;
+pub(crate) const MAX_WALK_DEPTH: usize = 128;
 
 mod bytes;
 mod compact;
@@ -25,15 +25,15 @@ mod unescape;
 mod write;
 
 pub(crate) use bytes::bytes_equal;
-pub use compact::{compact_escaped, compact_text};
-pub use lines::LineIndex;
-pub use tape::MAX_VALUES;
+pub(crate) use compact::{compact_escaped, compact_text};
+pub(crate) use lines::LineIndex;
+pub(crate) use tape::MAX_VALUES;
 pub(crate) use unescape::restore_lossy;
-pub use unescape::take_lossy;
+pub(crate) use unescape::take_lossy;
 use unescape::unescape;
 
 /// A parsed document: its text and a tape of every value in it, built in one pass.
-pub struct Doc<'a> {
+pub(crate) struct Doc<'a> {
     text: &'a str,
     slots: Slots<'a>,
 }
@@ -83,7 +83,7 @@ fn give_spare(mut slots: Vec<Slot>) {
 }
 
 /// Lets this thread's spare tape buffers go now rather than when the thread exits.
-pub fn release_spares() {
+pub(crate) fn release_spares() {
     let _ = SPARE.try_with(|spare| std::mem::take(&mut *spare.borrow_mut()));
 }
 
@@ -120,14 +120,14 @@ pub(crate) struct Slot {
 
 /// One JSON value inside a document, with its offset.
 #[derive(Clone, Copy)]
-pub struct Node<'a> {
+pub(crate) struct Node<'a> {
     doc: &'a Doc<'a>,
     i: usize,
 }
 
 /// The kind of a JSON value, read from its first byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Object,
     Array,
     String,
@@ -140,7 +140,7 @@ impl<'a> Doc<'a> {
     /// Parses `text` as one JSON value; trailing whitespace is allowed, anything else
     /// is not. One validating pass builds the tape; on error, serde_json says what is
     /// wrong, so messages are the same as everywhere else.
-    pub fn parse(text: &'a str) -> Result<Doc<'a>, serde_json::Error> {
+    pub(crate) fn parse(text: &'a str) -> Result<Doc<'a>, serde_json::Error> {
         if text.len() > u32::MAX as usize {
             return Err(serde::de::Error::custom(
                 "a JSON document larger than 4 GiB is not supported",
@@ -171,7 +171,7 @@ impl<'a> Doc<'a> {
         }
     }
 
-    pub fn root(&self) -> Node<'_> {
+    pub(crate) fn root(&self) -> Node<'_> {
         Node { doc: self, i: 0 }
     }
 
@@ -197,17 +197,17 @@ impl<'a> Node<'a> {
     }
 
     /// The exact source text of this value.
-    pub fn text(&self) -> &'a str {
+    pub(crate) fn text(&self) -> &'a str {
         let s = self.doc.slots[self.i];
         &self.doc.text[s.start as usize..s.end as usize]
     }
 
     /// Byte offset of this value in its document.
-    pub fn offset(&self) -> usize {
+    pub(crate) fn offset(&self) -> usize {
         self.slot().start as usize
     }
 
-    pub fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         match self.doc.text.as_bytes()[self.slot().start as usize] {
             b'{' => Kind::Object,
             b'[' => Kind::Array,
@@ -218,7 +218,7 @@ impl<'a> Node<'a> {
         }
     }
 
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         self.kind() == Kind::Null
     }
 
@@ -238,7 +238,7 @@ impl<'a> Node<'a> {
     }
 
     /// One level of an object. `None` when this is not an object.
-    pub fn object(&self) -> Option<Obj<'a>> {
+    pub(crate) fn object(&self) -> Option<Obj<'a>> {
         if self.kind() != Kind::Object {
             return None;
         }
@@ -252,18 +252,18 @@ impl<'a> Node<'a> {
     }
 
     /// One level of an array. `None` when this is not an array.
-    pub fn array(&self) -> Option<Vec<Node<'a>>> {
+    pub(crate) fn array(&self) -> Option<Vec<Node<'a>>> {
         (self.kind() == Kind::Array).then(|| self.children().collect())
     }
 
     /// The elements of an array, without collecting them (nothing for other kinds).
-    pub fn items(self) -> impl Iterator<Item = Node<'a>> + 'a {
+    pub(crate) fn items(self) -> impl Iterator<Item = Node<'a>> + 'a {
         let array = self.kind() == Kind::Array;
         self.children().filter(move |_| array)
     }
 
     /// The string value, unescaped (borrowed when it holds no escapes).
-    pub fn str(&self) -> Option<Cow<'a, str>> {
+    pub(crate) fn str(&self) -> Option<Cow<'a, str>> {
         if self.kind() != Kind::String {
             return None;
         }
@@ -276,7 +276,7 @@ impl<'a> Node<'a> {
         unescape(inner, first).map(Cow::Owned)
     }
 
-    pub fn bool(&self) -> Option<bool> {
+    pub(crate) fn bool(&self) -> Option<bool> {
         match self.text() {
             "true" => Some(true),
             "false" => Some(false),
@@ -284,19 +284,20 @@ impl<'a> Node<'a> {
         }
     }
 
-    pub fn u64(&self) -> Option<u64> {
+    pub(crate) fn u64(&self) -> Option<u64> {
         self.text().parse().ok()
     }
 
-    /// A fully parsed copy, for values that go into records as they are.
-    pub fn value(&self) -> Value {
+    /// A fully parsed copy, as serde_json reads the text.
+    #[cfg(test)]
+    pub(crate) fn value(&self) -> Value {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
 
     /// A parsed copy in which half a surrogate pair reads as U+FFFD (see
     /// [`take_lossy`]), for values serde_json refuses; `None` for a value nested deeper
     /// than the tape holds ([`tape::MAX_NESTING`]).
-    pub fn lossy_value(&self) -> Option<Value> {
+    pub(crate) fn lossy_value(&self) -> Option<Value> {
         if self.beyond_tape() {
             return None;
         }
@@ -344,7 +345,7 @@ impl<'a> Node<'a> {
 
 /// The entries of one object, in source order.
 #[derive(Clone, Copy)]
-pub struct Obj<'a> {
+pub(crate) struct Obj<'a> {
     doc: &'a Doc<'a>,
     i: usize,
     /// One bit per key (of its length and first and last bytes): a key whose bit is
@@ -393,7 +394,7 @@ impl<'a> Obj<'a> {
 
     /// The value of `key`; with duplicate keys the last one wins, as in serde_json.
     #[inline(always)]
-    pub fn get(&self, key: &str) -> Option<Node<'a>> {
+    pub(crate) fn get(&self, key: &str) -> Option<Node<'a>> {
         // Inlined, so that the bit of a literal key is worked out at compile time and
         // the walker's many questions about absent keys cost a test each.
         if self.keys & key_bit(key.as_bytes()) == 0 {
@@ -424,47 +425,50 @@ impl<'a> Obj<'a> {
     }
 
     #[inline]
-    pub fn has(&self, key: &str) -> bool {
+    pub(crate) fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
 
     /// The string value of `key`, if it is a string.
     #[inline]
-    pub fn str(&self, key: &str) -> Option<Cow<'a, str>> {
+    pub(crate) fn str(&self, key: &str) -> Option<Cow<'a, str>> {
         self.get(key)?.str()
     }
 
     /// The object value of `key`, if it is an object.
     #[inline]
-    pub fn obj(&self, key: &str) -> Option<Obj<'a>> {
+    pub(crate) fn obj(&self, key: &str) -> Option<Obj<'a>> {
         self.get(key)?.object()
     }
 
     /// The array value of `key`, if it is an array.
     #[inline]
-    pub fn arr(&self, key: &str) -> Option<Vec<Node<'a>>> {
+    pub(crate) fn arr(&self, key: &str) -> Option<Vec<Node<'a>>> {
         self.get(key)?.array()
     }
 
     /// The elements of the array value of `key` (nothing when it is not an array).
     #[inline]
-    pub fn items(&self, key: &str) -> impl Iterator<Item = Node<'a>> + use<'a> {
+    pub(crate) fn items(&self, key: &str) -> impl Iterator<Item = Node<'a>> + use<'a> {
         self.get(key).into_iter().flat_map(Node::items)
     }
 
     /// Whether `key` holds this exact string.
     #[inline]
-    pub fn is(&self, key: &str, want: &str) -> bool {
+    pub(crate) fn is(&self, key: &str, want: &str) -> bool {
         self.str(key).is_some_and(|s| s == want)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (Cow<'a, str>, Node<'a>)> + use<'a> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Cow<'a, str>, Node<'a>)> + use<'a> {
         self.node().children().map(|c| (c.key(), c))
     }
 
     /// The values of the members whose key is not `skip`, in source order: a walk that
     /// needs no key but one compares it without making it.
-    pub fn values_except(&self, skip: &'static str) -> impl Iterator<Item = Node<'a>> + use<'a> {
+    pub(crate) fn values_except(
+        &self,
+        skip: &'static str,
+    ) -> impl Iterator<Item = Node<'a>> + use<'a> {
         let doc = self.doc;
         self.node().children().filter(move |c| {
             let s = &doc.slots[c.i];
@@ -476,7 +480,7 @@ impl<'a> Obj<'a> {
         })
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.doc.slots[self.i].after as usize == self.i + 1
     }
 }
@@ -508,7 +512,7 @@ impl<'de> serde::Deserialize<'de> for MaybeBorrowed<'de> {
 
 /// A number written as JSON text (`1.50`, `1e2`, thirty digits), kept as written
 /// (serde_json's `arbitrary_precision`); `None` for text that is no JSON number.
-pub fn json_number(text: &str) -> Option<serde_json::Number> {
+pub(crate) fn json_number(text: &str) -> Option<serde_json::Number> {
     let b = text.as_bytes();
     let plain =
         matches!(b.first(), Some(b'-' | b'0'..=b'9')) && b.last().is_some_and(u8::is_ascii_digit);

@@ -1,35 +1,92 @@
 //! toolsift: sift tool calls out of LLM transcripts.
 //!
-//! input framing (`input`) -> turns (`transcript`) -> channels and dialects
-//! (`engine`, `dialects`) -> records (`output`).
+//! The `toolsift` binary is the product. This library is its engine, with a small
+//! surface for embedding it and for its tests and fuzz targets: a [`Reader`] frames
+//! input (text, JSON, JSON Lines, SSE, YAML cassettes, HTTP recordings) into
+//! [`Event`]s, turns of a conversation; an [`Engine`] finds the calls of each turn on
+//! the channels tool, json and text, in that order, and writes them as JSONL records
+//! on an [`Output`]. Everything else is internal and free to change; `ARCHITECTURE.md`
+//! maps it.
+//!
+//! ```
+//! use std::io::Cursor;
+//! use toolsift::{Channel, Diag, Engine, Framing, Options, Output, Reader, Reasoning, Registry, Role};
+//!
+//! let mut out = Output::new(Box::new(Vec::new()), false);
+//! let diag = Diag::new(true);
+//! {
+//!     let options = Options {
+//!         formats: Channel::ALL.to_vec(),
+//!         all: false,
+//!         with_results: false,
+//!         with_text: false,
+//!         roles: vec![Role::Assistant],
+//!         dialects: None,
+//!         contracts: Default::default(),
+//!         registry: Registry::builtin(),
+//!         strict: false,
+//!         reasoning: Reasoning::Include,
+//!         manifest: None,
+//!     };
+//!     let mut engine = Engine::new(options, &mut out);
+//!     engine.start_source("example");
+//!     let mut sink = |event| engine.event(event);
+//!     let text = br#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+//!     Reader::new("example", &diag, &mut sink)
+//!         .read(&mut Cursor::new(&text[..]), Framing::Text)
+//!         .unwrap();
+//! }
+//! out.flush().unwrap();
+//! ```
+#![warn(missing_docs, unreachable_pub)]
 
-pub mod atomic;
-pub mod cli;
-pub mod config_file;
-pub mod contracts;
-pub mod convert;
-pub mod diag;
-pub mod dialects;
-pub mod docs;
-pub mod engine;
-pub mod formats;
+pub use contracts::Contracts;
+pub use diag::Diag;
+pub use dialects::{Channel, Registry};
+pub use engine::{Engine, Options, Reasoning};
+pub use input::{Framing, Reader};
+pub use model::{Call, Event, Role, Text, ToolResult, Turn, Window};
+pub use output::Output;
+pub use tools::Tool;
+
+/// Internals the integration tests reach, outside the documented surface.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::cli::Cli;
+    pub use crate::convert::model::Format;
+    pub use crate::convert::rules::{ACCEPTED, check};
+    pub use crate::dialects::{DialectRow, all_rows};
+    pub use crate::docs::{cli_command, man_pages};
+    pub use crate::input::{LEAST_WINDOW, MAX_OVERLAP, TEXT_WINDOW};
+}
+
+mod atomic;
+mod cli;
+mod config_file;
+mod contracts;
+mod convert;
+mod diag;
+mod dialects;
+mod docs;
+mod engine;
+mod formats;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod input;
-pub mod json;
-pub mod manifest;
-pub mod model;
-pub mod output;
+mod input;
+mod json;
+mod manifest;
+mod model;
+mod output;
 mod pipeline;
-pub mod pyliteral;
-pub mod recent;
-pub mod scan;
-pub mod style;
-pub mod tile;
-pub mod tools;
-pub mod transcript;
-pub mod typing;
-pub mod walk;
+mod pyliteral;
+mod recent;
+mod scan;
+mod style;
+mod tile;
+mod tools;
+mod transcript;
+mod typing;
+mod walk;
 
 mod check;
 mod commands;
@@ -43,6 +100,7 @@ use std::io;
 /// The documented exit codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitCode {
+    /// Done, with nothing to report.
     Success = 0,
     /// `check` findings; a file `convert` could not convert (or `--verify` found lossy).
     Findings = 1,

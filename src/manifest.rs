@@ -28,22 +28,22 @@ use xxhash_rust::xxh3::Xxh3;
 /// What every manifest line begins with, `extract`'s, `check`'s and `convert`'s: the
 /// input as named and as stored.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct Stored {
-    pub path: String,
-    pub size: Option<u64>,
-    pub mtime: Option<String>,
-    pub xxh3: Option<String>,
+pub(crate) struct Stored {
+    pub(crate) path: String,
+    pub(crate) size: Option<u64>,
+    pub(crate) mtime: Option<String>,
+    pub(crate) xxh3: Option<String>,
 }
 
 /// One manifest line.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     #[serde(flatten)]
-    pub stored: Stored,
-    pub status: String,
-    pub framing: Option<&'static str>,
-    pub dialects: Vec<&'static str>,
-    pub records: u64,
+    pub(crate) stored: Stored,
+    pub(crate) status: String,
+    pub(crate) framing: Option<&'static str>,
+    pub(crate) dialects: Vec<&'static str>,
+    pub(crate) records: u64,
 }
 
 /// What an earlier manifest says of an input it shows read (or passed over) whole.
@@ -68,7 +68,7 @@ impl Plan {
     /// A plan; with `earlier`, the inputs that manifest lists with a size, mtime and
     /// hash (not those it shows in error) can be skipped when unchanged. A manifest that
     /// does not exist yet (the first of a chain) is empty, with a warning.
-    pub fn load(earlier: Option<&Path>, diag: &crate::diag::Diag) -> Result<Plan> {
+    pub(crate) fn load(earlier: Option<&Path>, diag: &crate::diag::Diag) -> Result<Plan> {
         let mut plan = Plan::default();
         let Some(path) = earlier else {
             return Ok(plan);
@@ -112,21 +112,21 @@ impl Plan {
     }
 
     /// The lines so far, in input order.
-    pub fn entries(&self) -> Vec<Entry> {
+    pub(crate) fn entries(&self) -> Vec<Entry> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.values().cloned().collect()
     }
 
     /// Writes the manifest to `path`, replacing it whole or not at all; false, reported,
     /// when it could not be.
-    pub fn write(&self, path: &Path, diag: &crate::diag::Diag) -> bool {
+    pub(crate) fn write(&self, path: &Path, diag: &crate::diag::Diag) -> bool {
         write_lines(path, self.entries(), diag)
     }
 }
 
 /// Writes `lines` to `path`, one JSON object a line, replacing it whole or not at all
 /// (as `-o` is); false, reported, when it could not be.
-pub fn write_lines<T: Serialize>(
+pub(crate) fn write_lines<T: Serialize>(
     path: &Path,
     lines: impl IntoIterator<Item = T>,
     diag: &crate::diag::Diag,
@@ -154,7 +154,7 @@ pub fn write_lines<T: Serialize>(
 
 /// The plan of a run with `--manifest` or `--skip-unchanged` (`None` inside for
 /// neither); `None`, reported, when the earlier manifest cannot be read.
-pub fn plan(
+pub(crate) fn plan(
     manifest: Option<&Path>,
     earlier: Option<&Path>,
     diag: &crate::diag::Diag,
@@ -173,27 +173,27 @@ pub fn plan(
 
 /// Where an engine's manifest lines go: the plan, and the position of the next input.
 #[derive(Clone)]
-pub struct Recorder {
+pub(crate) struct Recorder {
     plan: Arc<Plan>,
     next: usize,
 }
 
 impl Recorder {
-    pub fn new(plan: Arc<Plan>) -> Recorder {
+    pub(crate) fn new(plan: Arc<Plan>) -> Recorder {
         Recorder { plan, next: 0 }
     }
 
     /// The next input read is the one at `position` in the list (`-j`).
-    pub fn at(&mut self, position: usize) {
+    pub(crate) fn at(&mut self, position: usize) {
         self.next = position;
     }
 
-    pub fn plan(&self) -> &Plan {
+    pub(crate) fn plan(&self) -> &Plan {
         &self.plan
     }
 
     /// The line of the next input.
-    pub fn add(&mut self, entry: Entry) {
+    pub(crate) fn add(&mut self, entry: Entry) {
         self.plan.add(self.next, entry);
         self.next += 1;
     }
@@ -222,7 +222,7 @@ impl<R: Read> Read for Hashed<R> {
 }
 
 /// One input being read, for its manifest line.
-pub struct Watch {
+pub(crate) struct Watch {
     entry: Entry,
     state: Arc<Mutex<Hashing>>,
     /// A regular file's second handle, at the offset reading reached: what reading
@@ -233,7 +233,7 @@ pub struct Watch {
 }
 
 impl Watch {
-    pub fn new(path: &str) -> Watch {
+    pub(crate) fn new(path: &str) -> Watch {
         Watch {
             entry: Entry {
                 stored: Stored {
@@ -258,7 +258,7 @@ impl Watch {
     }
 
     /// The opened file's size and modification time (a regular file's only).
-    pub fn stat(&mut self, meta: &Metadata) {
+    pub(crate) fn stat(&mut self, meta: &Metadata) {
         if meta.is_file() {
             self.regular = true;
             self.entry.stored.size = Some(meta.len());
@@ -269,7 +269,7 @@ impl Watch {
     /// Whether the earlier manifest lists this regular file with its size and mtime and,
     /// hashed now, its hash: then its line says `unchanged`. Otherwise `file` is back at
     /// its start, to be read.
-    pub fn unchanged(&mut self, plan: &Plan, file: &mut File) -> io::Result<bool> {
+    pub(crate) fn unchanged(&mut self, plan: &Plan, file: &mut File) -> io::Result<bool> {
         let Some((size, mtime, hash)) = plan.earlier.get(&self.entry.stored.path) else {
             return Ok(false);
         };
@@ -304,7 +304,7 @@ impl Watch {
 
     /// `input`, hashed as it is read; `rest`, for a regular file, a second handle to
     /// it (sharing its offset), through which what reading leaves is hashed.
-    pub fn reading<R: Read + Send + 'static>(
+    pub(crate) fn reading<R: Read + Send + 'static>(
         &mut self,
         input: R,
         rest: Option<File>,
@@ -317,7 +317,7 @@ impl Watch {
     }
 
     /// The input could not be opened or read.
-    pub fn error(&mut self, reason: &str) {
+    pub(crate) fn error(&mut self, reason: &str) {
         self.failed = true;
         self.entry.status = format!("error: {reason}");
         self.entry.stored.xxh3 = None;
@@ -325,7 +325,7 @@ impl Watch {
 
     /// The finished line: `notes` from the reader (none when the input was not read),
     /// whether anything was handed on from it, and the records written for it.
-    pub fn finish(
+    pub(crate) fn finish(
         mut self,
         notes: Option<&ReadNotes>,
         handed_on: bool,
@@ -363,7 +363,7 @@ impl Watch {
 
     /// The fields every manifest has, once the input is read (or was not: a regular
     /// file never read has its size and mtime, and no hash).
-    pub fn stored(mut self) -> Stored {
+    pub(crate) fn stored(mut self) -> Stored {
         if !self.failed {
             self.hash_the_rest();
         }
@@ -398,7 +398,7 @@ fn hex(hash: u64) -> String {
 }
 
 /// A time as RFC 3339 in UTC with nanoseconds; `None` before 1970.
-pub fn rfc3339(t: SystemTime) -> Option<String> {
+pub(crate) fn rfc3339(t: SystemTime) -> Option<String> {
     let d = t.duration_since(UNIX_EPOCH).ok()?;
     let secs = d.as_secs();
     let (y, m, day) = civil_from_days((secs / 86_400) as i64);

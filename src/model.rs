@@ -1,23 +1,28 @@
 //! The transcript model every input is reduced to: turns holding native calls and text,
 //! and tool results between them.
 
+pub use crate::scan::text::Text;
 pub(crate) use crate::scan::text::holds_wil;
-pub use crate::scan::text::{Openers, Text, name_byte};
+pub(crate) use crate::scan::text::{Openers, name_byte};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Who produced a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
+    /// System or developer instructions.
     System,
+    /// The user.
     User,
+    /// The model.
     Assistant,
+    /// A tool's result.
     Tool,
 }
 
 impl Role {
     /// Maps the role names of every supported format onto the four roles.
-    pub fn from_name(name: &str) -> Option<Role> {
+    pub(crate) fn from_name(name: &str) -> Option<Role> {
         match name {
             "assistant" | "model" | "ai" | "AIMessage" | "AIMessageChunk" | "gemini" | "agent"
             | "ROLE_ASSISTANT" => Some(Role::Assistant),
@@ -31,15 +36,6 @@ impl Role {
             _ => None,
         }
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
-    }
 }
 
 /// A call's arguments, a JSON object. Arguments read from a JSON document are first
@@ -48,7 +44,7 @@ impl Role {
 /// them back was a fifth of the work on an API log. The map is what counts; the text is
 /// a cache of it that any change drops.
 #[derive(Clone, Default)]
-pub struct Arguments {
+pub(crate) struct Arguments {
     map: std::cell::OnceCell<Map<String, Value>>,
     /// Kept as built (a `String`, not a boxed copy shrunk to fit: one allocation less).
     text: Option<String>,
@@ -57,7 +53,7 @@ pub struct Arguments {
 impl Arguments {
     /// Arguments given as compact JSON text of an object, exactly as serde_json writes
     /// that object (see [`crate::json::Node::write_compact`]).
-    pub fn from_compact(text: String) -> Arguments {
+    pub(crate) fn from_compact(text: String) -> Arguments {
         Arguments {
             map: std::cell::OnceCell::new(),
             text: Some(text),
@@ -65,7 +61,7 @@ impl Arguments {
     }
 
     /// The compact JSON text, when the arguments are still held as text.
-    pub fn compact(&self) -> Option<&str> {
+    pub(crate) fn compact(&self) -> Option<&str> {
         self.text.as_deref()
     }
 }
@@ -82,19 +78,19 @@ impl From<Map<String, Value>> for Arguments {
 impl Arguments {
     /// Arguments `{"input": VALUE}` with the value kept whole (see
     /// [`crate::json::Node::kept_compact`]): free-form input as it was given.
-    pub fn input(value: &crate::json::Node) -> Arguments {
+    pub(crate) fn input(value: &crate::json::Node) -> Arguments {
         Arguments::from_compact(format!("{{\"input\":{}}}", value.kept_compact()))
     }
 
     /// Whether the map can be read from the text: not when the text nests deeper than
     /// the readers go (it is still written out whole).
-    pub fn readable(&self) -> bool {
+    pub(crate) fn readable(&self) -> bool {
         self.text.as_deref().is_none_or(|t| decode(t).is_some())
     }
 
     /// Runs `f` on the arguments as a JSON value, keeping the text as written (a
     /// validation must not rewrite what it reads).
-    pub fn with_value<R>(&mut self, f: impl FnOnce(&Value) -> R) -> R {
+    pub(crate) fn with_value<R>(&mut self, f: impl FnOnce(&Value) -> R) -> R {
         let _ = std::ops::Deref::deref(self);
         let map = self.map.take().expect("initialized above");
         let value = Value::Object(map);
@@ -160,37 +156,39 @@ impl std::fmt::Debug for Arguments {
 /// One tool call as found, before channel selection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
+    /// The tool's name, as written (without its namespace).
     pub name: String,
-    pub arguments: Arguments,
+    pub(crate) arguments: Arguments,
     /// The undecodable argument text, when decoding failed.
-    pub arguments_raw: Option<String>,
-    pub id: Option<String>,
-    pub namespace: Option<String>,
+    pub(crate) arguments_raw: Option<String>,
+    pub(crate) id: Option<String>,
+    pub(crate) namespace: Option<String>,
+    /// The dialect it was read in (`openai`, `hermes`, ...).
     pub dialect: &'static str,
     /// 1-based line where the call starts.
-    pub line: u64,
-    pub errors: Vec<String>,
+    pub(crate) line: u64,
+    pub(crate) errors: Vec<String>,
     /// The errors of schema validation, with their paths (also in `errors`).
-    pub schema_errors: Vec<SchemaError>,
+    pub(crate) schema_errors: Vec<SchemaError>,
     /// `--tools` was given and declares no tool of this name.
-    pub unknown_tool: bool,
+    pub(crate) unknown_tool: bool,
     /// Argument values are raw text as written (XML parameters, pythonic and WIL
     /// slots): `--tools` schemas may type them.
-    pub raw_strings: bool,
-    pub repairs: Vec<&'static str>,
-    pub in_reasoning: bool,
+    pub(crate) raw_strings: bool,
+    pub(crate) repairs: Vec<&'static str>,
+    pub(crate) in_reasoning: bool,
 }
 
 /// One problem schema validation found in a call's arguments.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SchemaError {
+pub(crate) struct SchemaError {
     /// JSON pointer into the arguments (`/unit`), `/` for the arguments themselves.
-    pub path: String,
-    pub message: String,
+    pub(crate) path: String,
+    pub(crate) message: String,
 }
 
 impl Call {
-    pub fn new(name: impl Into<String>, dialect: &'static str, line: u64) -> Call {
+    pub(crate) fn new(name: impl Into<String>, dialect: &'static str, line: u64) -> Call {
         Call {
             name: name.into(),
             arguments: Arguments::default(),
@@ -208,17 +206,17 @@ impl Call {
         }
     }
 
-    pub fn with_id(mut self, id: Option<String>) -> Call {
+    pub(crate) fn with_id(mut self, id: Option<String>) -> Call {
         self.id = id.filter(|s| !s.is_empty());
         self
     }
 
-    pub fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         self.errors.is_empty()
     }
 
     /// Sets the arguments from a JSON value that should be an object; `null` means none.
-    pub fn set_arguments_value(&mut self, value: Value) {
+    pub(crate) fn set_arguments_value(&mut self, value: Value) {
         match value {
             Value::Object(map) => self.arguments = map.into(),
             Value::Null => {}
@@ -235,7 +233,7 @@ impl Call {
 
     /// Sets the arguments from JSON text (the OpenAI `arguments` string and its kin).
     /// Empty text means no arguments; an object encoded twice is decoded and marked.
-    pub fn set_arguments_text(&mut self, text: &str) {
+    pub(crate) fn set_arguments_text(&mut self, text: &str) {
         if text.trim().is_empty() {
             return;
         }
@@ -279,7 +277,7 @@ impl Call {
     /// Sets the arguments from a JSON object of a document, kept as compact text that
     /// loses nothing ([`crate::json::Node::kept_compact`]); false (and nothing set) when
     /// the node is not an object.
-    pub fn set_arguments_node(&mut self, node: crate::json::Node) -> bool {
+    pub(crate) fn set_arguments_node(&mut self, node: crate::json::Node) -> bool {
         if node.kind() != crate::json::Kind::Object {
             return false;
         }
@@ -291,7 +289,7 @@ impl Call {
     /// text, anything else read by serde_json (null means no arguments, another kind
     /// of value is an error, and so is a value serde_json cannot read, such as one
     /// nested deeper than it goes).
-    pub fn set_arguments_json(&mut self, node: crate::json::Node) {
+    pub(crate) fn set_arguments_json(&mut self, node: crate::json::Node) {
         if self.set_arguments_node(node) {
             return;
         }
@@ -307,7 +305,7 @@ impl Call {
     /// compact straight from the string as written when it holds an object and nothing
     /// unusual (see [`crate::json::compact_escaped`]), else decoded and read as
     /// [`Call::set_arguments_text`] reads any text.
-    pub fn set_arguments_string(&mut self, node: crate::json::Node) {
+    pub(crate) fn set_arguments_string(&mut self, node: crate::json::Node) {
         let written = node.text();
         if let Some(body) = written.get(1..written.len().saturating_sub(1)) {
             let mut compact = String::with_capacity(body.len());
@@ -327,7 +325,7 @@ impl Call {
     /// a surrogate pair reads as U+FFFD, so only an escape the tape let through by
     /// mistake could), the call is made invalid with the string as written, and nothing
     /// is returned: never a valid call with its arguments lost.
-    pub fn string_arguments<'a>(
+    pub(crate) fn string_arguments<'a>(
         &mut self,
         node: crate::json::Node<'a>,
     ) -> Option<std::borrow::Cow<'a, str>> {
@@ -344,7 +342,7 @@ impl Call {
         text
     }
 
-    pub fn invalid_arguments(&mut self, raw: &str, error: &str) {
+    pub(crate) fn invalid_arguments(&mut self, raw: &str, error: &str) {
         self.arguments = Arguments::default();
         self.arguments_raw = Some(raw.to_owned());
         self.errors.push(error.to_owned());
@@ -355,7 +353,7 @@ impl Call {
 /// an object (a few times over, as some fine-tuning sets have it). The object's text, as
 /// written inside; `None` for anything else. Extract repairs such arguments by it
 /// (`double-encoded`), and convert reads them by it.
-pub fn double_encoded_object(text: &str) -> Option<String> {
+pub(crate) fn double_encoded_object(text: &str) -> Option<String> {
     let Ok(Value::String(mut inner)) = serde_json::from_str::<Value>(text) else {
         return None;
     };
@@ -385,10 +383,10 @@ fn json_type(v: &Value) -> &'static str {
 /// content may hold what serde_json's `Value` cannot (half a surrogate pair, deep
 /// nesting).
 #[derive(Clone)]
-pub struct JsonText(Box<serde_json::value::RawValue>);
+pub(crate) struct JsonText(Box<serde_json::value::RawValue>);
 
 impl JsonText {
-    pub fn of(node: &crate::json::Node) -> JsonText {
+    pub(crate) fn of(node: &crate::json::Node) -> JsonText {
         let text = node.kept_compact();
         // Kept text is JSON (the tape read it): serde_json takes it as a raw value.
         JsonText(
@@ -398,24 +396,24 @@ impl JsonText {
     }
 
     /// The value of `node`, `null` when there is none.
-    pub fn of_opt(node: Option<crate::json::Node>) -> JsonText {
+    pub(crate) fn of_opt(node: Option<crate::json::Node>) -> JsonText {
         node.map_or_else(JsonText::default, |n| JsonText::of(&n))
     }
 
     /// A JSON string holding `text`.
-    pub fn string(text: &str) -> JsonText {
+    pub(crate) fn string(text: &str) -> JsonText {
         JsonText::raw(serde_json::to_string(text).expect("a string serializes"))
     }
 
     /// JSON text (`null` when it is not JSON).
-    pub fn raw(text: String) -> JsonText {
+    pub(crate) fn raw(text: String) -> JsonText {
         JsonText(
             serde_json::value::RawValue::from_string(text)
                 .unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned()),
         )
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         self.0.get()
     }
 }
@@ -453,17 +451,17 @@ impl serde::Serialize for JsonText {
 /// A tool's answer to a call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolResult {
-    pub id: Option<String>,
-    pub name: Option<String>,
-    pub content: JsonText,
-    pub is_error: bool,
-    pub dialect: &'static str,
-    pub line: u64,
+    pub(crate) id: Option<String>,
+    pub(crate) name: Option<String>,
+    pub(crate) content: JsonText,
+    pub(crate) is_error: bool,
+    pub(crate) dialect: &'static str,
+    pub(crate) line: u64,
 }
 
 /// Where a turn came from, for dialects that only make sense in one kind of log.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     #[default]
     Plain,
     /// An assistant message of a SWE-agent trajectory (actions in `<command>` tags).
@@ -478,16 +476,17 @@ pub enum Origin {
 /// One message: an assistant turn, or any other role when `--roles` asks for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Turn {
-    pub role: Role,
-    pub line: u64,
+    pub(crate) role: Role,
+    pub(crate) line: u64,
     /// Native structured calls (the tool channel).
-    pub calls: Vec<Call>,
+    pub(crate) calls: Vec<Call>,
     /// Text for the json and text channels.
     pub texts: Vec<Text>,
-    pub origin: Origin,
+    pub(crate) origin: Origin,
 }
 
 impl Turn {
+    /// An empty turn of `role` that starts on `line`.
     pub fn new(role: Role, line: u64) -> Turn {
         Turn {
             role,
@@ -498,23 +497,28 @@ impl Turn {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.calls.is_empty() && self.texts.is_empty()
     }
 
-    pub fn push_text<'t>(&mut self, text: impl Into<Cow<'t, str>>, line: u64, reasoning: bool) {
+    pub(crate) fn push_text<'t>(
+        &mut self,
+        text: impl Into<Cow<'t, str>>,
+        line: u64,
+        reasoning: bool,
+    ) {
         self.push(text.into(), line, reasoning, false);
     }
 
     /// Text read straight from a file (plain text input, a line that is not JSON).
-    pub fn push_raw_text<'t>(&mut self, text: impl Into<Cow<'t, str>>, line: u64) {
+    pub(crate) fn push_raw_text<'t>(&mut self, text: impl Into<Cow<'t, str>>, line: u64) {
         self.push(text.into(), line, false, true);
     }
 
     /// The source of a JSON value of no known shape (see [`Text::json_source`]), with
     /// the offsets of its objects and arrays: the only openers a scanner is given, as
     /// the others are inside strings.
-    pub fn push_json_source(&mut self, text: &str, line: u64, values: &[usize]) {
+    pub(crate) fn push_json_source(&mut self, text: &str, line: u64, values: &[usize]) {
         let mut openers = Openers::default();
         for &at in values {
             if matches!(text.as_bytes().get(at), Some(b'{' | b'[')) {
@@ -553,7 +557,7 @@ impl Turn {
     }
 
     /// Adds a native call.
-    pub fn push_call(&mut self, call: Call) {
+    pub(crate) fn push_call(&mut self, call: Call) {
         if self.calls.capacity() == 0 {
             self.calls = SPARE.with_borrow_mut(|s| s.calls.pop()).unwrap_or_default();
         }
@@ -562,7 +566,7 @@ impl Turn {
 
     /// Gives the turn's buffers back for later turns of this thread, so that a long log
     /// does not allocate and copy afresh for every message.
-    pub fn recycle(mut self) {
+    pub(crate) fn recycle(mut self) {
         SPARE.with_borrow_mut(|spare| {
             for text in self.texts.drain(..) {
                 let mut buffer = text.text;
@@ -601,7 +605,9 @@ thread_local! {
 /// What the transcript layer hands to the channel engine, in input order.
 #[derive(Debug)]
 pub enum Event {
+    /// One message of the conversation.
     Turn(Turn),
+    /// The result of a call, from a tool message or block.
     Result(ToolResult),
     /// One window of a plain-text input too large to hold whole.
     Window(Window),
@@ -611,6 +617,7 @@ pub enum Event {
 /// overlap, so a call near the end of one is seen whole in the next.
 #[derive(Debug)]
 pub struct Window {
+    /// The window's text.
     pub text: Text,
     /// Offset of this window in the whole text.
     pub offset: usize,
@@ -619,36 +626,36 @@ pub struct Window {
     /// that nothing before the new offset could change in a longer text.
     pub keep_before: usize,
     /// The furthest the consumer may move `keep_before`: a short overlap before the cut.
-    pub latest_keep: usize,
+    pub(crate) latest_keep: usize,
     /// How far windows overlap: `keep_before` is at most this far before the cut, and
     /// the consumer may move it back as far again, to the start of a construct.
-    pub overlap: usize,
-    pub last: bool,
+    pub(crate) overlap: usize,
+    pub(crate) last: bool,
     /// Set by the consumer: the windows after this one need no search for WIL's
     /// sentinels, because the turn is won by a channel WIL is no part of (the sentinels
     /// only keep a window from being cut inside a WIL block).
-    pub sentinels_moot: bool,
+    pub(crate) sentinels_moot: bool,
     /// Where the window's remains go when its consumer drops it (see [`Passed`]): the
     /// reader that cut it, which needs them to start the next window.
-    pub back: Option<std::sync::mpsc::Sender<Passed>>,
+    pub(crate) back: Option<std::sync::mpsc::Sender<Passed>>,
 }
 
 /// What a window hands back to its reader when its consumer drops it.
 #[derive(Debug)]
-pub struct Passed {
+pub(crate) struct Passed {
     /// Line breaks before the cut (`keep_before`), for numbering the next window.
-    pub lines: u64,
+    pub(crate) lines: u64,
     /// The cut, as an offset in the window's text.
-    pub keep: usize,
+    pub(crate) keep: usize,
     /// The window's text, whose part from the cut on starts the next window; its
     /// buffer is then reused for the window after (a fresh 4 MiB each time costs the
     /// allocator and page faults).
-    pub bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
     /// The window's opener lists, cleared and filled again for the next window: they
     /// hold tens of thousands of offsets in text full of brackets.
-    pub openers: Option<Openers>,
+    pub(crate) openers: Option<Openers>,
     /// See [`Window::sentinels_moot`].
-    pub sentinels_moot: bool,
+    pub(crate) sentinels_moot: bool,
 }
 
 impl Drop for Window {

@@ -14,10 +14,10 @@ use serde::Serialize;
 use std::io::{self, Write};
 
 #[derive(Serialize)]
-pub struct Source<'a> {
-    pub file: &'a str,
-    pub line: u64,
-    pub turn: u64,
+pub(crate) struct Source<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) line: u64,
+    pub(crate) turn: u64,
 }
 
 /// [`Source`] as written: with the record's ordinal in its file.
@@ -55,13 +55,14 @@ struct TextRecord<'a> {
 }
 
 /// The record stream: buffered, flushed per record when asked (for `tail -f`). For
-/// `check`, calls are collected instead of written.
+/// `check`, calls are handed over instead of written.
 pub struct Output {
     out: Box<dyn Write>,
     line_buffered: bool,
     /// Calls were validated against contracts: every call says whether it is valid.
     validated: bool,
-    collected: Option<Vec<Collected>>,
+    /// Calls are dropped, not written (an output only read for its side effects).
+    discard: bool,
     /// For `check`: each call handed over as it is found, nothing kept here.
     checker: Option<Box<dyn CallSink>>,
     /// The last source file name and its JSON string: every record of a file names it.
@@ -75,29 +76,21 @@ pub struct Output {
     dialects: std::collections::BTreeSet<&'static str>,
 }
 
-/// A call as `check` sees it: where it was found, and the call.
-#[derive(Debug, Clone)]
-pub struct Collected {
-    pub line: u64,
-    pub turn: u64,
-    pub channel: String,
-    pub call: Call,
-}
-
 /// Receives each call as it is found (`check`, which keeps counts and findings, not
 /// the calls).
-pub trait CallSink: std::any::Any {
+pub(crate) trait CallSink: std::any::Any {
     fn call(&mut self, call: &Call, channel: &str, line: u64, turn: u64);
     fn as_any(&mut self) -> &mut dyn std::any::Any;
 }
 
 impl Output {
+    /// Records written on `out`; `line_buffered` flushes after each record (a terminal, `--line-buffered`).
     pub fn new(out: Box<dyn Write>, line_buffered: bool) -> Output {
         Output {
             out,
             line_buffered,
             validated: false,
-            collected: None,
+            discard: false,
             checker: None,
             file: Default::default(),
             record: Vec::new(),
@@ -107,18 +100,18 @@ impl Output {
     }
 
     /// A new file starts: `source.index` counts from 0 again.
-    pub fn start_file(&mut self) {
+    pub(crate) fn start_file(&mut self) {
         self.index = 0;
         self.dialects.clear();
     }
 
     /// The records of the current file so far (for `check`, its calls).
-    pub fn file_records(&self) -> u64 {
+    pub(crate) fn file_records(&self) -> u64 {
         self.index
     }
 
     /// The dialects of the current file's calls and results, in order.
-    pub fn file_dialects(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub(crate) fn file_dialects(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.dialects.iter().copied()
     }
 
@@ -128,16 +121,16 @@ impl Output {
         self.index - 1
     }
 
-    /// An output that keeps calls (and drops results and text) instead of writing them.
-    pub fn collecting() -> Output {
+    /// An output that drops calls (and writes results and text nowhere).
+    pub(crate) fn discarding() -> Output {
         Output {
-            collected: Some(Vec::new()),
+            discard: true,
             ..Output::new(Box::new(io::sink()), false)
         }
     }
 
     /// An output that hands each call to `sink` (and drops results and text).
-    pub fn checking(sink: Box<dyn CallSink>) -> Output {
+    pub(crate) fn checking(sink: Box<dyn CallSink>) -> Output {
         Output {
             checker: Some(sink),
             ..Output::new(Box::new(io::sink()), false)
@@ -145,38 +138,24 @@ impl Output {
     }
 
     /// The sink of [`Output::checking`], if it is a `T`.
-    pub fn checker<T: CallSink>(&mut self) -> Option<&mut T> {
+    pub(crate) fn checker<T: CallSink>(&mut self) -> Option<&mut T> {
         self.checker.as_mut()?.as_any().downcast_mut::<T>()
     }
 
     /// Every call record carries `valid` (calls were checked against contracts).
-    pub fn validated(mut self, validated: bool) -> Output {
+    pub(crate) fn validated(mut self, validated: bool) -> Output {
         self.validated = validated;
         self
     }
 
-    /// The calls collected since the last take.
-    pub fn take_collected(&mut self) -> Vec<Collected> {
-        self.collected
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
-    }
-
-    pub fn call(&mut self, call: &Call, channel: &str, source: Source) -> io::Result<()> {
+    pub(crate) fn call(&mut self, call: &Call, channel: &str, source: Source) -> io::Result<()> {
         let index = self.next_index();
         self.dialects.insert(call.dialect);
         if let Some(checker) = &mut self.checker {
             checker.call(call, channel, source.line, source.turn);
             return Ok(());
         }
-        if let Some(collected) = &mut self.collected {
-            collected.push(Collected {
-                line: source.line,
-                turn: source.turn,
-                channel: channel.to_owned(),
-                call: call.clone(),
-            });
+        if self.discard {
             return Ok(());
         }
         let mut record = std::mem::take(&mut self.record);
@@ -211,7 +190,7 @@ impl Output {
         w.write_all(b"}}")
     }
 
-    pub fn result(
+    pub(crate) fn result(
         &mut self,
         result: &ToolResult,
         name: Option<&str>,
@@ -232,7 +211,12 @@ impl Output {
         self.write(&record)
     }
 
-    pub fn text(&mut self, text: &str, in_reasoning: bool, source: Source) -> io::Result<()> {
+    pub(crate) fn text(
+        &mut self,
+        text: &str,
+        in_reasoning: bool,
+        source: Source,
+    ) -> io::Result<()> {
         let source = self.placed(source);
         self.write(&TextRecord {
             kind: "text",
@@ -265,7 +249,7 @@ impl Output {
     }
 
     /// Records already serialized (by a worker of `-j`).
-    pub fn write_raw(&mut self, records: &[u8]) -> io::Result<()> {
+    pub(crate) fn write_raw(&mut self, records: &[u8]) -> io::Result<()> {
         self.out.write_all(records)?;
         if self.line_buffered {
             self.out.flush()?;
@@ -273,6 +257,7 @@ impl Output {
         Ok(())
     }
 
+    /// Writes out what is buffered.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }

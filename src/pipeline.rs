@@ -117,11 +117,11 @@ pub(crate) fn options_or_report(
 /// What a run reads.
 pub(crate) struct Inputs {
     /// The files, in order (`-` is standard input).
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// The paths named as arguments or listed by `--files-from`.
-    pub named: Vec<PathBuf>,
+    pub(crate) named: Vec<PathBuf>,
     /// The files found before `--shard` kept its own.
-    pub unsharded: usize,
+    pub(crate) unsharded: usize,
 }
 
 /// The paths named: the arguments, then those of the `--files-from` list. No argument

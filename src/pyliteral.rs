@@ -6,7 +6,7 @@
 use serde_json::{Map, Number, Value};
 
 /// Parses a whole Python literal; `None` on anything else.
-pub fn parse(text: &str) -> Option<Value> {
+pub(crate) fn parse(text: &str) -> Option<Value> {
     let mut p = Parser::new(text);
     let v = p.value()?;
     p.ws();
@@ -14,7 +14,7 @@ pub fn parse(text: &str) -> Option<Value> {
 }
 
 /// Parses one literal at the start of `text` and returns it with the bytes it used.
-pub fn parse_prefix(text: &str) -> Option<(Value, usize)> {
+pub(crate) fn parse_prefix(text: &str) -> Option<(Value, usize)> {
     let mut p = Parser::new(text);
     let v = p.value()?;
     Some((v, p.i))
@@ -23,7 +23,7 @@ pub fn parse_prefix(text: &str) -> Option<(Value, usize)> {
 /// [`parse_prefix`] for what a model wrote: a raw line break inside a quoted string
 /// (`unescaped-newline`) and a quote inside one that does not end it, because no
 /// delimiter follows it (`unescaped-quote`), are read as text and named.
-pub fn parse_prefix_repairing(text: &str) -> Option<(Value, usize, Vec<&'static str>)> {
+pub(crate) fn parse_prefix_repairing(text: &str) -> Option<(Value, usize, Vec<&'static str>)> {
     let mut p = Parser::new(text);
     p.repairs = Some(Vec::new());
     let v = p.value()?;

@@ -10,14 +10,14 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 /// sets, so two that collide would make a new call look like a copy and drop it; a
 /// multiply-rotate hash (FxHash's scheme, used here before) did collide on ids that
 /// differ in two bytes eight apart (`call_10092`, `call_10842`).
-pub fn hash_bytes(bytes: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
 /// A 64-bit hash of several byte strings together, each with its length, so that no
 /// two different lists of parts give the same bytes to hash (`("ab", "c")` is not
 /// `("a", "bc")`).
-pub fn hash_parts(parts: &[&[u8]]) -> u64 {
+pub(crate) fn hash_parts(parts: &[&[u8]]) -> u64 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
     for part in parts {
         h.update(&(part.len() as u64).to_le_bytes());
@@ -28,7 +28,7 @@ pub fn hash_parts(parts: &[&[u8]]) -> u64 {
 
 /// Hashes that are already hashes need no hashing again.
 #[derive(Default)]
-pub struct IdentityHasher(u64);
+pub(crate) struct IdentityHasher(u64);
 
 impl Hasher for IdentityHasher {
     fn finish(&self) -> u64 {
@@ -46,14 +46,14 @@ type Set = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// The hashes seen among the last `cap` to `2 * cap` inserted: when the current
 /// generation is full, it becomes the old one and the older one is dropped.
-pub struct RecentSet {
+pub(crate) struct RecentSet {
     current: Set,
     old: Set,
     cap: usize,
 }
 
 /// How many recent entries each check remembers at least.
-pub const RECENT: usize = 1 << 17;
+pub(crate) const RECENT: usize = 1 << 17;
 
 impl Default for RecentSet {
     fn default() -> Self {
@@ -62,7 +62,7 @@ impl Default for RecentSet {
 }
 
 impl RecentSet {
-    pub fn with_cap(cap: usize) -> RecentSet {
+    pub(crate) fn with_cap(cap: usize) -> RecentSet {
         RecentSet {
             current: Set::default(),
             old: Set::default(),
@@ -71,7 +71,7 @@ impl RecentSet {
     }
 
     /// Adds a hash; `false` when it was seen recently.
-    pub fn insert(&mut self, hash: u64) -> bool {
+    pub(crate) fn insert(&mut self, hash: u64) -> bool {
         if self.old.contains(&hash) || !self.current.insert(hash) {
             return false;
         }
@@ -85,7 +85,7 @@ impl RecentSet {
         true
     }
 
-    pub fn contains(&self, hash: u64) -> bool {
+    pub(crate) fn contains(&self, hash: u64) -> bool {
         self.current.contains(&hash) || self.old.contains(&hash)
     }
 }
@@ -94,14 +94,14 @@ impl RecentSet {
 /// generations as [`RecentSet`]: what waits for a later match (a call for its result)
 /// without growing with the input. An entry older than that is forgotten, oldest
 /// first, a generation at a time.
-pub struct RecentMap<K, V> {
+pub(crate) struct RecentMap<K, V> {
     current: HashMap<K, V>,
     old: HashMap<K, V>,
     cap: usize,
 }
 
 /// How many calls wait for their results at least (`--with-results`).
-pub const RECENT_CALLS: usize = 1 << 14;
+pub(crate) const RECENT_CALLS: usize = 1 << 14;
 
 impl<K: Hash + Eq, V> Default for RecentMap<K, V> {
     fn default() -> Self {
@@ -110,7 +110,7 @@ impl<K: Hash + Eq, V> Default for RecentMap<K, V> {
 }
 
 impl<K: Hash + Eq, V> RecentMap<K, V> {
-    pub fn with_cap(cap: usize) -> RecentMap<K, V> {
+    pub(crate) fn with_cap(cap: usize) -> RecentMap<K, V> {
         RecentMap {
             current: HashMap::new(),
             old: HashMap::new(),
@@ -119,7 +119,7 @@ impl<K: Hash + Eq, V> RecentMap<K, V> {
     }
 
     /// Adds or replaces an entry (a replaced one counts as new).
-    pub fn insert(&mut self, key: K, value: V) {
+    pub(crate) fn insert(&mut self, key: K, value: V) {
         self.old.remove(&key);
         self.current.insert(key, value);
         if self.current.len() >= self.cap {
@@ -129,7 +129,7 @@ impl<K: Hash + Eq, V> RecentMap<K, V> {
         }
     }
 
-    pub fn get<Q>(&self, key: &Q) -> Option<&V>
+    pub(crate) fn get<Q>(&self, key: &Q) -> Option<&V>
     where
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
@@ -137,15 +137,17 @@ impl<K: Hash + Eq, V> RecentMap<K, V> {
         self.current.get(key).or_else(|| self.old.get(key))
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.current.len() + self.old.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.current.clear();
         self.old.clear();
     }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-pub fn run(args: RenderArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: RenderArgs) -> Result<ExitCode> {
     let mut tools = Vec::new();
     for path in &args.files {
         tools.extend(tools::load(path)?);
@@ -24,7 +24,7 @@ pub fn run(args: RenderArgs) -> Result<ExitCode> {
 }
 
 /// The Markdown for every tool, separated by blank lines.
-pub fn render(tools: &[Tool], style: RenderStyle) -> String {
+pub(crate) fn render(tools: &[Tool], style: RenderStyle) -> String {
     let mut md = String::new();
     for (i, tool) in tools.iter().enumerate() {
         if i > 0 {
@@ -190,7 +190,7 @@ fn type_name(schema: &Value) -> Option<String> {
 /// Example arguments from a schema: the default or first example when given, else the
 /// first enum value, the minimum or 42, `true`, `minItems` items (at least one),
 /// nested objects with every property, and `"value"` for strings.
-pub fn example(schema: &Value, depth: usize) -> Value {
+pub(crate) fn example(schema: &Value, depth: usize) -> Value {
     if depth > MAX_DEPTH {
         return Value::Null;
     }

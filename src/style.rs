@@ -7,12 +7,12 @@ use anstyle::{AnsiColor, Style};
 
 /// Whether to style, decided once per output.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Paint {
+pub(crate) struct Paint {
     on: bool,
 }
 
 /// Where a human output goes, for `--color auto`.
-pub enum Stream {
+pub(crate) enum Stream {
     Stdout,
     Stderr,
     /// A file (`-o`): never a terminal.
@@ -21,7 +21,7 @@ pub enum Stream {
 
 impl Paint {
     /// `auto` styles only a terminal, and follows `NO_COLOR` and `CLICOLOR_FORCE`.
-    pub fn new(when: ColorWhen, stream: Stream) -> Paint {
+    pub(crate) fn new(when: ColorWhen, stream: Stream) -> Paint {
         use anstream::{AutoStream, ColorChoice};
         let choice = match (when, stream) {
             (ColorWhen::Always, _) => ColorChoice::Always,
@@ -44,15 +44,15 @@ impl Paint {
         }
     }
 
-    pub fn path(&self, text: &str) -> String {
+    pub(crate) fn path(&self, text: &str) -> String {
         self.apply(AnsiColor::Magenta.on_default(), text)
     }
 
-    pub fn line(&self, line: u64) -> String {
+    pub(crate) fn line(&self, line: u64) -> String {
         self.apply(AnsiColor::Green.on_default(), &line.to_string())
     }
 
-    pub fn header(&self, text: &str) -> String {
+    pub(crate) fn header(&self, text: &str) -> String {
         self.apply(Style::new().bold(), text)
     }
 }

@@ -22,18 +22,18 @@ const WRAPPERS: &[(&str, &str, &[&str])] = &[
 ];
 
 /// A call or result found in a text.
-pub struct Span<'c> {
-    pub start: usize,
-    pub end: usize,
-    pub dialect: &'static str,
+pub(crate) struct Span<'c> {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) dialect: &'static str,
     /// The call, for pieces that are calls.
-    pub call: Option<&'c Call>,
+    pub(crate) call: Option<&'c Call>,
 }
 
 /// Which spans stand on their own: a span inside another (JSON quoted in an XML call's
 /// arguments, a call inside another's value) belongs to the outer one; of two that
 /// overlap without one holding the other, the earlier in `spans` is kept.
-pub fn outermost(spans: &[Span]) -> Vec<bool> {
+pub(crate) fn outermost(spans: &[Span]) -> Vec<bool> {
     let mut keep = vec![true; spans.len()];
     for (i, s) in spans.iter().enumerate() {
         for (j, o) in spans.iter().enumerate() {
@@ -53,7 +53,7 @@ pub fn outermost(spans: &[Span]) -> Vec<bool> {
 }
 
 /// Widens `spans` (in text order, none overlapping another) to what belongs to them.
-pub fn widen(text: &str, spans: &mut [Span]) {
+pub(crate) fn widen(text: &str, spans: &mut [Span]) {
     // Calls of one value (a `{"tool_calls": […]}` wrapper, a marker's array) share its
     // span: the last of them is written with it, the others with nothing.
     for i in 1..spans.len() {

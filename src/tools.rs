@@ -8,13 +8,13 @@ use std::path::Path;
 /// One declared tool.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
-    pub name: String,
-    pub description: Option<String>,
+    pub(crate) name: String,
+    pub(crate) description: Option<String>,
     /// The JSON Schema of its arguments (`{}` when none is given).
-    pub schema: Value,
+    pub(crate) schema: Value,
     /// The schema of what it returns, when the contract says (MCP `outputSchema`,
     /// Gemini `response`).
-    pub returns: Option<Value>,
+    pub(crate) returns: Option<Value>,
 }
 
 impl Tool {
@@ -32,13 +32,13 @@ impl Tool {
 const EXPECTED: &str = "expected an OpenAI tools array, Anthropic tools, an MCP tools/list result, Gemini functionDeclarations, or a {\"name\": schema} map";
 
 /// Reads a contracts file.
-pub fn load(path: &Path) -> Result<Vec<Tool>> {
+pub(crate) fn load(path: &Path) -> Result<Vec<Tool>> {
     Ok(load_noting(path)?.0)
 }
 
 /// [`load`], and what was read otherwise than written (`tool T: type "float" read as
 /// "number"`), for warnings.
-pub fn load_noting(path: &Path) -> Result<(Vec<Tool>, Vec<String>)> {
+pub(crate) fn load_noting(path: &Path) -> Result<(Vec<Tool>, Vec<String>)> {
     let text = crate::config_file::read(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let value: Value = serde_json::from_str(&text)
         .with_context(|| format!("{}: not JSON ({EXPECTED})", path.display()))?;
@@ -110,7 +110,7 @@ fn python_types(v: &mut Value, depth: usize, renamed: &mut Vec<(&'static str, &'
 }
 
 /// The tools a JSON value declares, in any supported layout.
-pub fn from_value(value: &Value) -> Vec<Tool> {
+pub(crate) fn from_value(value: &Value) -> Vec<Tool> {
     match value {
         Value::Array(items) => items.iter().flat_map(from_entry).collect(),
         Value::Object(o) => {

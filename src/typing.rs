@@ -5,13 +5,13 @@
 use serde_json::{Number, Value};
 
 /// The schema of property `key` in an arguments schema, if declared.
-pub fn property<'a>(schema: &'a Value, key: &str) -> Option<&'a Value> {
+pub(crate) fn property<'a>(schema: &'a Value, key: &str) -> Option<&'a Value> {
     schema.get("properties")?.get(key)
 }
 
 /// `raw` converted to the type the schema asks for; the string itself when the schema
 /// says string, gives no type, or the conversion fails.
-pub fn coerce(raw: &str, schema: &Value) -> Value {
+pub(crate) fn coerce(raw: &str, schema: &Value) -> Value {
     convert(raw, schema, 0).unwrap_or_else(|| Value::String(raw.to_owned()))
 }
 

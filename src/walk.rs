@@ -24,7 +24,7 @@ use walkdir::WalkDir;
 /// What a file is, whatever the path it is reached by: device and inode on unix, the
 /// canonical path elsewhere.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FileId(Inner);
+pub(crate) struct FileId(Inner);
 
 #[cfg(unix)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,7 +36,7 @@ struct Inner(PathBuf);
 
 impl FileId {
     /// The file `path` names, through symbolic links.
-    pub fn of(path: &Path) -> io::Result<FileId> {
+    pub(crate) fn of(path: &Path) -> io::Result<FileId> {
         let meta = std::fs::metadata(path)?;
         FileId::from_metadata(path, &meta)
     }
@@ -55,21 +55,21 @@ impl FileId {
 
 /// How directories are walked.
 #[derive(Clone, Debug, Default)]
-pub struct WalkOptions {
+pub(crate) struct WalkOptions {
     /// Follow symbolic links inside directories.
-    pub follow: bool,
+    pub(crate) follow: bool,
     /// Files a walk never yields (an output file inside a directory being read).
-    pub exclude: HashSet<FileId>,
+    pub(crate) exclude: HashSet<FileId>,
     /// `--exclude` globs: a file or directory found in a walk whose name or path
     /// relative to the directory argument matches one is not read (a directory not
     /// entered). Files named as arguments are always read.
-    pub globs: Option<globset::GlobSet>,
+    pub(crate) globs: Option<globset::GlobSet>,
 }
 
 /// The `--exclude` patterns as one matcher; `None` for none. A pattern without a `/`
 /// matches a name at any depth (`*.orig`), one with a `/` the path relative to the
 /// directory argument (`drafts/**`).
-pub fn exclude_globs(patterns: &[String]) -> anyhow::Result<Option<globset::GlobSet>> {
+pub(crate) fn exclude_globs(patterns: &[String]) -> anyhow::Result<Option<globset::GlobSet>> {
     if patterns.is_empty() {
         return Ok(None);
     }
@@ -93,20 +93,20 @@ fn excluded(globs: &globset::GlobSet, root: &Path, path: &Path) -> bool {
 
 /// A file to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Walked {
+pub(crate) struct Walked {
     /// The path to open: an argument as given, or a directory argument joined with the
     /// file's path inside it.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// The directory argument the file was found in (for paths relative to it); `None`
     /// for an argument that named the file itself.
-    pub root: Option<PathBuf>,
+    pub(crate) root: Option<PathBuf>,
 }
 
 /// Every argument in order: a directory by its files, anything else as given (`-`,
 /// a FIFO or `/dev/stdin` named by the user are kept). A file reached again (named
 /// twice, or by another path) is left out. Directories that cannot be read are reported
 /// as errors through `diag` and the walk goes on.
-pub fn walk(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<Walked> {
+pub(crate) fn walk(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<Walked> {
     let mut out = Vec::new();
     let mut seen_dirs = HashSet::new();
     let mut seen_files = HashSet::new();
@@ -130,19 +130,11 @@ pub fn walk(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<Walked> {
     out
 }
 
-/// The paths `extract` and `check` read: none means standard input.
-pub fn paths(args: &[PathBuf], opts: &WalkOptions, diag: &Diag) -> Vec<PathBuf> {
-    if args.is_empty() {
-        return vec!["-".into()];
-    }
-    walk(args, opts, diag).into_iter().map(|w| w.path).collect()
-}
-
 /// What a file's shard is decided by: its path relative to the directory argument it
 /// was found in, or the path as given for a file named or listed, `/`-separated and
 /// without `.` components, so that every machine, wherever the tree is mounted, puts a
 /// file in one shard.
-pub fn shard_key(walked: &Walked) -> Vec<u8> {
+pub(crate) fn shard_key(walked: &Walked) -> Vec<u8> {
     use std::path::Component;
     let path = match &walked.root {
         Some(root) => walked.path.strip_prefix(root).unwrap_or(&walked.path),
@@ -170,13 +162,13 @@ pub fn shard_key(walked: &Walked) -> Vec<u8> {
 
 /// Whether a file is in shard `index` (1-based) of `count`: XXH3-64 of its
 /// [`shard_key`], modulo `count`, is `index - 1`.
-pub fn in_shard(walked: &Walked, index: u64, count: u64) -> bool {
+pub(crate) fn in_shard(walked: &Walked, index: u64, count: u64) -> bool {
     xxhash_rust::xxh3::xxh3_64(&shard_key(walked)) % count == index - 1
 }
 
 /// The paths of a `--files-from` list: separated by NUL bytes (`null`) or line breaks,
 /// empty ones (a trailing separator, blank lines) skipped.
-pub fn parse_list(bytes: &[u8], null: bool) -> Vec<PathBuf> {
+pub(crate) fn parse_list(bytes: &[u8], null: bool) -> Vec<PathBuf> {
     let separator = if null { b'\0' } else { b'\n' };
     bytes
         .split(|&b| b == separator)
@@ -383,10 +375,6 @@ mod tests {
                     root: None
                 },
             ]
-        );
-        assert_eq!(
-            paths(&[], &WalkOptions::default(), &Diag::new(true)),
-            [PathBuf::from("-")]
         );
     }
 

@@ -467,7 +467,7 @@ fn conversation_fixtures() -> Vec<std::path::PathBuf> {
 /// and keeps the rules no schema states (`toolsift::convert::rules`).
 #[test]
 fn every_conversion_of_every_fixture_is_a_request_the_api_takes() {
-    use toolsift::convert::model::Format;
+    use toolsift::testing::Format;
     let targets = [
         ("openai", Format::Openai),
         ("anthropic", Format::Anthropic),
@@ -504,7 +504,7 @@ fn every_conversion_of_every_fixture_is_a_request_the_api_takes() {
                 let doc: Value = serde_json::from_str(line).unwrap();
                 for e in validate(name, &doc)
                     .into_iter()
-                    .chain(toolsift::convert::rules::check(&doc, format))
+                    .chain(toolsift::testing::check(&doc, format))
                 {
                     failures.push(format!("{rel} --to {name}: {e}"));
                 }
@@ -545,7 +545,7 @@ fn every_conversion_of_every_fixture_is_a_request_the_api_takes() {
 /// provider's schema there.
 #[test]
 fn every_field_written_back_is_in_the_providers_schema() {
-    use toolsift::convert::model::Format;
+    use toolsift::testing::Format;
     let schema = |file: &str| -> Value {
         serde_json::from_str(
             &std::fs::read_to_string(common::root().join("fixtures/api-schemas").join(file))
@@ -618,7 +618,7 @@ fn every_field_written_back_is_in_the_providers_schema() {
             other => panic!("no place in the schemas for {other:?}"),
         }
     };
-    for (to, what, keys) in toolsift::convert::rules::ACCEPTED {
+    for (to, what, keys) in toolsift::testing::ACCEPTED {
         if keys.is_empty() {
             continue;
         }

@@ -1071,7 +1071,7 @@ fn a_call_up_to_the_overlap_long_is_found_whole_across_a_default_window_cut() {
     // Prose, then a call of 0.9 MB over 30,000 lines that starts 0.8 MB before the cut
     // of the default window and runs past it: the next window reaches back 1 MiB and
     // holds the call whole.
-    use toolsift::input::{MAX_OVERLAP, TEXT_WINDOW};
+    use toolsift::testing::{MAX_OVERLAP, TEXT_WINDOW};
     let line = "Plain prose about the weather, with no call in it at all.\n";
     let lines_before = (TEXT_WINDOW - 800_000) / line.len();
     let mut text = line.repeat(lines_before);
@@ -1110,7 +1110,7 @@ fn calls_up_to_the_overlap_long_are_whole_across_later_window_cuts() {
     // Once the json channel has won, a window may move on to a short overlap before its
     // cut, unless a value is still open there. Calls of 0.9 MB, one after another, over
     // 12 MB: every later cut falls inside one or between two, and each is found whole.
-    use toolsift::input::{MAX_OVERLAP, TEXT_WINDOW};
+    use toolsift::testing::{MAX_OVERLAP, TEXT_WINDOW};
     let first = "<tool_call>{\"name\": \"first\", \"arguments\": {}}</tool_call>\n";
     let mut text = first.to_owned();
     let row = format!("\"{}\",\n", "x".repeat(26));
@@ -1140,7 +1140,7 @@ fn calls_up_to_the_overlap_long_are_whole_across_the_cuts_of_short_windows() {
     // windows (`LEAST_WINDOW`), and the next window starts a short overlap back. Calls of
     // 0.9 MB every 2.7 MB of prose, over 24 MB: cuts fall inside several of them, and
     // each is found whole, on its line.
-    use toolsift::input::{LEAST_WINDOW, MAX_OVERLAP, TEXT_WINDOW};
+    use toolsift::testing::{LEAST_WINDOW, MAX_OVERLAP, TEXT_WINDOW};
     let line = "Plain prose about the weather, with no call in it at all.\n";
     let row = format!("\"{}\",\n", "x".repeat(26));
     let call = format!(

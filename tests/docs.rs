@@ -5,7 +5,7 @@
 
 use crate::common::{root, toolsift};
 use clap::CommandFactory;
-use toolsift::cli::Cli;
+use toolsift::testing::Cli;
 
 fn check(rel: &str, generated: Vec<u8>) {
     let path = root().join(rel);
@@ -30,7 +30,7 @@ fn printed(args: &[&str]) -> Vec<u8> {
 
 #[test]
 fn man_pages_are_current() {
-    let pages = toolsift::docs::man_pages();
+    let pages = toolsift::testing::man_pages();
     let mut names = Vec::new();
     for (name, _) in &pages {
         // toolsift-tools-render: `toolsift man tools render`.
@@ -66,12 +66,12 @@ fn completions_are_current() {
 #[test]
 fn clap_definition_is_consistent() {
     Cli::command().debug_assert();
-    toolsift::docs::cli_command().debug_assert();
+    toolsift::testing::cli_command().debug_assert();
 }
 
 #[test]
 fn man_synopsis_is_how_the_command_is_run() {
-    for (name, page) in toolsift::docs::man_pages() {
+    for (name, page) in toolsift::testing::man_pages() {
         let Some(words) = name.strip_prefix("toolsift-") else {
             continue;
         };
@@ -120,11 +120,10 @@ fn man_takes_the_names_it_lists() {
 #[test]
 fn completions_offer_dialect_and_page_names() {
     let bash = String::from_utf8(printed(&["completions", "bash"])).unwrap();
-    let registry: Vec<String> =
-        toolsift::dialects::all_rows(toolsift::dialects::Registry::builtin())
-            .into_iter()
-            .map(|row| row.name)
-            .collect();
+    let registry: Vec<String> = toolsift::testing::all_rows(toolsift::Registry::builtin())
+        .into_iter()
+        .map(|row| row.name)
+        .collect();
     // extract, check and convert: after --dialects, the registry's names.
     let mut offered = 0;
     for (_, rest) in bash
@@ -261,7 +260,7 @@ fn docs_document_every_dialect() {
     assert!(out.status.success());
     let rows = String::from_utf8(out.stdout).unwrap();
     // Every dialect of the registry is listed (an empty list would check nothing).
-    let known = toolsift::dialects::all_rows(toolsift::dialects::Registry::builtin());
+    let known = toolsift::testing::all_rows(toolsift::Registry::builtin());
     assert_eq!(rows.lines().count(), known.len());
     assert!(known.len() > 60, "{} dialects", known.len());
     let mut missing = Vec::new();

@@ -63,9 +63,9 @@ fn python_type_names_in_a_contract_are_read_as_json_schema_types() {
 /// The spans of the calls the engine chooses in `text` read as one assistant message:
 /// (start, end, dialect, channel).
 fn spans(text: &str, all: bool) -> Vec<(usize, usize, &'static str, String)> {
-    use toolsift::dialects::{Channel, Registry};
-    use toolsift::engine::{Engine, Options, Reasoning};
-    use toolsift::model::{Role, Text, Turn};
+    use toolsift::{Channel, Registry};
+    use toolsift::{Engine, Options, Reasoning};
+    use toolsift::{Role, Text, Turn};
     let options = Options {
         formats: Channel::ALL.to_vec(),
         all,
@@ -79,7 +79,7 @@ fn spans(text: &str, all: bool) -> Vec<(usize, usize, &'static str, String)> {
         reasoning: Reasoning::Include,
         manifest: None,
     };
-    let mut out = toolsift::output::Output::new(Box::new(std::io::sink()), false);
+    let mut out = toolsift::Output::new(Box::new(std::io::sink()), false);
     let mut engine = Engine::new(options, &mut out);
     let mut turn = Turn::new(Role::Assistant, 1);
     turn.texts.push(Text::new(text, 1, false, true));

@@ -5,12 +5,12 @@
 
 use crate::common;
 use std::io::Cursor;
-use toolsift::diag::Diag;
-use toolsift::dialects::Channel;
-use toolsift::engine::{Engine, Options, Reasoning};
-use toolsift::input::{Framing, Reader};
-use toolsift::model::Role;
-use toolsift::output::Output;
+use toolsift::Channel;
+use toolsift::Diag;
+use toolsift::Output;
+use toolsift::Role;
+use toolsift::{Engine, Options, Reasoning};
+use toolsift::{Framing, Reader};
 
 /// xorshift64*: deterministic, no dependency.
 struct Rng(u64);
@@ -103,12 +103,9 @@ fn run(input: &[u8], framing: Framing, window: usize) -> Vec<common::Record> {
         roles: vec![Role::Assistant, Role::User, Role::System, Role::Tool],
         dialects: None,
         contracts: std::sync::Arc::new(
-            toolsift::contracts::Contracts::from_tools(vec![toolsift::tools::Tool::named(
-                "get_weather",
-            )])
-            .unwrap(),
+            toolsift::Contracts::from_tools(vec![toolsift::Tool::named("get_weather")]).unwrap(),
         ),
-        registry: toolsift::dialects::Registry::builtin(),
+        registry: toolsift::Registry::builtin(),
         strict: false,
         reasoning: Reasoning::Include,
         manifest: None,

@@ -7,12 +7,12 @@ use std::cell::RefCell;
 use std::io::{self, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
-use toolsift::diag::Diag;
-use toolsift::dialects::{Channel, Registry};
-use toolsift::engine::{Engine, Options, Reasoning};
-use toolsift::input::{Framing, Reader};
-use toolsift::model::Role;
-use toolsift::output::Output;
+use toolsift::Diag;
+use toolsift::Output;
+use toolsift::Role;
+use toolsift::{Channel, Registry};
+use toolsift::{Engine, Options, Reasoning};
+use toolsift::{Framing, Reader};
 
 /// Hands out the input one chunk at a time, as a pipe would.
 struct Chunked<'a> {
@@ -755,7 +755,7 @@ fn one_thread_and_two_cut_the_same_windows_of_text_with_bad_bytes() {
         let mut seen = Vec::new();
         let diag = Diag::new(true);
         let mut sink = |event| {
-            if let toolsift::model::Event::Window(w) = event {
+            if let toolsift::Event::Window(w) = event {
                 seen.push((w.offset, w.text.text.len(), w.keep_before));
             }
             Ok(())

@@ -3,5 +3,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    toolsift::fuzzing::extract(data, toolsift::input::Framing::Yaml);
+    toolsift::fuzzing::extract(data, toolsift::Framing::Yaml);
 });

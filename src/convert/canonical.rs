@@ -10,7 +10,7 @@ use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
 /// The schema of the canonical transcript.
-pub const SCHEMA: &str = include_str!("transcript.schema.json");
+pub(crate) const SCHEMA: &str = include_str!("transcript.schema.json");
 
 fn extra_j(extra: &Extra) -> Option<J> {
     (!extra.is_empty()).then(|| {
@@ -31,7 +31,7 @@ fn written_j(w: &Option<Written>) -> Option<J> {
     })
 }
 
-pub fn write(t: &Transcript) -> J {
+pub(crate) fn write(t: &Transcript) -> J {
     let messages = t.messages.iter().map(message_j).collect();
     let mut doc = J::obj().with("messages", J::Arr(messages));
     doc.push_some("source", t.source.map(|f| J::str(f.name())));
@@ -128,7 +128,7 @@ fn written(obj: &Obj) -> Result<Option<Written>> {
 }
 
 /// Reads a canonical transcript (the object holding `messages`).
-pub fn read(obj: &Obj) -> Result<Transcript> {
+pub(crate) fn read(obj: &Obj) -> Result<Transcript> {
     let mut t = Transcript {
         source: string(obj, "source")?
             .as_deref()

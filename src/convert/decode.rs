@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 
 /// A value read as text, or a clear error: a string that cannot be kept exactly (a lone
 /// surrogate) fails the file rather than being changed.
-pub fn text(node: &Node, what: &str) -> Result<String> {
+pub(crate) fn text(node: &Node, what: &str) -> Result<String> {
     if has_lone_surrogate(node.text()) {
         bail!(
             "{what}: a string holds a lone surrogate, which cannot be kept exactly: {}",
@@ -26,7 +26,7 @@ pub fn text(node: &Node, what: &str) -> Result<String> {
 
 /// Whether a JSON string as written holds half a surrogate pair (`"\ud800"`), which
 /// no Rust string can hold: decoding would change it.
-pub fn has_lone_surrogate(written: &str) -> bool {
+pub(crate) fn has_lone_surrogate(written: &str) -> bool {
     let bytes = written.as_bytes();
     let mut from = 0;
     while let Some(n) = memchr::memmem::find(&bytes[from..], b"\\u") {
@@ -90,7 +90,7 @@ pub(crate) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
 
 /// Arguments given as JSON text in a string (OpenAI, Responses): an object is kept as
 /// its text; anything else as `arguments_raw`, with `{}`.
-pub fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
+pub(crate) fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
     match node.kind() {
         Kind::Object => call.arguments = raw(node),
         Kind::Null => {}
@@ -105,7 +105,7 @@ pub fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
 
 /// Arguments as JSON text: kept when it is one object (or one encoded twice), else as
 /// `arguments_raw`.
-pub fn set_arguments_text(call: &mut CallPart, s: String) {
+pub(crate) fn set_arguments_text(call: &mut CallPart, s: String) {
     let trimmed = s.trim();
     if trimmed.is_empty() {
         if !s.is_empty() {

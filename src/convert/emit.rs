@@ -7,7 +7,7 @@ use super::model::Raw;
 
 /// A JSON value to write.
 #[derive(Clone, Debug)]
-pub enum J {
+pub(crate) enum J {
     Obj(Vec<(String, J)>),
     Arr(Vec<J>),
     Str(String),
@@ -17,35 +17,35 @@ pub enum J {
 }
 
 impl J {
-    pub fn obj() -> J {
+    pub(crate) fn obj() -> J {
         J::Obj(Vec::new())
     }
 
-    pub fn str(s: impl Into<String>) -> J {
+    pub(crate) fn str(s: impl Into<String>) -> J {
         J::Str(s.into())
     }
 
     /// Adds a member (to an object; a no-op on anything else).
-    pub fn with(mut self, key: &str, value: J) -> J {
+    pub(crate) fn with(mut self, key: &str, value: J) -> J {
         self.push(key, value);
         self
     }
 
-    pub fn push(&mut self, key: &str, value: J) {
+    pub(crate) fn push(&mut self, key: &str, value: J) {
         if let J::Obj(members) = self {
             members.push((key.to_owned(), value));
         }
     }
 
     /// Adds a member only when there is a value.
-    pub fn push_some(&mut self, key: &str, value: Option<J>) {
+    pub(crate) fn push_some(&mut self, key: &str, value: Option<J>) {
         if let Some(v) = value {
             self.push(key, v);
         }
     }
 
     /// Adds the members of `extra` whose keys are not there yet.
-    pub fn push_extra(&mut self, extra: &[(String, Raw)]) {
+    pub(crate) fn push_extra(&mut self, extra: &[(String, Raw)]) {
         if let J::Obj(members) = self {
             for (k, v) in extra {
                 if !members.iter().any(|(m, _)| m == k) {
@@ -56,21 +56,17 @@ impl J {
     }
 
     /// Whether this is an object with a member `key`.
-    pub fn has(&self, key: &str) -> bool {
+    pub(crate) fn has(&self, key: &str) -> bool {
         matches!(self, J::Obj(members) if members.iter().any(|(k, _)| k == key))
     }
 
     /// Whether this is the string `s`.
-    pub fn is_str(&self, s: &str) -> bool {
+    pub(crate) fn is_str(&self, s: &str) -> bool {
         matches!(self, J::Str(v) if v == s)
     }
 
-    pub fn is_empty_obj(&self) -> bool {
-        matches!(self, J::Obj(m) if m.is_empty())
-    }
-
     /// The JSON text: indented by two spaces, or on one line.
-    pub fn render(&self, pretty: bool) -> String {
+    pub(crate) fn render(&self, pretty: bool) -> String {
         let mut out = String::new();
         self.write(&mut out, pretty, 0);
         out
@@ -133,14 +129,14 @@ fn newline(out: &mut String, pretty: bool, depth: usize) {
 }
 
 /// A JSON string as serde_json writes it (only what must be escaped is).
-pub fn write_str(out: &mut String, s: &str) {
+pub(crate) fn write_str(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).expect("a string serializes"));
 }
 
 /// Lays out one JSON value given as valid text: tokens copied as they are, white space
 /// between them replaced by this writer's. The text comes from a parsed source, so it
 /// is valid; should it not be, it is copied as it is rather than altered.
-pub fn layout(text: &str, out: &mut String, pretty: bool, depth: usize) {
+pub(crate) fn layout(text: &str, out: &mut String, pretty: bool, depth: usize) {
     let bytes = text.as_bytes();
     let start = out.len();
     let mut depth = depth;

@@ -9,26 +9,26 @@ use std::collections::BTreeSet;
 
 /// What a writer could not carry over, one line each (deduplicated, in order).
 #[derive(Default, Debug)]
-pub struct Notes {
+pub(crate) struct Notes {
     lines: BTreeSet<String>,
     /// Fields not written, by what held them: one line each at the end.
     dropped: std::collections::BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Notes {
-    pub fn add(&mut self, note: impl Into<String>) {
+    pub(crate) fn add(&mut self, note: impl Into<String>) {
         self.lines.insert(note.into());
     }
 
     /// Fields of `what` (top-level fields, message fields…) the target does not hold.
-    pub fn dropped<'k>(&mut self, what: &str, keys: impl IntoIterator<Item = &'k str>) {
+    pub(crate) fn dropped<'k>(&mut self, what: &str, keys: impl IntoIterator<Item = &'k str>) {
         self.dropped
             .entry(what.to_owned())
             .or_default()
             .extend(keys.into_iter().map(str::to_owned));
     }
 
-    pub fn merge(&mut self, other: Notes) {
+    pub(crate) fn merge(&mut self, other: Notes) {
         self.lines.extend(other.lines);
         for (what, keys) in other.dropped {
             self.dropped.entry(what).or_default().extend(keys);
@@ -36,7 +36,7 @@ impl Notes {
     }
 
     /// Every note, one line each.
-    pub fn lines(self) -> Vec<String> {
+    pub(crate) fn lines(self) -> Vec<String> {
         let mut out: Vec<String> = self.lines.into_iter().collect();
         for (what, keys) in self.dropped {
             let keys: Vec<String> = keys.into_iter().collect();
@@ -51,7 +51,7 @@ impl Notes {
 
 /// The formats whose messages share OpenAI's shape: fields kept in `extra` by one are
 /// written back by the others.
-pub fn family(f: Format) -> Format {
+pub(crate) fn family(f: Format) -> Format {
     match f {
         Format::Xml | Format::MandrakeJson | Format::Openai => Format::Openai,
         other => other,
@@ -83,7 +83,7 @@ pub(crate) fn document(
 const PORTABLE: &[&str] = &["model", "temperature", "top_p", "metadata", "stream"];
 
 /// Writes `extra` back when the target is of the source's family; else notes it.
-pub fn keep_extra(
+pub(crate) fn keep_extra(
     j: &mut J,
     extra: &[(String, Raw)],
     t: &Transcript,

@@ -11,12 +11,12 @@ use std::borrow::Cow;
 
 /// What `convert` says of a stream: it reads whole conversations, and `extract`
 /// reassembles streams.
-pub const STREAM: &str = "read through extract's reader: messages, calls and results are kept, a stream's chunks and a log's other records are not";
+pub(crate) const STREAM: &str = "read through extract's reader: messages, calls and results are kept, a stream's chunks and a log's other records are not";
 
 /// Input that holds no conversation document (a stream, a cassette, plain text, a log
 /// of another shape): `convert` then reads it as `extract` does, turn by turn.
 #[derive(Debug)]
-pub struct NotADocument(pub String);
+pub(crate) struct NotADocument(pub String);
 
 impl std::fmt::Display for NotADocument {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -33,26 +33,26 @@ macro_rules! not_a_document {
     };
 }
 
-pub struct Framed<'a> {
-    pub docs: Vec<Doc<'a>>,
+pub(crate) struct Framed<'a> {
+    pub(crate) docs: Vec<Doc<'a>>,
     /// The input was JSON Lines: the output is too.
     jsonl: bool,
 }
 
 impl Framed<'_> {
-    pub fn lines(&self) -> bool {
+    pub(crate) fn lines(&self) -> bool {
         self.jsonl
     }
 }
 
 /// One document and the line it starts on.
-pub struct Doc<'a> {
+pub(crate) struct Doc<'a> {
     /// Borrowed, or for a session log its lines made one JSON array (see [`session`]).
-    pub text: Cow<'a, str>,
-    pub line: u64,
+    pub(crate) text: Cow<'a, str>,
+    pub(crate) line: u64,
 }
 
-pub fn frame(text: &str) -> Result<Framed<'_>> {
+pub(crate) fn frame(text: &str) -> Result<Framed<'_>> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         if let Some(what) = stream_text(trimmed) {
@@ -178,7 +178,7 @@ fn session(text: &str) -> String {
 
 /// Reads one value with the reader its shape calls for. `Ok(None)` when it holds no
 /// conversation of a known shape.
-pub fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>> {
+pub(crate) fn transcript(root: Node, from: Option<Format>) -> Result<Option<Transcript>> {
     let forced = |f: Format| from.is_none_or(|want| want == f);
     if let Some(obj) = root.object() {
         if let Some(messages) = obj.get("messages").filter(|m| m.kind() == Kind::Array) {

@@ -6,35 +6,35 @@
 //! (`pair`) -> a writer (`write`) -> bytes; `verify` reads the output back.
 
 mod batch;
-pub mod canonical;
-pub mod decode;
-pub mod emit;
-pub mod encode;
-pub mod frame;
-pub mod model;
-pub mod pair;
-pub mod read;
-pub mod request;
-pub mod results;
-pub mod rules;
-pub mod sessions;
-pub mod split;
-pub mod turns;
-pub mod verify;
-pub mod write;
+pub(crate) mod canonical;
+pub(crate) mod decode;
+pub(crate) mod emit;
+pub(crate) mod encode;
+pub(crate) mod frame;
+pub(crate) mod model;
+pub(crate) mod pair;
+pub(crate) mod read;
+pub(crate) mod request;
+pub(crate) mod results;
+pub(crate) mod rules;
+pub(crate) mod sessions;
+pub(crate) mod split;
+pub(crate) mod turns;
+pub(crate) mod verify;
+pub(crate) mod write;
 
 use crate::cli::{ConvertArgs, ConvertFormat};
 use crate::engine::{Engine, Options, Reasoning};
 use crate::output::Output;
 use anyhow::{Result, anyhow, bail};
-pub use batch::run;
+pub(crate) use batch::run;
 use encode::Notes;
 use model::{Format, Part, Role, Transcript};
 use request::WriteOptions;
 use std::io::{self, Read};
 use std::path::Path;
 
-pub fn format_of(f: ConvertFormat) -> Format {
+pub(crate) fn format_of(f: ConvertFormat) -> Format {
     match f {
         ConvertFormat::Json => Format::Json,
         ConvertFormat::Openai => Format::Openai,
@@ -48,34 +48,34 @@ pub fn format_of(f: ConvertFormat) -> Format {
 
 /// What one file gave: its output, and counts for the summary.
 #[derive(Default, Debug)]
-pub struct Converted {
-    pub output: Vec<u8>,
-    pub conversations: usize,
-    pub messages: usize,
-    pub calls: usize,
-    pub results: usize,
+pub(crate) struct Converted {
+    pub(crate) output: Vec<u8>,
+    pub(crate) conversations: usize,
+    pub(crate) messages: usize,
+    pub(crate) calls: usize,
+    pub(crate) results: usize,
     /// Lines for stderr (what the target could not hold, results with no call).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// What `--verify` found would be lost.
-    pub differences: Vec<String>,
+    pub(crate) differences: Vec<String>,
     /// Of those, the rules of the target's API the output breaks (`--verify`).
-    pub refused: usize,
+    pub(crate) refused: usize,
 }
 
 /// How one conversion is done.
-pub struct Settings {
-    pub to: Format,
-    pub from: Option<Format>,
-    pub write: WriteOptions,
-    pub compact: bool,
-    pub verify: bool,
-    pub options: Options,
+pub(crate) struct Settings {
+    pub(crate) to: Format,
+    pub(crate) from: Option<Format>,
+    pub(crate) write: WriteOptions,
+    pub(crate) compact: bool,
+    pub(crate) verify: bool,
+    pub(crate) options: Options,
 }
 
 impl Settings {
     /// A fresh engine for finding calls in text (one per thread).
     fn engine_output() -> Output {
-        Output::collecting()
+        Output::discarding()
     }
 }
 
@@ -84,7 +84,7 @@ impl Settings {
 /// Converts one file's bytes. `walked`: the file was found in a directory argument, where
 /// plain text is not taken for a conversation (a README beside the histories is not one)
 /// and fails with [`NotAConversation`].
-pub fn convert_bytes(bytes: &[u8], settings: &Settings, walked: bool) -> Result<Converted> {
+pub(crate) fn convert_bytes(bytes: &[u8], settings: &Settings, walked: bool) -> Result<Converted> {
     let text = match simdutf8::basic::from_utf8(bytes) {
         Ok(t) => t,
         Err(_) => {
@@ -277,7 +277,7 @@ fn options(args: &ConvertArgs) -> Result<Options> {
 
 /// A file found in a directory that holds no conversation (plain text): skipped.
 #[derive(Debug)]
-pub struct NotAConversation;
+pub(crate) struct NotAConversation;
 
 impl std::fmt::Display for NotAConversation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

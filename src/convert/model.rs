@@ -6,33 +6,33 @@
 /// The exact text of one JSON value as the source wrote it: numbers, key order and
 /// escapes pass through untouched.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Raw(pub String);
+pub(crate) struct Raw(pub String);
 
 impl Raw {
-    pub fn new(text: impl Into<String>) -> Raw {
+    pub(crate) fn new(text: impl Into<String>) -> Raw {
         Raw(text.into())
     }
 
     /// A JSON string holding `text`.
-    pub fn string(text: &str) -> Raw {
+    pub(crate) fn string(text: &str) -> Raw {
         Raw(serde_json::to_string(text).expect("a string serializes"))
     }
 
-    pub fn empty_object() -> Raw {
+    pub(crate) fn empty_object() -> Raw {
         Raw("{}".into())
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// The value, for comparisons (numbers compared as serde_json reads them).
-    pub fn value(&self) -> serde_json::Value {
+    pub(crate) fn value(&self) -> serde_json::Value {
         serde_json::from_str(&self.0).unwrap_or(serde_json::Value::Null)
     }
 
     /// The string this value holds, when it is a JSON string.
-    pub fn as_string(&self) -> Option<String> {
+    pub(crate) fn as_string(&self) -> Option<String> {
         if !self.0.starts_with('"') {
             return None;
         }
@@ -41,16 +41,20 @@ impl Raw {
 }
 
 /// Fields a reader did not interpret, in source order, each value as written.
-pub type Extra = Vec<(String, Raw)>;
+pub(crate) type Extra = Vec<(String, Raw)>;
 
 /// The formats a transcript can be read from or written to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// toolsift's canonical transcript (`toolsift schema transcript`).
     Json,
+    /// OpenAI Chat Completions.
     Openai,
+    /// Anthropic Messages.
     Anthropic,
+    /// Gemini `generateContent`.
     Gemini,
+    /// OpenAI Responses.
     Responses,
     /// Mandrake's JSON-in-text calls (`{"name":"server.method","arguments":…}`).
     MandrakeJson,
@@ -59,7 +63,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const TARGETS: [Format; 7] = [
+    pub(crate) const TARGETS: [Format; 7] = [
         Format::Json,
         Format::Openai,
         Format::Anthropic,
@@ -69,7 +73,7 @@ impl Format {
         Format::Xml,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::Json => "json",
             Format::Openai => "openai",
@@ -81,32 +85,32 @@ impl Format {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Format> {
+    pub(crate) fn from_name(name: &str) -> Option<Format> {
         Format::TARGETS.into_iter().find(|f| f.name() == name)
     }
 }
 
 /// One conversation.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Transcript {
-    pub messages: Vec<Message>,
+pub(crate) struct Transcript {
+    pub(crate) messages: Vec<Message>,
     /// Top-level fields besides the messages (model, tools, metadata), as written.
-    pub extra: Extra,
+    pub(crate) extra: Extra,
     /// The format it was read from (`None` when unknown).
-    pub source: Option<Format>,
+    pub(crate) source: Option<Format>,
     /// The source was a bare array of messages, not an object holding them.
-    pub bare: bool,
+    pub(crate) bare: bool,
     /// Where the conversation was recorded, when that decides how its text is read
     /// (a SWE-agent trajectory's actions are `<command>` blocks).
-    pub origin: crate::model::Origin,
+    pub(crate) origin: crate::model::Origin,
     /// Its text parts are cut around calls and results already (a canonical
     /// transcript): they are text, and are not scanned again.
-    pub cut: bool,
+    pub(crate) cut: bool,
 }
 
 /// Who wrote a message, in the canonical spelling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Role {
+pub(crate) enum Role {
     System,
     User,
     Assistant,
@@ -114,7 +118,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Role::System => "system",
             Role::User => "user",
@@ -124,12 +128,12 @@ impl Role {
     }
 
     /// The role names of every supported format.
-    pub fn from_name(name: &str) -> Option<Role> {
+    pub(crate) fn from_name(name: &str) -> Option<Role> {
         crate::model::Role::from_name(name).map(Role::from_model)
     }
 
     /// The role as extract's model names it.
-    pub fn from_model(r: crate::model::Role) -> Role {
+    pub(crate) fn from_model(r: crate::model::Role) -> Role {
         match r {
             crate::model::Role::System => Role::System,
             crate::model::Role::User => Role::User,
@@ -140,17 +144,17 @@ impl Role {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    pub role: Role,
+pub(crate) struct Message {
+    pub(crate) role: Role,
     /// The role as the source spelled it, when that differs from the canonical name
     /// (`developer`, `model`, `human`).
-    pub role_as_written: Option<String>,
-    pub parts: Vec<Part>,
-    pub extra: Extra,
+    pub(crate) role_as_written: Option<String>,
+    pub(crate) parts: Vec<Part>,
+    pub(crate) extra: Extra,
 }
 
 impl Message {
-    pub fn new(role: Role) -> Message {
+    pub(crate) fn new(role: Role) -> Message {
         Message {
             role,
             role_as_written: None,
@@ -158,21 +162,10 @@ impl Message {
             extra: Vec::new(),
         }
     }
-
-    /// The message's text parts, joined (for comparisons and single-string targets).
-    pub fn text(&self) -> String {
-        let mut s = String::new();
-        for p in &self.parts {
-            if let Part::Text(t) = p {
-                s.push_str(&t.text);
-            }
-        }
-        s
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Part {
+pub(crate) enum Part {
     Text(TextPart),
     Reasoning(TextPart),
     Call(CallPart),
@@ -183,13 +176,13 @@ pub enum Part {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct TextPart {
-    pub text: String,
-    pub extra: Extra,
+pub(crate) struct TextPart {
+    pub(crate) text: String,
+    pub(crate) extra: Extra,
 }
 
 impl TextPart {
-    pub fn new(text: impl Into<String>) -> TextPart {
+    pub(crate) fn new(text: impl Into<String>) -> TextPart {
         TextPart {
             text: text.into(),
             extra: Vec::new(),
@@ -200,26 +193,26 @@ impl TextPart {
 /// Where a call or result sat in message text, and how it was written there: a writer
 /// of the same dialect puts it back byte for byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
-    pub dialect: String,
-    pub text: String,
+pub(crate) struct Written {
+    pub(crate) dialect: String,
+    pub(crate) text: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct CallPart {
-    pub id: Option<String>,
-    pub name: String,
+pub(crate) struct CallPart {
+    pub(crate) id: Option<String>,
+    pub(crate) name: String,
     /// Always a JSON object (`{}` when there are none or they could not be read).
-    pub arguments: Raw,
+    pub(crate) arguments: Raw,
     /// The argument text as written, when it is not a JSON object (invalid, truncated).
-    pub arguments_raw: Option<String>,
-    pub namespace: Option<String>,
-    pub written: Option<Written>,
-    pub extra: Extra,
+    pub(crate) arguments_raw: Option<String>,
+    pub(crate) namespace: Option<String>,
+    pub(crate) written: Option<Written>,
+    pub(crate) extra: Extra,
 }
 
 impl CallPart {
-    pub fn new(name: impl Into<String>, arguments: Raw) -> CallPart {
+    pub(crate) fn new(name: impl Into<String>, arguments: Raw) -> CallPart {
         CallPart {
             id: None,
             name: name.into(),
@@ -236,12 +229,12 @@ impl CallPart {
     /// The arguments as written were not one JSON object and none could be read from
     /// them: a target whose arguments are an object gets `{}`. (Text that held an
     /// object, white space around it or encoded twice, gave that object.)
-    pub fn arguments_lost(&self) -> bool {
+    pub(crate) fn arguments_lost(&self) -> bool {
         self.arguments_raw.is_some()
             && matches!(self.arguments.value(), serde_json::Value::Object(o) if o.is_empty())
     }
 
-    pub fn arguments_text(&self) -> &str {
+    pub(crate) fn arguments_text(&self) -> &str {
         self.arguments_raw
             .as_deref()
             .unwrap_or(self.arguments.as_str())
@@ -249,18 +242,18 @@ impl CallPart {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct ResultPart {
-    pub call_id: Option<String>,
-    pub name: Option<String>,
+pub(crate) struct ResultPart {
+    pub(crate) call_id: Option<String>,
+    pub(crate) name: Option<String>,
     /// The result as the source has it: a string, or content blocks, or any JSON.
-    pub content: Raw,
-    pub is_error: bool,
-    pub written: Option<Written>,
-    pub extra: Extra,
+    pub(crate) content: Raw,
+    pub(crate) is_error: bool,
+    pub(crate) written: Option<Written>,
+    pub(crate) extra: Extra,
 }
 
 impl ResultPart {
-    pub fn new(content: Raw) -> ResultPart {
+    pub(crate) fn new(content: Raw) -> ResultPart {
         ResultPart {
             call_id: None,
             name: None,
@@ -273,7 +266,7 @@ impl ResultPart {
 
     /// The content as one string: a JSON string's text, text blocks joined, or the
     /// JSON itself.
-    pub fn content_text(&self) -> String {
+    pub(crate) fn content_text(&self) -> String {
         if let Some(s) = self.content.as_string() {
             return s;
         }

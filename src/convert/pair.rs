@@ -8,12 +8,12 @@ use crate::formats::generated_call_id;
 
 /// What pairing found that a user should hear about.
 #[derive(Default, Debug)]
-pub struct Pairing {
+pub(crate) struct Pairing {
     /// Results with no call before them to answer.
-    pub orphans: usize,
+    pub(crate) orphans: usize,
 }
 
-pub fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
+pub(crate) fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
     adopt_result_ids(t);
     let mut ordinal = 0;
     let mut used: std::collections::HashSet<String> = t

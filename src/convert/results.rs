@@ -9,21 +9,21 @@ use memchr::memmem;
 
 /// Mandrake's results are read under the name of its calls' dialect: the XML writer
 /// puts both back as they were written.
-pub const MANDRAKE: &str = crate::dialects::mandrake_xml::NAME;
-pub const ANTHROPIC_LEGACY: &str = "anthropic-function-results";
+pub(crate) const MANDRAKE: &str = crate::dialects::mandrake_xml::NAME;
+pub(crate) const ANTHROPIC_LEGACY: &str = "anthropic-function-results";
 /// Mandrake's later JSON results: `{"name", "content"}` or `{"name", "error"}`, bare or
 /// in `{"tool_results": […]}`.
-pub const MANDRAKE_JSON: &str = "mandrake-json";
+pub(crate) const MANDRAKE_JSON: &str = "mandrake-json";
 
-pub struct Found {
-    pub start: usize,
-    pub end: usize,
-    pub dialect: &'static str,
-    pub result: ResultPart,
+pub(crate) struct Found {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) dialect: &'static str,
+    pub(crate) result: ResultPart,
 }
 
 /// Every result written in `text`, in order.
-pub fn find(text: &str) -> Vec<Found> {
+pub(crate) fn find(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     if memchr::memchr(b'<', text.as_bytes()).is_some() {
         mandrake(text, &mut out);
@@ -237,7 +237,7 @@ fn mandrake_json_result(node: &crate::json::Node) -> Option<ResultPart> {
 /// not run), or `<environment_details>`; a first block `The tool execution failed…`
 /// makes it an error. `open` counts the calls still unanswered: a header with none
 /// before it stays text.
-pub fn cline(parts: &mut Vec<Part>, open: &mut usize) {
+pub(crate) fn cline(parts: &mut Vec<Part>, open: &mut usize) {
     let blocks: Vec<ClineBlock> = parts
         .iter()
         .map(|p| match p {
@@ -294,7 +294,7 @@ pub fn cline(parts: &mut Vec<Part>, open: &mut usize) {
 
 /// Whether a message's text blocks hold a Cline result header (`[name …] Result:`, or
 /// `Tool [name] was not executed…`) and no native result.
-pub fn has_cline_header(parts: &[Part]) -> bool {
+pub(crate) fn has_cline_header(parts: &[Part]) -> bool {
     !parts.iter().any(|p| matches!(p, Part::Result(_)))
         && parts.iter().any(|p| {
             matches!(p, Part::Text(t) if matches!(
@@ -305,7 +305,7 @@ pub fn has_cline_header(parts: &[Part]) -> bool {
 }
 
 /// A block of a Cline user message, for [`cline_groups`].
-pub enum ClineBlock<'a> {
+pub(crate) enum ClineBlock<'a> {
     Text(&'a str),
     /// A block that may be part of a result (an image).
     Other,
@@ -314,18 +314,18 @@ pub enum ClineBlock<'a> {
 }
 
 /// One result Cline wrote in a user message's blocks: the blocks `at..end`.
-pub struct ClineGroup {
-    pub at: usize,
-    pub end: usize,
+pub(crate) struct ClineGroup {
+    pub(crate) at: usize,
+    pub(crate) end: usize,
     /// The tool it names (none for a failure without header).
-    pub name: Option<String>,
-    pub is_error: bool,
+    pub(crate) name: Option<String>,
+    pub(crate) is_error: bool,
     /// For a header: where the header block's own text after the header starts.
-    pub rest_at: Option<usize>,
+    pub(crate) rest_at: Option<usize>,
 }
 
 /// The results in a Cline user message's blocks, in order.
-pub fn cline_groups(blocks: &[ClineBlock]) -> Vec<ClineGroup> {
+pub(crate) fn cline_groups(blocks: &[ClineBlock]) -> Vec<ClineGroup> {
     const FAILED: &str = "The tool execution failed with the following error:";
     let mut out = Vec::new();
     let mut i = 0;
@@ -390,7 +390,7 @@ pub fn cline_groups(blocks: &[ClineBlock]) -> Vec<ClineGroup> {
     out
 }
 
-pub const CLINE: &str = "cline-results";
+pub(crate) const CLINE: &str = "cline-results";
 
 enum ClineHead {
     /// `[name for '…'] Result:`; the block's own text after the header starts at `rest_at`.

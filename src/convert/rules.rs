@@ -40,7 +40,7 @@ fn blank(s: &str) -> bool {
 }
 
 /// An id the Anthropic API takes (`^[a-zA-Z0-9_-]+$`).
-pub fn anthropic_id(id: &str) -> bool {
+pub(crate) fn anthropic_id(id: &str) -> bool {
     !id.is_empty()
         && id
             .bytes()
@@ -48,7 +48,7 @@ pub fn anthropic_id(id: &str) -> bool {
 }
 
 /// A tool name the Anthropic API takes (`^[a-zA-Z0-9_-]{1,64}$`).
-pub fn anthropic_name(name: &str) -> bool {
+pub(crate) fn anthropic_name(name: &str) -> bool {
     name.len() <= 64 && anthropic_id(name)
 }
 
@@ -587,14 +587,14 @@ pub const ACCEPTED: &[(Format, &str, &[&str])] = &[
 ];
 
 /// Whether a request of `to` takes a source field `key` held by `what`.
-pub fn accepted(to: Format, what: &str, key: &str) -> bool {
+pub(crate) fn accepted(to: Format, what: &str, key: &str) -> bool {
     ACCEPTED
         .iter()
         .any(|(f, w, keys)| *f == to && *w == what && keys.contains(&key))
 }
 
 /// Whether `to` is an API request (the targets `prepare` changes anything for).
-pub fn is_api(to: Format) -> bool {
+pub(crate) fn is_api(to: Format) -> bool {
     matches!(
         to,
         Format::Openai | Format::Anthropic | Format::Gemini | Format::Responses

@@ -29,7 +29,7 @@ const CONTINUATION: &str = "continuation_lines";
 
 /// A line of a session log: Codex (`{timestamp, type, payload}`) or Claude Code (a
 /// `type` with its session's ids, or a message line).
-pub fn is_event_line(obj: &Obj) -> bool {
+pub(crate) fn is_event_line(obj: &Obj) -> bool {
     if obj.has("payload") && obj.has("type") {
         return true;
     }
@@ -44,7 +44,7 @@ pub fn is_event_line(obj: &Obj) -> bool {
 }
 
 /// One piece of a streamed response (OpenAI, Anthropic, Responses or Cohere events).
-pub fn is_chunk(obj: &Obj) -> bool {
+pub(crate) fn is_chunk(obj: &Obj) -> bool {
     if obj.str("object").is_some_and(|o| o.ends_with(".chunk")) {
         return true;
     }
@@ -72,14 +72,14 @@ pub fn is_chunk(obj: &Obj) -> bool {
 
 /// The session logs read here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Log {
+pub(crate) enum Log {
     ClaudeCode,
     Codex,
 }
 
 impl Log {
     /// The API format a log's messages are written in.
-    pub fn format(self) -> Format {
+    pub(crate) fn format(self) -> Format {
         match self {
             Log::ClaudeCode => Format::Anthropic,
             Log::Codex => Format::Responses,
@@ -88,7 +88,7 @@ impl Log {
 }
 
 /// The log an array of lines is, told by its first object.
-pub fn log_kind(root: &Node) -> Option<Log> {
+pub(crate) fn log_kind(root: &Node) -> Option<Log> {
     let first = root.items().find_map(|i| i.object())?;
     if first.has("payload") && first.has("type") {
         Some(Log::Codex)
@@ -99,7 +99,7 @@ pub fn log_kind(root: &Node) -> Option<Log> {
     }
 }
 
-pub fn read(root: &Node, log: Log) -> Result<Transcript> {
+pub(crate) fn read(root: &Node, log: Log) -> Result<Transcript> {
     let mut s = Session::new(log.format());
     for item in root.items() {
         let at = |e: anyhow::Error| anyhow!("line {}: {e:#}", line_of(root, &item));
@@ -311,7 +311,7 @@ fn line_fields(obj: &Obj, skip_type: bool, inner: &str, left: Option<Extra>) -> 
 
 /// A Gemini CLI session document: `{sessionId, projectHash, …, messages}` whose
 /// messages carry their kind in `type` (`user`, `gemini`, `info`, `error`).
-pub fn is_gemini_cli(obj: &Obj, messages: &Node) -> bool {
+pub(crate) fn is_gemini_cli(obj: &Obj, messages: &Node) -> bool {
     (obj.has("sessionId") || obj.has("projectHash"))
         && messages
             .items()
@@ -322,7 +322,7 @@ pub fn is_gemini_cli(obj: &Obj, messages: &Node) -> bool {
 /// Gemini CLI: each `user` and `gemini` entry is a message (its `content` the text,
 /// `toolCalls` its calls); each call's `result` (`functionResponse` parts) is a result
 /// in a tool message after it. Other entries are events.
-pub fn gemini_cli(obj: &Obj, messages: &Node) -> Result<Transcript> {
+pub(crate) fn gemini_cli(obj: &Obj, messages: &Node) -> Result<Transcript> {
     let mut s = Session::new(Format::Gemini);
     s.t.extra = obj
         .iter()

@@ -43,7 +43,7 @@ impl Piece {
 /// of completions; else each message's text starts where its completion does, so a
 /// `</think>` with no opening before it closes reasoning a prefilled `<think>` opened,
 /// as extract reads a message (and the calls in it stay in the reasoning).
-pub fn split(
+pub(crate) fn split(
     messages: &mut [Message],
     engine: &mut Engine,
     call_roles: &[Role],

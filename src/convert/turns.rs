@@ -14,7 +14,7 @@ use crate::model::Event;
 use anyhow::{Result, bail};
 
 /// Converts `text` through extract's reader; `what` says what it was taken for.
-pub fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted> {
+pub(crate) fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted> {
     let (mut t, raw) = transcript(text)?;
     let mut sink = Settings::engine_output();
     let mut engine = Engine::new(settings.options.clone(), &mut sink);

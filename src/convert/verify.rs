@@ -8,7 +8,7 @@ use super::model::{CallPart, Format, Part, ResultPart, Role, Transcript};
 use serde_json::Value;
 
 /// The differences, one line each; none when nothing would be lost.
-pub fn compare(source: &Transcript, back: &Transcript, to: Format) -> Vec<String> {
+pub(crate) fn compare(source: &Transcript, back: &Transcript, to: Format) -> Vec<String> {
     let mut out = Vec::new();
     let a = Summary::of(source);
     let b = Summary::of(back);

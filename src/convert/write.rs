@@ -10,7 +10,7 @@ use super::model::{CallPart, Format, Message, Part, Raw, ResultPart, Role, Trans
 use super::request::WriteOptions;
 
 /// Writes `t` as `to`.
-pub fn write(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes) -> J {
+pub(crate) fn write(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes) -> J {
     match to {
         Format::Json => super::canonical::write(t),
         Format::Openai => crate::formats::openai::write(t, notes),

@@ -10,11 +10,11 @@ use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
 
-pub const NAME: &str = "anthropic-xml";
-pub const LEGACY: &str = "anthropic-xml-legacy";
+pub(crate) const NAME: &str = "anthropic-xml";
+pub(crate) const LEGACY: &str = "anthropic-xml-legacy";
 
-pub struct AnthropicXml;
-pub static ANTHROPIC_XML: AnthropicXml = AnthropicXml;
+pub(crate) struct AnthropicXml;
+pub(crate) static ANTHROPIC_XML: AnthropicXml = AnthropicXml;
 
 impl Scanner for AnthropicXml {
     fn channel(&self) -> Channel {

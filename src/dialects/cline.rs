@@ -9,10 +9,10 @@ use crate::model::{Call, Text};
 use crate::scan;
 use serde_json::Value;
 
-pub const NAME: &str = "cline-xml";
+pub(crate) const NAME: &str = "cline-xml";
 
 /// The tool names of Roo Code and Cline's XML eras.
-pub const TOOLS: &[&str] = &[
+pub(crate) const TOOLS: &[&str] = &[
     "execute_command",
     "read_file",
     "write_to_file",
@@ -50,8 +50,8 @@ pub const TOOLS: &[&str] = &[
 /// contents may hold their own closing-tag text).
 const LAST_CLOSE: &[&str] = &["content", "diff", "arguments"];
 
-pub struct Cline;
-pub static CLINE: Cline = Cline;
+pub(crate) struct Cline;
+pub(crate) static CLINE: Cline = Cline;
 
 impl Scanner for Cline {
     fn channel(&self) -> Channel {

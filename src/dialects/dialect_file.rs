@@ -125,7 +125,7 @@ fn leak_pairs(v: Vec<(String, String)>) -> &'static [(&'static str, &'static str
 }
 
 /// The registry of the built-in rows plus the dialects of these files.
-pub fn load(paths: &[std::path::PathBuf]) -> Result<&'static Registry> {
+pub(crate) fn load(paths: &[std::path::PathBuf]) -> Result<&'static Registry> {
     if paths.is_empty() {
         return Ok(Registry::builtin());
     }

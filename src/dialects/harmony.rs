@@ -12,15 +12,15 @@ use super::{Channel, DialectRow, Hit, MARKED, ScanContext, Scanner};
 use crate::model::{Call, Text};
 use crate::scan;
 
-pub const NAME: &str = "harmony";
+pub(crate) const NAME: &str = "harmony";
 const MESSAGE: &str = "<|message|>";
 /// Tokens that end a message body.
 const ENDS: [&str; 4] = ["<|call|>", "<|end|>", "<|return|>", "<|start|>"];
 /// How far back from `<|message|>` a header may start.
 const MAX_HEADER: usize = 512;
 
-pub struct Harmony;
-pub static HARMONY: Harmony = Harmony;
+pub(crate) struct Harmony;
+pub(crate) static HARMONY: Harmony = Harmony;
 
 impl Scanner for Harmony {
     fn channel(&self) -> Channel {

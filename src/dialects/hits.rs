@@ -4,7 +4,7 @@
 /// Adds the calls one row found over `start..end` as hits: each at the line where the
 /// span starts, and, from a row whose special tokens were stripped, marked so and weaker
 /// than a marked dialect over the same text.
-pub fn push_hits(
+pub(crate) fn push_hits(
     out: &mut Vec<super::Hit>,
     text: &crate::model::Text,
     calls: Vec<crate::model::Call>,
@@ -34,7 +34,7 @@ pub fn push_hits(
 /// Widens a span over markers that wrap a group of calls (`<|tool_calls_section_begin|>`
 /// … `<|tool_calls_section_end|>`) when only whitespace separates them from it, so the
 /// markers are not left behind as text.
-pub fn absorb_wrappers(
+pub(crate) fn absorb_wrappers(
     s: &str,
     mut start: usize,
     mut end: usize,

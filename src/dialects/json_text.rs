@@ -7,10 +7,10 @@ use crate::scan;
 use memchr::memmem;
 use std::sync::OnceLock;
 
-pub struct JsonText;
-pub static JSON_TEXT: JsonText = JsonText;
+pub(crate) struct JsonText;
+pub(crate) static JSON_TEXT: JsonText = JsonText;
 
-pub const UICP_CALL: &str = "uicp-call";
+pub(crate) const UICP_CALL: &str = "uicp-call";
 
 impl Scanner for JsonText {
     fn channel(&self) -> Channel {
@@ -182,14 +182,18 @@ fn may_hold_call(slice: &str) -> bool {
 
 /// The calls of one JSON text: parsed with repairs (named in each call), or, with
 /// `strict`, reported invalid when a repair would have been needed.
-pub fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
+pub(crate) fn calls_in_json(slice: &str, strict: bool) -> Vec<Call> {
     calls_in_json_hinted(slice, strict, None)
 }
 
 /// [`calls_in_json`], told by the scan whether the value's double-quoted strings hold a
 /// call key. Single-quoted (Python-literal) keys are not seen by the scan: a value with
 /// a `'` is checked again.
-pub fn calls_in_json_hinted(slice: &str, strict: bool, call_keys: Option<bool>) -> Vec<Call> {
+pub(crate) fn calls_in_json_hinted(
+    slice: &str,
+    strict: bool,
+    call_keys: Option<bool>,
+) -> Vec<Call> {
     calls_in_json_spans(slice, strict, call_keys)
         .into_iter()
         .map(|(call, _)| call)
@@ -338,7 +342,7 @@ mod tests {
         assert_eq!(unsettled, None);
     }
 
-    pub fn scan_text(text: &str, strict: bool) -> Vec<Hit> {
+    pub(crate) fn scan_text(text: &str, strict: bool) -> Vec<Hit> {
         super::super::resolve(super::super::scan_for_test(&JSON_TEXT, text, &[], strict))
     }
 

@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 
 /// The calls' syntax inside the markers.
 #[derive(Clone, Copy, Debug)]
-pub enum Syntax {
+pub(crate) enum Syntax {
     /// `[f(a=1), g()]`.
     List,
     /// `f(a=1)` calls one after another, separated by line breaks or commas.
@@ -28,16 +28,16 @@ pub enum Syntax {
 
 /// One dialect of the family.
 #[derive(Debug)]
-pub struct LiteralRow {
-    pub name: &'static str,
-    pub models: &'static str,
-    pub summary: &'static str,
-    pub example: &'static str,
+pub(crate) struct LiteralRow {
+    pub(crate) name: &'static str,
+    pub(crate) models: &'static str,
+    pub(crate) summary: &'static str,
+    pub(crate) example: &'static str,
     /// `[` for a bare list (the marker is the list itself).
-    pub open: &'static str,
-    pub close: Option<&'static str>,
-    pub syntax: Syntax,
-    pub stripped: bool,
+    pub(crate) open: &'static str,
+    pub(crate) close: Option<&'static str>,
+    pub(crate) syntax: Syntax,
+    pub(crate) stripped: bool,
 }
 
 /// Gemma's string delimiters, tried when a stripped call shows one.
@@ -48,7 +48,7 @@ const MAX_BARE_WORD: usize = 64;
 /// The longest bare text value of a call whose string delimiters were stripped.
 const MAX_BARE_TEXT: usize = 64 << 10;
 
-pub const ROWS: &[LiteralRow] = &[
+pub(crate) const ROWS: &[LiteralRow] = &[
     LiteralRow {
         name: "pythonic",
         models: "Llama 3.2 (pythonic template), Llama 4, ToolACE, Ultravox",
@@ -131,8 +131,8 @@ pub const ROWS: &[LiteralRow] = &[
     },
 ];
 
-pub struct Literal;
-pub static LITERAL: Literal = Literal;
+pub(crate) struct Literal;
+pub(crate) static LITERAL: Literal = Literal;
 
 impl Scanner for Literal {
     fn channel(&self) -> Channel {

@@ -9,12 +9,12 @@ use crate::model::{Call, Text};
 use crate::scan;
 use memchr::memmem;
 
-pub const NAME: &str = "mandrake-xml";
+pub(crate) const NAME: &str = "mandrake-xml";
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
 
-pub struct MandrakeXml;
-pub static MANDRAKE_XML: MandrakeXml = MandrakeXml;
+pub(crate) struct MandrakeXml;
+pub(crate) static MANDRAKE_XML: MandrakeXml = MandrakeXml;
 
 impl Scanner for MandrakeXml {
     fn channel(&self) -> Channel {
@@ -90,7 +90,7 @@ impl Scanner for MandrakeXml {
 }
 
 /// The first `<tag>…</tag>` of a block, raw.
-pub fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
+pub(crate) fn element<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
     let start = body.find(&open)? + open.len();

@@ -12,7 +12,7 @@ use memchr::memmem;
 
 /// What follows the opening marker.
 #[derive(Clone, Copy, Debug)]
-pub enum Payload {
+pub(crate) enum Payload {
     /// Call objects in JSON, up to the closing marker (or, with no closing marker or
     /// when it never comes, the one value that follows).
     Json {
@@ -36,7 +36,7 @@ pub enum Payload {
 
 /// The JSON allowed after the marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Body {
+pub(crate) enum Body {
     /// An object, an array of objects, or several objects.
     Any,
     /// An array of call objects.
@@ -49,7 +49,7 @@ pub enum Body {
 
 /// How the head of a [`Payload::Named`] call gives its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Head {
+pub(crate) enum Head {
     /// The head is the name.
     Name,
     /// `functions.NAME:INDEX` (Kimi K2): the name inside, the whole head as the id.
@@ -59,28 +59,28 @@ pub enum Head {
 /// The keys of a dialect's call objects, when they are not the usual ones
 /// (`name`/`arguments`/`parameters`/`id`, which are always understood).
 #[derive(Clone, Copy, Debug)]
-pub struct Keys {
-    pub name: &'static [&'static str],
-    pub arguments: &'static [&'static str],
-    pub id: &'static [&'static str],
+pub(crate) struct Keys {
+    pub(crate) name: &'static [&'static str],
+    pub(crate) arguments: &'static [&'static str],
+    pub(crate) id: &'static [&'static str],
 }
 
 /// One dialect of the family.
 #[derive(Debug)]
-pub struct MarkerRow {
-    pub name: &'static str,
+pub(crate) struct MarkerRow {
+    pub(crate) name: &'static str,
     /// The models that write it, for `toolsift dialects` and the README.
-    pub models: &'static str,
-    pub summary: &'static str,
-    pub example: &'static str,
-    pub open: &'static str,
-    pub close: Option<&'static str>,
-    pub payload: Payload,
+    pub(crate) models: &'static str,
+    pub(crate) summary: &'static str,
+    pub(crate) example: &'static str,
+    pub(crate) open: &'static str,
+    pub(crate) close: Option<&'static str>,
+    pub(crate) payload: Payload,
     /// Markers around a group of calls, taken into the call's span when adjacent.
-    pub wrappers: &'static [(&'static str, &'static str)],
+    pub(crate) wrappers: &'static [(&'static str, &'static str)],
     /// The special tokens were stripped: found calls carry `stripped-markers` and lose
     /// to a marked dialect over the same text.
-    pub stripped: bool,
+    pub(crate) stripped: bool,
 }
 
 const JSON: Payload = Payload::Json {
@@ -134,7 +134,7 @@ const COHERE_KEYS: Keys = Keys {
     id: &["tool_call_id"],
 };
 
-pub const ROWS: &[MarkerRow] = &[
+pub(crate) const ROWS: &[MarkerRow] = &[
     row(
         "hermes",
         "Hermes 2 Pro/3, Qwen2.5/Qwen3, QwQ, SmolLM3, Granite 4, EXAONE, Falcon3",
@@ -447,14 +447,14 @@ pub const ROWS: &[MarkerRow] = &[
 
 impl MarkerRow {
     /// Whether the marker is always followed by a name and the `{` of the arguments.
-    pub fn head_before_brace(&self) -> bool {
+    pub(crate) fn head_before_brace(&self) -> bool {
         matches!(self.payload, Payload::Named { head_end, .. } if head_end.is_empty() || head_end == "\n")
             && !self.open.contains(['<', '['])
     }
 }
 
-pub struct Markers;
-pub static MARKERS: Markers = Markers;
+pub(crate) struct Markers;
+pub(crate) static MARKERS: Markers = Markers;
 
 impl Scanner for Markers {
     fn channel(&self) -> Channel {

@@ -24,7 +24,7 @@ use crate::scan::skip_ws;
 use memchr::memmem;
 use serde_json::{Map, Value};
 
-pub const NAME: &str = "minimax-m3";
+pub(crate) const NAME: &str = "minimax-m3";
 
 const NS: &str = "]<]minimax[>[";
 const BLOCK_OPEN: &str = "]<]minimax[>[<tool_call>";
@@ -39,8 +39,8 @@ const MAX_DEPTH: usize = 32;
 /// The longest an element's or invoke's tag may be.
 const MAX_TAG: usize = 256;
 
-pub struct MinimaxM3;
-pub static MINIMAX_M3: MinimaxM3 = MinimaxM3;
+pub(crate) struct MinimaxM3;
+pub(crate) static MINIMAX_M3: MinimaxM3 = MinimaxM3;
 
 impl Scanner for MinimaxM3 {
     fn channel(&self) -> Channel {

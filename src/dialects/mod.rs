@@ -3,23 +3,23 @@
 //! (a call and the span of text it came from) under one or more dialect names; dialects
 //! of one family are rows of data read by one scanner.
 
-pub mod anthropic_xml;
-pub mod cline;
-pub mod dialect_file;
-pub mod harmony;
+pub(crate) mod anthropic_xml;
+pub(crate) mod cline;
+pub(crate) mod dialect_file;
+pub(crate) mod harmony;
 pub(crate) mod hits;
-pub mod json_text;
-pub mod literal;
-pub mod mandrake_xml;
-pub mod markers;
-pub mod minimax_m3;
-pub mod native;
-pub mod natural;
-pub mod registry;
-pub mod shapes;
-pub mod swe_agent;
-pub mod wil;
-pub mod xml_params;
+pub(crate) mod json_text;
+pub(crate) mod literal;
+pub(crate) mod mandrake_xml;
+pub(crate) mod markers;
+pub(crate) mod minimax_m3;
+pub(crate) mod native;
+pub(crate) mod natural;
+pub(crate) mod registry;
+pub(crate) mod shapes;
+pub(crate) mod swe_agent;
+pub(crate) mod wil;
+pub(crate) mod xml_params;
 
 pub use registry::Registry;
 
@@ -41,8 +41,10 @@ pub enum Channel {
 }
 
 impl Channel {
+    /// The three channels, in the order a turn tries them.
     pub const ALL: [Channel; 3] = [Channel::Tool, Channel::Json, Channel::Text];
 
+    /// The channel's name in records and options.
     pub fn name(self) -> &'static str {
         match self {
             Channel::Tool => "tool",
@@ -70,57 +72,57 @@ impl FromStr for Channel {
 
 /// A call found in text, with the byte span it came from.
 #[derive(Debug, Clone)]
-pub struct Hit {
-    pub call: Call,
-    pub start: usize,
-    pub end: usize,
+pub(crate) struct Hit {
+    pub(crate) call: Call,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
     /// Higher wins when two hits overlap: specific markers beat bare JSON.
-    pub specificity: u8,
+    pub(crate) specificity: u8,
     /// The span is JSON values between markers, with no other bracket or quote: a walk
     /// of the text's JSON (`scan::json_values_skipping`) that comes to it outside any
     /// value may pass over it, and is outside any value again at its end.
-    pub balanced: bool,
+    pub(crate) balanced: bool,
 }
 
 /// Bare JSON, found anywhere.
-pub const GENERIC: u8 = 1;
+pub(crate) const GENERIC: u8 = 1;
 /// A marked syntax whose special tokens were stripped (`call:f{…}`, `f[ARGS]{…}`).
-pub const STRIPPED: u8 = 2;
+pub(crate) const STRIPPED: u8 = 2;
 /// A syntax with its own markers or tags.
-pub const MARKED: u8 = 3;
+pub(crate) const MARKED: u8 = 3;
 
 /// What a scanner may look at besides the text itself.
-pub struct ScanContext<'t> {
-    pub turn: &'t Turn,
+pub(crate) struct ScanContext<'t> {
+    pub(crate) turn: &'t Turn,
     /// Tools declared with `--tools`.
-    pub tools: &'t [Tool],
+    pub(crate) tools: &'t [Tool],
     /// The dialect rows in force (built-in and `--dialect-file`).
-    pub registry: &'t Registry,
+    pub(crate) registry: &'t Registry,
     /// `--strict`: no repairs; calls that need one are invalid.
-    pub strict: bool,
+    pub(crate) strict: bool,
     /// `--dialects`: when set, only these.
-    pub selected: Option<&'t [String]>,
+    pub(crate) selected: Option<&'t [String]>,
     /// Set when the text is a window of a longer one: where the next window may start.
-    pub resume: Option<&'t Resume>,
+    pub(crate) resume: Option<&'t Resume>,
     /// Where a scanner says what it saw and could not read (a dialect's markers around
     /// no call), for a warning: nothing between markers is dropped without one.
-    pub notes: Option<&'t Notes>,
+    pub(crate) notes: Option<&'t Notes>,
 }
 
 /// Warnings from the scanners: (file line, message) waiting to be reported, at most
 /// [`MAX_NOTES`] at a time, and how many more there were.
 #[derive(Default)]
-pub struct Notes {
-    pub waiting: std::cell::RefCell<Vec<(u64, String)>>,
-    pub over: std::cell::Cell<u64>,
+pub(crate) struct Notes {
+    pub(crate) waiting: std::cell::RefCell<Vec<(u64, String)>>,
+    pub(crate) over: std::cell::Cell<u64>,
 }
 
 /// How many notes wait for the reader to report them; more are counted only.
-pub const MAX_NOTES: usize = 64;
+pub(crate) const MAX_NOTES: usize = 64;
 
 impl ScanContext<'_> {
     /// Records a warning about the text at `line`.
-    pub fn note(&self, line: u64, message: impl FnOnce() -> String) {
+    pub(crate) fn note(&self, line: u64, message: impl FnOnce() -> String) {
         if let Some(notes) = self.notes {
             let mut waiting = notes.waiting.borrow_mut();
             if waiting.len() < MAX_NOTES {
@@ -138,10 +140,10 @@ impl ScanContext<'_> {
 /// constructs a window must not start inside. Only scanners whose
 /// [`Scanner::reports_resume`] is true are trusted with it.
 #[derive(Debug)]
-pub struct Resume {
+pub(crate) struct Resume {
     /// Where the next window starts unless something says otherwise (a full overlap
     /// before the cut): candidates before it are taken from this window.
-    pub lo: usize,
+    pub(crate) lo: usize,
     /// How far back a construct that `lo` falls inside (a call, a value, a candidate
     /// unsettled) may take the next window's start: one more overlap. A construct that
     /// starts earlier is longer than the documented limit, and the window starts at `lo`.
@@ -151,7 +153,7 @@ pub struct Resume {
 }
 
 impl Resume {
-    pub fn new(lo: usize, floor: usize) -> Resume {
+    pub(crate) fn new(lo: usize, floor: usize) -> Resume {
         Resume {
             lo,
             floor: floor.min(lo),
@@ -162,20 +164,20 @@ impl Resume {
 
     /// A candidate at `at` whose outcome depends on text past the end of the window (a
     /// value still open, a close marker not found): the next window starts before it.
-    pub fn unsettled_from(&self, at: usize) {
+    pub(crate) fn unsettled_from(&self, at: usize) {
         self.unsettled.set(self.unsettled.get().min(at));
     }
 
     /// A construct (a call, a JSON value) the next window must not start inside: it
     /// would see its inside without its opening.
-    pub fn span(&self, start: usize, end: usize) {
+    pub(crate) fn span(&self, start: usize, end: usize) {
         if end > self.floor && end > start + 1 {
             self.spans.borrow_mut().push((start, end));
         }
     }
 
     /// The spans reported, and the earliest unsettled candidate's start to `end`.
-    pub fn constructs(self, end: usize) -> Vec<(usize, usize)> {
+    pub(crate) fn constructs(self, end: usize) -> Vec<(usize, usize)> {
         let mut spans = self.spans.into_inner();
         let unsettled = self.unsettled.get();
         if unsettled < end {
@@ -187,7 +189,7 @@ impl Resume {
     /// The latest line start in `floor..=hi` of `text` (after `floor`) that is before
     /// every unsettled candidate and inside no reported span or context region
     /// (`regions`); `lo` when there is none.
-    pub fn point(self, text: &str, hi: usize, regions: &[(usize, usize)]) -> usize {
+    pub(crate) fn point(self, text: &str, hi: usize, regions: &[(usize, usize)]) -> usize {
         let mut spans = self.spans.into_inner();
         spans.extend(
             regions
@@ -239,7 +241,7 @@ impl Resume {
 }
 
 impl ScanContext<'_> {
-    pub fn enabled(&self, dialect: &str) -> bool {
+    pub(crate) fn enabled(&self, dialect: &str) -> bool {
         self.selected.is_none_or(|s| s.iter().any(|d| d == dialect))
     }
 
@@ -247,20 +249,20 @@ impl ScanContext<'_> {
     /// window starts before it (text scanners do not say whether what they found there
     /// could change in a longer text, so every candidate past the cheap checks counts).
     /// Candidates before the full overlap are taken from this window, as they always were.
-    pub fn candidate(&self, at: usize) {
+    pub(crate) fn candidate(&self, at: usize) {
         if let Some(resume) = self.resume.filter(|r| at >= r.lo) {
             resume.unsettled_from(at);
         }
     }
 
     /// Whether the user named this dialect in `--dialects`.
-    pub fn explicitly(&self, dialect: &str) -> bool {
+    pub(crate) fn explicitly(&self, dialect: &str) -> bool {
         self.selected
             .is_some_and(|s| s.iter().any(|d| d == dialect))
     }
 
     /// The declared spelling of a tool name (compared case-insensitively).
-    pub fn declared(&self, name: &str) -> Option<&str> {
+    pub(crate) fn declared(&self, name: &str) -> Option<&str> {
         self.tools
             .iter()
             .find(|t| t.name.eq_ignore_ascii_case(name))
@@ -268,7 +270,7 @@ impl ScanContext<'_> {
     }
 
     /// The argument schema of a declared tool (its exact declared name).
-    pub fn schema(&self, name: &str) -> Option<&serde_json::Value> {
+    pub(crate) fn schema(&self, name: &str) -> Option<&serde_json::Value> {
         self.tools
             .iter()
             .find(|t| t.name == name)
@@ -277,7 +279,7 @@ impl ScanContext<'_> {
 }
 
 /// A syntax (or family of syntaxes) for calls written inside message text.
-pub trait Scanner: Sync {
+pub(crate) trait Scanner: Sync {
     fn channel(&self) -> Channel;
     /// The dialects this scanner reports, for `toolsift dialects` and `--dialects`.
     fn rows(&self, registry: &Registry) -> Vec<DialectRow>;
@@ -294,7 +296,7 @@ pub trait Scanner: Sync {
 }
 
 /// All built-in scanners of the json and text channels.
-pub fn scanners() -> Vec<&'static dyn Scanner> {
+pub(crate) fn scanners() -> Vec<&'static dyn Scanner> {
     vec![
         &markers::MARKERS,
         &harmony::HARMONY,
@@ -314,16 +316,17 @@ pub fn scanners() -> Vec<&'static dyn Scanner> {
 /// One row of `toolsift dialects`.
 #[derive(Clone, Debug)]
 pub struct DialectRow {
+    /// The dialect's name, as `--dialects` takes it.
     pub name: String,
-    pub channel: Channel,
-    pub summary: String,
-    pub example: String,
+    pub(crate) channel: Channel,
+    pub(crate) summary: String,
+    pub(crate) example: String,
     /// The models that write it, when known.
-    pub models: String,
+    pub(crate) models: String,
 }
 
 impl DialectRow {
-    pub fn new(name: &str, channel: Channel, summary: &str, example: &str) -> DialectRow {
+    pub(crate) fn new(name: &str, channel: Channel, summary: &str, example: &str) -> DialectRow {
         DialectRow {
             name: name.into(),
             channel,
@@ -333,7 +336,7 @@ impl DialectRow {
         }
     }
 
-    pub fn models(mut self, models: &str) -> DialectRow {
+    pub(crate) fn models(mut self, models: &str) -> DialectRow {
         self.models = models.into();
         self
     }
@@ -356,7 +359,7 @@ pub fn all_rows(registry: &Registry) -> Vec<DialectRow> {
 
 /// Removes hits that overlap a more specific (or earlier) one and orders the rest by
 /// position: one span is never reported twice.
-pub fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
+pub(crate) fn resolve(mut hits: Vec<Hit>) -> Vec<Hit> {
     // Hits are large: they are ranked by index, then put in order by swaps.
     let mut rank: Vec<usize> = (0..hits.len()).collect();
     rank.sort_by(|&a, &b| {

@@ -8,38 +8,38 @@ use crate::model::Call;
 use crate::pyliteral;
 use serde_json::{Map, Value};
 
-pub const OPENAI: &str = "openai";
-pub const OPENAI_FUNCTION_CALL: &str = "openai-function-call";
-pub const OPENAI_CUSTOM: &str = "openai-custom";
-pub const OPENAI_CHAT_STREAM: &str = "openai-chat-stream";
-pub const OPENAI_RESPONSES: &str = "openai-responses";
-pub const OPENAI_RESPONSES_STREAM: &str = "openai-responses-stream";
-pub const OLLAMA: &str = "ollama";
-pub const ANTHROPIC: &str = "anthropic";
-pub const ANTHROPIC_STREAM: &str = "anthropic-stream";
-pub const GEMINI: &str = "gemini";
-pub const GEMINI_STREAM: &str = "gemini-stream";
-pub const BEDROCK: &str = "bedrock";
-pub const BEDROCK_STREAM: &str = "bedrock-stream";
-pub const COHERE_STREAM: &str = "cohere-stream";
-pub const XAI: &str = "xai";
-pub const LANGCHAIN: &str = "langchain";
-pub const LANGCHAIN_STREAM: &str = "langchain-stream";
-pub const CODEX: &str = "codex";
-pub const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
-pub const GEMINI_CLI: &str = "gemini-cli";
-pub const GEMINI_INTERACTIONS: &str = "gemini-interactions";
-pub const GEMINI_INTERACTIONS_STREAM: &str = "gemini-interactions-stream";
-pub const TOOLSIFT: &str = "toolsift";
+pub(crate) const OPENAI: &str = "openai";
+pub(crate) const OPENAI_FUNCTION_CALL: &str = "openai-function-call";
+pub(crate) const OPENAI_CUSTOM: &str = "openai-custom";
+pub(crate) const OPENAI_CHAT_STREAM: &str = "openai-chat-stream";
+pub(crate) const OPENAI_RESPONSES: &str = "openai-responses";
+pub(crate) const OPENAI_RESPONSES_STREAM: &str = "openai-responses-stream";
+pub(crate) const OLLAMA: &str = "ollama";
+pub(crate) const ANTHROPIC: &str = "anthropic";
+pub(crate) const ANTHROPIC_STREAM: &str = "anthropic-stream";
+pub(crate) const GEMINI: &str = "gemini";
+pub(crate) const GEMINI_STREAM: &str = "gemini-stream";
+pub(crate) const BEDROCK: &str = "bedrock";
+pub(crate) const BEDROCK_STREAM: &str = "bedrock-stream";
+pub(crate) const COHERE_STREAM: &str = "cohere-stream";
+pub(crate) const XAI: &str = "xai";
+pub(crate) const LANGCHAIN: &str = "langchain";
+pub(crate) const LANGCHAIN_STREAM: &str = "langchain-stream";
+pub(crate) const CODEX: &str = "codex";
+pub(crate) const SWE_AGENT_TRAJECTORY: &str = "swe-agent-trajectory";
+pub(crate) const GEMINI_CLI: &str = "gemini-cli";
+pub(crate) const GEMINI_INTERACTIONS: &str = "gemini-interactions";
+pub(crate) const GEMINI_INTERACTIONS_STREAM: &str = "gemini-interactions-stream";
+pub(crate) const TOOLSIFT: &str = "toolsift";
 
 /// One row of `toolsift dialects` for the tool channel.
-pub struct NativeDialect {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub example: &'static str,
+pub(crate) struct NativeDialect {
+    pub(crate) name: &'static str,
+    pub(crate) summary: &'static str,
+    pub(crate) example: &'static str,
 }
 
-pub const DIALECTS: &[NativeDialect] = &[
+pub(crate) const DIALECTS: &[NativeDialect] = &[
     NativeDialect {
         name: OPENAI,
         summary: "OpenAI Chat Completions tool_calls (responses, request history, batch output)",
@@ -173,7 +173,11 @@ fn set_arguments(call: &mut Call, node: Option<Node>) {
 
 /// An entry of a `tool_calls` array: OpenAI (`function`), OpenAI custom (`custom`), or
 /// LangChain (`name` + `args`).
-pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub(crate) fn tool_calls_entry(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     let d = formats::openai::tool_calls_entry(obj)?;
     let kind = d.kind;
     // xAI's protobuf enum names the kind of tool (`TOOL_CALL_TYPE_CLIENT_SIDE_TOOL`, …).
@@ -205,7 +209,7 @@ pub fn tool_calls_entry(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) 
 }
 
 /// A `tool_calls` value that is a Python repr (SWE-agent writes them so).
-pub fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
+pub(crate) fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
     let Some(Value::Array(items)) = pyliteral::parse(text) else {
         return Vec::new();
     };
@@ -224,7 +228,11 @@ pub fn tool_calls_from_repr(text: &str, line: u64) -> Vec<Call> {
 }
 
 /// The legacy `function_call` object of a message.
-pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub(crate) fn function_call(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     decoded(
         formats::openai::function_call(obj),
         OPENAI_FUNCTION_CALL,
@@ -233,7 +241,11 @@ pub fn function_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> 
 }
 
 /// Anthropic `tool_use`, `server_tool_use` and `mcp_tool_use` content blocks.
-pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub(crate) fn anthropic_block(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     decoded(
         formats::anthropic::call(obj)?,
         ANTHROPIC,
@@ -242,7 +254,11 @@ pub fn anthropic_block(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -
 }
 
 /// A call part of toolsift's canonical transcript.
-pub fn toolsift_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub(crate) fn toolsift_call(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     let name = obj.str("name")?;
     let mut call =
         Call::new(name, TOOLSIFT, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
@@ -254,10 +270,10 @@ pub fn toolsift_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> 
     Some(call)
 }
 
-pub use formats::anthropic::is_call_type as is_anthropic_call_type;
+pub(crate) use formats::anthropic::is_call_type as is_anthropic_call_type;
 
 /// A Gemini part's `functionCall` (or `function_call`) object, when it is complete.
-pub fn gemini_function_call(
+pub(crate) fn gemini_function_call(
     node: &Node,
     obj: &Obj,
     lines: &crate::json::LineIndex,
@@ -270,7 +286,11 @@ pub fn gemini_function_call(
 }
 
 /// An entry of a Gemini CLI message's `toolCalls`.
-pub fn gemini_cli_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub(crate) fn gemini_cli_call(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     decoded(
         formats::gemini::cli_tool_call(obj),
         GEMINI_CLI,
@@ -279,16 +299,16 @@ pub fn gemini_cli_call(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -
 }
 
 /// A tool the API ran while it answered (Groq's `executed_tools`).
-pub struct ExecutedTool {
-    pub call: Call,
+pub(crate) struct ExecutedTool {
+    pub(crate) call: Call,
     /// Its arguments as written, which its generated id digests.
-    pub arguments: String,
+    pub(crate) arguments: String,
     /// Its output, which names its tool but not yet its call (it has no id).
-    pub result: Option<crate::model::ToolResult>,
+    pub(crate) result: Option<crate::model::ToolResult>,
 }
 
 /// An entry of an OpenAI-compatible message's `executed_tools` (Groq), with its output.
-pub fn executed_tool(
+pub(crate) fn executed_tool(
     node: &Node,
     obj: &Obj,
     lines: &crate::json::LineIndex,
@@ -319,7 +339,7 @@ pub fn executed_tool(
 }
 
 /// A Gemini Interactions step (or output) that is a client's function call.
-pub fn interactions_step(
+pub(crate) fn interactions_step(
     node: &Node,
     obj: &Obj,
     lines: &crate::json::LineIndex,
@@ -333,7 +353,11 @@ pub fn interactions_step(
 }
 
 /// Bedrock Converse `toolUse`.
-pub fn bedrock_tool_use(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) -> Option<Call> {
+pub(crate) fn bedrock_tool_use(
+    node: &Node,
+    obj: &Obj,
+    lines: &crate::json::LineIndex,
+) -> Option<Call> {
     decoded(
         formats::bedrock::tool_use(obj),
         BEDROCK,
@@ -343,7 +367,7 @@ pub fn bedrock_tool_use(node: &Node, obj: &Obj, lines: &crate::json::LineIndex) 
 
 /// A Responses API item that is a call to a named tool. `dialect` tells Codex rollouts
 /// from API responses.
-pub fn responses_item(
+pub(crate) fn responses_item(
     node: &Node,
     obj: &Obj,
     lines: &crate::json::LineIndex,
@@ -354,7 +378,7 @@ pub fn responses_item(
 
 /// [`responses_item`], with the result the item holds itself (a remote MCP call's
 /// `output`, or its `error`).
-pub fn responses_item_with_result(
+pub(crate) fn responses_item_with_result(
     node: &Node,
     obj: &Obj,
     lines: &crate::json::LineIndex,
@@ -381,7 +405,7 @@ pub fn responses_item_with_result(
     Some((call, result))
 }
 
-pub use formats::responses::is_call_item as is_responses_call_item;
+pub(crate) use formats::responses::is_call_item as is_responses_call_item;
 
 /// A decoded call as extract reports it; `None` when it names no tool.
 fn decoded(d: DecodedCall, dialect: &'static str, line: u64) -> Option<Call> {
@@ -429,7 +453,9 @@ const MAX_SKIPPED: usize = 1024;
 /// not one, that addresses no member of the arguments object, goes deeper than
 /// [`MAX_PATH_DEPTH`], skips more than [`MAX_SKIPPED`] elements, or runs into a value of
 /// another kind) is left out, and an error says so; the others are kept.
-pub fn object_from_paths(fragments: &[(String, Value)]) -> (Map<String, Value>, Vec<String>) {
+pub(crate) fn object_from_paths(
+    fragments: &[(String, Value)],
+) -> (Map<String, Value>, Vec<String>) {
     let mut root = Map::new();
     let mut errors = Vec::new();
     let mut skipped = 0usize;

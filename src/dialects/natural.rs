@@ -9,8 +9,8 @@ use crate::model::{Call, Text};
 use crate::scan;
 use memchr::memmem;
 
-pub const TAG: &str = "natural-tag";
-pub const TOOL_CALL: &str = "natural-tool-call";
+pub(crate) const TAG: &str = "natural-tag";
+pub(crate) const TOOL_CALL: &str = "natural-tool-call";
 
 /// Tags that wrap other things than calls, even around fenced JSON.
 const NOT_TOOLS: &[&str] = &[
@@ -44,8 +44,8 @@ const NOT_TOOLS: &[&str] = &[
     "assistant",
 ];
 
-pub struct Natural;
-pub static NATURAL: Natural = Natural;
+pub(crate) struct Natural;
+pub(crate) static NATURAL: Natural = Natural;
 
 impl Scanner for Natural {
     fn channel(&self) -> Channel {

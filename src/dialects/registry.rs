@@ -8,16 +8,16 @@ use std::sync::OnceLock;
 
 /// The rows of the data-driven families.
 pub struct Registry {
-    pub markers: Vec<&'static markers::MarkerRow>,
-    pub params: Vec<&'static xml_params::ParamRow>,
-    pub literals: Vec<&'static literal::LiteralRow>,
-    pub marker_opens: OpenIndex,
-    pub param_opens: OpenIndex,
+    pub(crate) markers: Vec<&'static markers::MarkerRow>,
+    pub(crate) params: Vec<&'static xml_params::ParamRow>,
+    pub(crate) literals: Vec<&'static literal::LiteralRow>,
+    pub(crate) marker_opens: OpenIndex,
+    pub(crate) param_opens: OpenIndex,
     /// What each entry of `param_opens` is: (marker, row, wrapper index or the call).
-    pub param_entries: Vec<(&'static str, usize, Option<usize>)>,
-    pub literal_opens: OpenIndex,
+    pub(crate) param_entries: Vec<(&'static str, usize, Option<usize>)>,
+    pub(crate) literal_opens: OpenIndex,
     /// Rows came from `--dialect-file`: their markers may hold no `<`, `[` or `{`.
-    pub user_rows: bool,
+    pub(crate) user_rows: bool,
 }
 
 impl Registry {
@@ -29,7 +29,7 @@ impl Registry {
 
     /// The built-in rows followed by user rows (which are tried after the built-in ones
     /// at the same position, and lose to them on the same span).
-    pub fn new(
+    pub(crate) fn new(
         user_markers: Vec<&'static markers::MarkerRow>,
         user_params: Vec<&'static xml_params::ParamRow>,
         user_literals: Vec<&'static literal::LiteralRow>,
@@ -63,7 +63,7 @@ impl Registry {
 
 /// Where each row's opening marker can start, keyed so that a `<` or `[` in the text is
 /// matched against only the rows whose marker has the same next byte.
-pub struct OpenIndex {
+pub(crate) struct OpenIndex {
     opens: Vec<&'static str>,
     /// Rows whose marker holds a `<` (or `[`), by the byte after it; the offset of that
     /// `<` inside the marker.
@@ -90,7 +90,7 @@ pub struct OpenIndex {
 const MAX_NAME: usize = 160;
 
 impl OpenIndex {
-    pub fn new(opens: impl Iterator<Item = &'static str>) -> OpenIndex {
+    pub(crate) fn new(opens: impl Iterator<Item = &'static str>) -> OpenIndex {
         let opens: Vec<&'static str> = opens.collect();
         let mut index = OpenIndex {
             angle: vec![Vec::new(); 256],
@@ -127,7 +127,7 @@ impl OpenIndex {
 
     /// Marks the rows (by the flags, in row order) whose marker, when it holds no `<` or
     /// `[`, always comes right before a name and a `{`.
-    pub fn names_before_brace(mut self, flags: impl Iterator<Item = bool>) -> OpenIndex {
+    pub(crate) fn names_before_brace(mut self, flags: impl Iterator<Item = bool>) -> OpenIndex {
         for (row, flag) in flags.enumerate() {
             let row = row as u16;
             if flag && let Some(i) = self.other.iter().position(|&r| r == row) {
@@ -142,7 +142,7 @@ impl OpenIndex {
 
     /// Every (start, row) where an enabled row's opening marker occurs in `text`, in text
     /// order (rows in registry order at one start).
-    pub fn candidates(
+    pub(crate) fn candidates(
         &self,
         text: &crate::model::Text,
         enabled: impl Fn(usize) -> bool,

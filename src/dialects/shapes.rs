@@ -6,30 +6,30 @@ use crate::model::Call;
 use crate::scan;
 use std::borrow::Cow;
 
-pub const KSI: &str = "ksi";
-pub const KSI_EVENT: &str = "ksi-event";
-pub const IKIGAI: &str = "ikigai";
-pub const MANDRAKE_JSON: &str = "mandrake-json";
-pub const NAME_ARGUMENTS: &str = "json-name-arguments";
-pub const LLAMA3_JSON: &str = "llama3-json";
+pub(crate) const KSI: &str = "ksi";
+pub(crate) const KSI_EVENT: &str = "ksi-event";
+pub(crate) const IKIGAI: &str = "ikigai";
+pub(crate) const MANDRAKE_JSON: &str = "mandrake-json";
+pub(crate) const NAME_ARGUMENTS: &str = "json-name-arguments";
+pub(crate) const LLAMA3_JSON: &str = "llama3-json";
 /// `{tool_name, parameters}` outside Command R's action markers (its `Action: ```json`
 /// form): the dialect of those markers.
 const COMMAND_R: &str = "command-r";
-pub const OPENAI_JSON: &str = "openai-json";
-pub const LLAMACPP_GENERIC: &str = "llamacpp-generic";
-pub const UICP_BATCH: &str = "uicp-batch";
-pub const XLAM: &str = "xlam";
+pub(crate) const OPENAI_JSON: &str = "openai-json";
+pub(crate) const LLAMACPP_GENERIC: &str = "llamacpp-generic";
+pub(crate) const UICP_BATCH: &str = "uicp-batch";
+pub(crate) const XLAM: &str = "xlam";
 
 /// One row of `toolsift dialects` for the shapes read here.
-pub struct ShapeRow {
-    pub name: &'static str,
+pub(crate) struct ShapeRow {
+    pub(crate) name: &'static str,
     /// The models or systems that write it.
-    pub models: &'static str,
-    pub summary: &'static str,
-    pub example: &'static str,
+    pub(crate) models: &'static str,
+    pub(crate) summary: &'static str,
+    pub(crate) example: &'static str,
 }
 
-pub const ROWS: &[ShapeRow] = &[
+pub(crate) const ROWS: &[ShapeRow] = &[
     ShapeRow {
         name: KSI,
         models: "KSI agents",
@@ -95,7 +95,7 @@ pub const ROWS: &[ShapeRow] = &[
 /// The calls a JSON value holds, if it has a call shape. `marker` names the dialect when
 /// the value sat inside a dialect's markers (Hermes, Mistral, ...). The value is read
 /// from the JSON tape: arguments objects are copied out as compact text.
-pub fn calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
+pub(crate) fn calls(value: Node, marker: Option<&'static str>) -> Vec<Call> {
     match value.kind() {
         Kind::Array => {
             // An array counts only when every element is a call (xLAM, Mistral).
@@ -245,7 +245,7 @@ fn is_server_method(name: &str) -> bool {
 /// The arguments of a call from their JSON text, with the repairs it needed; JSON
 /// that cannot be read (or, with `only_object`, is not an object) is kept raw and the
 /// call is invalid.
-pub fn json_arguments(call: &mut Call, raw: &str, strict: bool, only_object: bool) {
+pub(crate) fn json_arguments(call: &mut Call, raw: &str, strict: bool, only_object: bool) {
     let read = scan::with_json(raw, strict, |root, repairs| {
         if only_object && root.kind() != Kind::Object {
             return false;
@@ -262,7 +262,7 @@ pub fn json_arguments(call: &mut Call, raw: &str, strict: bool, only_object: boo
 }
 
 /// Arguments given as an object, as JSON text (decoded and marked), or missing.
-pub fn set_args(call: &mut Call, args: Option<Node>) {
+pub(crate) fn set_args(call: &mut Call, args: Option<Node>) {
     let Some(args) = args else {
         return;
     };

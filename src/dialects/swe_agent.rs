@@ -14,16 +14,16 @@ use crate::json::Obj;
 use crate::model::{Call, Origin, Text};
 use memchr::memmem;
 
-pub struct SweAgentCommand;
+pub(crate) struct SweAgentCommand;
 
-pub static SWE_AGENT_COMMAND: SweAgentCommand = SweAgentCommand;
+pub(crate) static SWE_AGENT_COMMAND: SweAgentCommand = SweAgentCommand;
 
 const OPEN: &str = "<command>";
 const CLOSE: &str = "</command>";
 
-pub const NAME: &str = "swe-agent-command";
-pub const FENCE_NAME: &str = "swe-agent-fence";
-pub const MINI_NAME: &str = "mini-swe-agent-action";
+pub(crate) const NAME: &str = "swe-agent-command";
+pub(crate) const FENCE_NAME: &str = "swe-agent-fence";
+pub(crate) const MINI_NAME: &str = "mini-swe-agent-action";
 
 /// The info strings of the fences mini-swe-agent reads an action from.
 const MINI_FENCES: &[&str] = &["```mswea_bash_command", "```bash"];
@@ -138,7 +138,7 @@ impl Scanner for SweAgentCommand {
 
 /// Whether a document is a mini-swe-agent trajectory (`{"info", "messages",
 /// "trajectory_format"}`): its format names mini-swe-agent, or its `info` the version.
-pub fn is_mini_trajectory(obj: &Obj) -> bool {
+pub(crate) fn is_mini_trajectory(obj: &Obj) -> bool {
     obj.has("messages")
         && (obj
             .str("trajectory_format")
@@ -149,17 +149,17 @@ pub fn is_mini_trajectory(obj: &Obj) -> bool {
 /// The action of a mini-swe-agent reply: where its fence opens, the command, and where
 /// the closing backticks end.
 #[derive(Debug, PartialEq)]
-pub struct MiniAction<'t> {
-    pub start: usize,
-    pub command: &'t str,
-    pub end: usize,
+pub(crate) struct MiniAction<'t> {
+    pub(crate) start: usize,
+    pub(crate) command: &'t str,
+    pub(crate) end: usize,
 }
 
 /// The one action block of a mini-swe-agent reply, found as its parser finds it: a
 /// fence of one of [`MINI_FENCES`], blanks to the end of that line, then the command up
 /// to the next line break followed by three backticks. `None` when the reply holds no
 /// such block or several (mini-swe-agent rejects it and runs nothing).
-pub fn mini_swe_agent_action(s: &str) -> Option<MiniAction<'_>> {
+pub(crate) fn mini_swe_agent_action(s: &str) -> Option<MiniAction<'_>> {
     let mut found = None;
     for fence in MINI_FENCES {
         for (start, _) in s.match_indices(fence) {

@@ -16,7 +16,7 @@ use crate::model::{Call, Text};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
-pub const NAME: &str = "wil";
+pub(crate) const NAME: &str = "wil";
 
 /// (operation, templates) in lexicon order.
 const LEXICON: &[(&str, &[&str])] = &[
@@ -314,7 +314,7 @@ fn without_skip_words(line: &str, op: &str) -> String {
 }
 
 /// Parses one WIL line into (operation, params).
-pub fn parse_line(line: &str) -> Option<(&'static str, Map<String, Value>)> {
+pub(crate) fn parse_line(line: &str) -> Option<(&'static str, Map<String, Value>)> {
     // Every template starts with a verb: a line that starts with none of them (prose)
     // is passed over before any template is tried. WIL lines are short.
     if line.len() > MAX_LINE || !starts_with_verb(line) {
@@ -415,8 +415,8 @@ fn size(v: &str) -> Option<(i64, i64)> {
         .and_then(|(w, h)| Some((w?, h?)))
 }
 
-pub struct Wil;
-pub static WIL: Wil = Wil;
+pub(crate) struct Wil;
+pub(crate) static WIL: Wil = Wil;
 
 impl Scanner for Wil {
     fn channel(&self) -> Channel {

@@ -18,50 +18,50 @@ use serde_json::Value;
 /// with a quote also allows attributes between that quote and the rest of `after`
 /// (`name="x" string="true">`, `tool="f" index="1"<|sep|>`).
 #[derive(Clone, Copy, Debug)]
-pub struct Tpl {
-    pub before: &'static str,
-    pub after: &'static str,
+pub(crate) struct Tpl {
+    pub(crate) before: &'static str,
+    pub(crate) after: &'static str,
 }
 
 /// One dialect of the family.
 #[derive(Debug)]
-pub struct ParamRow {
-    pub name: &'static str,
-    pub models: &'static str,
-    pub summary: &'static str,
-    pub example: &'static str,
+pub(crate) struct ParamRow {
+    pub(crate) name: &'static str,
+    pub(crate) models: &'static str,
+    pub(crate) summary: &'static str,
+    pub(crate) example: &'static str,
     /// Containers of one or more calls (`<tool_call>`, `<minimax:tool_call>`); any of them.
-    pub wrappers: &'static [(&'static str, &'static str)],
+    pub(crate) wrappers: &'static [(&'static str, &'static str)],
     /// A call counts only inside one of the wrappers (their markers are what tell this
     /// dialect from another with the same call syntax).
-    pub wrapper_required: bool,
+    pub(crate) wrapper_required: bool,
     /// Markers around the wrappers, taken into the span when adjacent.
-    pub outer: &'static [(&'static str, &'static str)],
-    pub call_open: Tpl,
-    pub call_close: &'static str,
-    pub param_open: Tpl,
+    pub(crate) outer: &'static [(&'static str, &'static str)],
+    pub(crate) call_open: Tpl,
+    pub(crate) call_close: &'static str,
+    pub(crate) param_open: Tpl,
     /// Between the key and the value (`<arg_value>`), or empty.
-    pub value_open: &'static str,
-    pub param_close: &'static str,
+    pub(crate) value_open: &'static str,
+    pub(crate) param_close: &'static str,
     /// A parameter attribute that says whether the value is a string or JSON: JSON
     /// when it reads `false` (`string="false"`) or names a JSON type other than
     /// string (`type="number"`), the raw string otherwise (`string="true"`,
     /// `type="string"`).
-    pub string_attr: Option<&'static str>,
+    pub(crate) string_attr: Option<&'static str>,
     /// The template writes a line break after the opening tag and one before the
     /// closing tag (`<parameter=p>\nvalue\n</parameter>`): that pair is the template's.
     /// Elsewhere every character between the tags is the value's (code ends in `\n`).
-    pub value_newlines: bool,
+    pub(crate) value_newlines: bool,
     /// The call's body may be one JSON object of arguments instead of parameters
     /// (`<｜DSML｜invoke name="f">\n{"city": "Paris"}\n</｜DSML｜invoke>`).
-    pub json_body: bool,
+    pub(crate) json_body: bool,
 }
 
 const fn tpl(before: &'static str, after: &'static str) -> Tpl {
     Tpl { before, after }
 }
 
-pub const ROWS: &[ParamRow] = &[
+pub(crate) const ROWS: &[ParamRow] = &[
     ParamRow {
         name: "seed-oss",
         models: "ByteDance Seed-OSS",
@@ -247,7 +247,7 @@ pub const ROWS: &[ParamRow] = &[
 ];
 
 /// The markers the index searches for, per row: each wrapper's open, then the call's.
-pub fn opens(rows: &[&'static ParamRow]) -> Vec<(&'static str, usize, Option<usize>)> {
+pub(crate) fn opens(rows: &[&'static ParamRow]) -> Vec<(&'static str, usize, Option<usize>)> {
     let mut out = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         for (w, (open, _)) in row.wrappers.iter().enumerate() {
@@ -258,8 +258,8 @@ pub fn opens(rows: &[&'static ParamRow]) -> Vec<(&'static str, usize, Option<usi
     out
 }
 
-pub struct XmlParams;
-pub static XML_PARAMS: XmlParams = XmlParams;
+pub(crate) struct XmlParams;
+pub(crate) static XML_PARAMS: XmlParams = XmlParams;
 
 impl Scanner for XmlParams {
     fn channel(&self) -> Channel {

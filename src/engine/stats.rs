@@ -5,19 +5,19 @@ use std::collections::BTreeMap;
 
 /// Counters for `--stats`, per channel and dialect.
 #[derive(Default)]
-pub struct Stats {
-    pub turns: u64,
-    pub turns_with_calls: u64,
-    pub fallbacks: u64,
+pub(crate) struct Stats {
+    pub(crate) turns: u64,
+    pub(crate) turns_with_calls: u64,
+    pub(crate) fallbacks: u64,
     /// Files of JSON of no known transcript shape, with no call found in their text.
-    pub unknown_shape: u64,
+    pub(crate) unknown_shape: u64,
     /// (channel, dialect) -> (calls, invalid, repaired)
-    pub dialects: BTreeMap<(Channel, &'static str), (u64, u64, u64)>,
+    pub(crate) dialects: BTreeMap<(Channel, &'static str), (u64, u64, u64)>,
 }
 
 impl Stats {
     /// Adds another run's counts (a worker of `-j`).
-    pub fn merge(&mut self, other: Stats) {
+    pub(crate) fn merge(&mut self, other: Stats) {
         self.turns += other.turns;
         self.turns_with_calls += other.turns_with_calls;
         self.fallbacks += other.fallbacks;
@@ -34,7 +34,7 @@ impl Stats {
 impl Stats {
     /// The `--stats` report, for stderr: every line a `toolsift: stats:` message, names
     /// from dialect files escaped.
-    pub fn report(&self, paint: crate::style::Paint) -> String {
+    pub(crate) fn report(&self, paint: crate::style::Paint) -> String {
         use crate::diag::plural;
         let mut s = format!(
             "toolsift: stats: {}, {} with calls, {} to a later channel\n",

@@ -19,14 +19,14 @@ fn call_kind(kind: &str) -> Option<&'static str> {
 }
 
 /// Whether a content block type is a call.
-pub fn is_call_type(kind: &str) -> bool {
+pub(crate) fn is_call_type(kind: &str) -> bool {
     call_kind(kind).is_some()
 }
 
 /// A call block: `input` is the arguments object, `server_name` (an MCP server's) the
 /// namespace. A server tool's call (web search, code execution) keeps its block type
 /// among its extra fields, as only the client's `tool_use` is the default.
-pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+pub(crate) fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
     let kind = call_kind(&obj.str("type")?)?;
     let members = match kind {
         "server_tool_use" => vec!["id", "name", "input", "server_name"],
@@ -50,7 +50,7 @@ pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
 /// the `tool_use_id` of its call), which the API writes in the assistant message beside
 /// its call. A server result keeps its type among its extra fields, so that a target of
 /// this family writes it back as what it was.
-pub fn result<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
+pub(crate) fn result<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
     let kind = obj.str("type")?;
     let members: &'static [&'static str] = if kind == "tool_result" {
         &["type", "tool_use_id", "content", "is_error"]
@@ -71,7 +71,7 @@ pub fn result<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
 }
 
 /// Writes `t` as Anthropic Messages.
-pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
     let to = Format::Anthropic;
     let mut system: Vec<J> = Vec::new();
     let mut system_plain = true;

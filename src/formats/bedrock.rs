@@ -5,7 +5,7 @@ use super::{Args, DecodedCall, DecodedResult};
 use crate::json::Obj;
 
 /// A `toolUse` object: `input` is the arguments object, `toolUseId` the id.
-pub fn tool_use<'a>(obj: &Obj<'a>) -> DecodedCall<'a> {
+pub(crate) fn tool_use<'a>(obj: &Obj<'a>) -> DecodedCall<'a> {
     DecodedCall {
         kind: "toolUse",
         name: obj.str("name"),
@@ -20,7 +20,7 @@ pub fn tool_use<'a>(obj: &Obj<'a>) -> DecodedCall<'a> {
 }
 
 /// A `toolResult` object: `toolUseId` the id of the call, `status: "error"` a failure.
-pub fn tool_result<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
+pub(crate) fn tool_result<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
     DecodedResult {
         id: obj.str("toolUseId"),
         name: None,

@@ -12,7 +12,7 @@ use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
 /// A part's `functionCall` (or `function_call`) object: `args` is the arguments object.
-pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
+pub(crate) fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
     DecodedCall {
         kind: "functionCall",
         name: fc.str("name"),
@@ -28,7 +28,7 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
 
 /// An entry of a Gemini CLI message's `toolCalls`: `{id, name, args, status, result}`,
 /// the call with its results (`functionResponse` parts) inside.
-pub fn cli_tool_call<'a>(entry: &Obj<'a>) -> DecodedCall<'a> {
+pub(crate) fn cli_tool_call<'a>(entry: &Obj<'a>) -> DecodedCall<'a> {
     DecodedCall {
         kind: "toolCalls",
         name: entry.str("name"),
@@ -46,7 +46,7 @@ pub fn cli_tool_call<'a>(entry: &Obj<'a>) -> DecodedCall<'a> {
 }
 
 /// Whether a Gemini CLI `toolCalls` entry failed: its results are errors.
-pub fn cli_tool_call_failed(entry: &Obj) -> bool {
+pub(crate) fn cli_tool_call_failed(entry: &Obj) -> bool {
     entry.is("status", "error") || entry.is("status", "cancelled")
 }
 
@@ -54,7 +54,7 @@ pub fn cli_tool_call_failed(entry: &Obj) -> bool {
 /// answers, `id` the call's when the call had one. A response that only wraps its
 /// content (`{"content": …}`, `{"error": …}`, as the writer below writes it) holds that
 /// content, an error when it is `error`; anything else is the content itself.
-pub fn function_response<'a>(fr: &Obj<'a>) -> DecodedResult<'a> {
+pub(crate) fn function_response<'a>(fr: &Obj<'a>) -> DecodedResult<'a> {
     let response = fr.get("response");
     let mut content = response;
     let mut wrapped = None;
@@ -84,7 +84,7 @@ pub fn function_response<'a>(fr: &Obj<'a>) -> DecodedResult<'a> {
 /// `{"type": "function_call", "id", "name", "arguments"}`, `arguments` the object.
 /// Built-in tools' steps (`google_search_call`, `code_execution_call`…) run on the
 /// server: not calls.
-pub fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
+pub(crate) fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
     if !step.is("type", "function_call") {
         return None;
     }
@@ -102,7 +102,7 @@ pub fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
 }
 
 /// `{"contents": […], "systemInstruction": …}`.
-pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
+pub(crate) fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
     let mut t = Transcript {
         source: Some(Format::Gemini),
         ..Transcript::default()
@@ -138,7 +138,7 @@ pub fn read(obj: &Obj, contents: &Node) -> Result<Transcript> {
 }
 
 /// A bare array of contents.
-pub fn read_bare(contents: &Node) -> Result<Transcript> {
+pub(crate) fn read_bare(contents: &Node) -> Result<Transcript> {
     let mut t = Transcript {
         source: Some(Format::Gemini),
         bare: true,
@@ -160,7 +160,7 @@ fn contents_into(contents: &Node, t: &mut Transcript) -> Result<()> {
 }
 
 /// One content (`{role, parts}`) as a message.
-pub fn content_message(obj: &Obj) -> Result<Message> {
+pub(crate) fn content_message(obj: &Obj) -> Result<Message> {
     let role_name = obj
         .str("role")
         .map(|s| s.into_owned())
@@ -183,7 +183,7 @@ pub fn content_message(obj: &Obj) -> Result<Message> {
 }
 
 /// One part, added to `m`.
-pub fn part(node: &Node, m: &mut Message) -> Result<()> {
+pub(crate) fn part(node: &Node, m: &mut Message) -> Result<()> {
     let Some(obj) = node.object() else {
         bail!("part: not an object");
     };
@@ -223,7 +223,7 @@ pub fn part(node: &Node, m: &mut Message) -> Result<()> {
     Ok(())
 }
 
-pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
     let to = Format::Gemini;
     let same = t.source == Some(Format::Gemini);
     let mut system: Vec<J> = Vec::new();

@@ -3,11 +3,11 @@
 //! module holds only what they share: the decoded call and result, and how a namespace
 //! joins a name.
 
-pub mod anthropic;
-pub mod bedrock;
-pub mod gemini;
-pub mod openai;
-pub mod responses;
+pub(crate) mod anthropic;
+pub(crate) mod bedrock;
+pub(crate) mod gemini;
+pub(crate) mod openai;
+pub(crate) mod responses;
 
 use crate::convert::decode::{extra_of, set_string_arguments};
 use crate::convert::model::{CallPart, Extra, Raw, ResultPart};
@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 /// Where a decoded call's arguments are, as written.
 #[derive(Clone, Copy)]
-pub enum Args<'a> {
+pub(crate) enum Args<'a> {
     /// None are written.
     Absent,
     /// JSON text in a string, or an object (OpenAI, Responses `arguments`).
@@ -32,26 +32,26 @@ pub enum Args<'a> {
 }
 
 /// One call as a provider wrote it, before either command builds its own value from it.
-pub struct DecodedCall<'a> {
+pub(crate) struct DecodedCall<'a> {
     /// The type of the item or block it was read from.
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// The tool's name; `None` when it is not a string.
-    pub name: Option<Cow<'a, str>>,
-    pub id: Option<Cow<'a, str>>,
-    pub namespace: Option<Cow<'a, str>>,
+    pub(crate) name: Option<Cow<'a, str>>,
+    pub(crate) id: Option<Cow<'a, str>>,
+    pub(crate) namespace: Option<Cow<'a, str>>,
     /// The namespace is part of the name the model called (Codex's `namespace`); else
     /// it only says where the tool runs.
-    pub qualifies: bool,
-    pub args: Args<'a>,
+    pub(crate) qualifies: bool,
+    pub(crate) args: Args<'a>,
     /// The members of the object the decoded value holds; the others are its extra
     /// fields.
-    pub members: Vec<&'static str>,
+    pub(crate) members: Vec<&'static str>,
     /// Its kind goes first among its extra fields: not the format's default kind, it is
     /// written back as what it was.
-    pub typed: bool,
+    pub(crate) typed: bool,
     /// A result the item holds itself (a remote MCP call's `output`), and whether it is
     /// an error.
-    pub result: Option<(Node<'a>, bool)>,
+    pub(crate) result: Option<(Node<'a>, bool)>,
 }
 
 impl DecodedCall<'_> {
@@ -59,14 +59,14 @@ impl DecodedCall<'_> {
     /// empty one is a zero-valued placeholder (Snowflake Cortex, OpenAI-compatible,
     /// writes `"function_call": {"name": "", "arguments": ""}` in every message), not a
     /// call of either command.
-    pub fn tool_name(&self) -> Option<&str> {
+    pub(crate) fn tool_name(&self) -> Option<&str> {
         self.name.as_deref().filter(|n| !n.is_empty())
     }
 
     /// Whether it is all zero values: no name and no arguments (`""`, `{}`, `null` or
     /// none). Such a member is dropped without a word; a nameless one with arguments
     /// is kept as written by `convert`.
-    pub fn is_placeholder(&self) -> bool {
+    pub(crate) fn is_placeholder(&self) -> bool {
         let empty = |n: Node| matches!(n.text().trim(), "\"\"" | "{}" | "null");
         self.tool_name().is_none()
             && match self.args {
@@ -79,7 +79,7 @@ impl DecodedCall<'_> {
     }
 
     /// The name the model called, from `name`: with its namespace when that qualifies it.
-    pub fn called(&self, name: &str) -> String {
+    pub(crate) fn called(&self, name: &str) -> String {
         match (&self.namespace, self.qualifies) {
             (Some(ns), true) => namespaced(ns, name),
             _ => name.to_owned(),
@@ -89,7 +89,7 @@ impl DecodedCall<'_> {
     /// The call as `convert`'s document model holds it, its extra fields from `obj`.
     /// `Ok(None)`: no call `convert` reads (no [name](Self::tool_name), a shell call
     /// without an action), kept whole.
-    pub fn call_part(&self, obj: &Obj) -> Result<Option<CallPart>> {
+    pub(crate) fn call_part(&self, obj: &Obj) -> Result<Option<CallPart>> {
         let Some(name) = self.tool_name() else {
             return Ok(None);
         };
@@ -120,7 +120,7 @@ impl DecodedCall<'_> {
 
     /// The members of `obj` the decoded value does not hold, as written; its kind first
     /// when it is [`typed`](Self::typed).
-    pub fn extra(&self, obj: &Obj) -> Extra {
+    pub(crate) fn extra(&self, obj: &Obj) -> Extra {
         let mut extra = Vec::new();
         if self.typed {
             extra.push(("type".into(), Raw::string(self.kind)));
@@ -132,29 +132,29 @@ impl DecodedCall<'_> {
 
 /// One result as a provider wrote it, before either command builds its own value from
 /// it: a block, part, item or message that answers a call.
-pub struct DecodedResult<'a> {
+pub(crate) struct DecodedResult<'a> {
     /// The id of the call it answers, as written.
-    pub id: Option<Cow<'a, str>>,
+    pub(crate) id: Option<Cow<'a, str>>,
     /// The name of the tool it answers, where the format writes one.
-    pub name: Option<Cow<'a, str>>,
+    pub(crate) name: Option<Cow<'a, str>>,
     /// The content; `None` when the result has none.
-    pub content: Option<Node<'a>>,
+    pub(crate) content: Option<Node<'a>>,
     /// The value the content was taken out of, when the format wraps it (Gemini's
     /// `{"content": …}` response): what `extract` reports, as written.
-    pub wrapped: Option<Node<'a>>,
-    pub is_error: bool,
+    pub(crate) wrapped: Option<Node<'a>>,
+    pub(crate) is_error: bool,
     /// The members of the object the decoded value holds; the others are its extra
     /// fields.
-    pub members: &'static [&'static str],
+    pub(crate) members: &'static [&'static str],
     /// A type to keep first among the extra fields: the result is not the format's
     /// default kind, and a target of its family writes it back as what it was.
-    pub kind: Option<Cow<'a, str>>,
+    pub(crate) kind: Option<Cow<'a, str>>,
 }
 
 impl DecodedResult<'_> {
     /// The result as `convert`'s document model holds it, its extra fields from `obj`;
     /// `absent` is the content of a result that has none, as its format means it.
-    pub fn result_part(&self, obj: &Obj, absent: &str) -> ResultPart {
+    pub(crate) fn result_part(&self, obj: &Obj, absent: &str) -> ResultPart {
         let mut r = ResultPart::new(
             self.content
                 .map_or(Raw::new(absent), |c| Raw::new(c.text())),
@@ -173,7 +173,7 @@ impl DecodedResult<'_> {
 /// A stable id for a call written without one, the same for `extract` and `convert`
 /// and on every run: the conversation's index in its file, the call's index among the
 /// conversation's calls, and a digest of its name and its arguments as written.
-pub fn generated_call_id(
+pub(crate) fn generated_call_id(
     conversation: usize,
     ordinal: usize,
     name: &str,
@@ -189,7 +189,7 @@ pub fn generated_call_id(
 
 /// Joins a namespace and a tool name the way the namespace expects: one ending in a
 /// separator (`mcp__server__`) is a prefix, any other gets `__` between.
-pub fn namespaced(namespace: &str, name: &str) -> String {
+pub(crate) fn namespaced(namespace: &str, name: &str) -> String {
     if namespace.ends_with(['_', '.', '/', ':']) {
         format!("{namespace}{name}")
     } else {

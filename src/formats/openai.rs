@@ -14,7 +14,7 @@ use crate::json::{Kind, Node, Obj};
 
 /// A `role: "tool"` (or legacy `"function"`) message: the result of the call its
 /// `tool_call_id` names; `status: "error"` (LangChain's) a failure.
-pub fn tool_message<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
+pub(crate) fn tool_message<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
     DecodedResult {
         id: obj.str("tool_call_id"),
         name: obj.str("name"),
@@ -29,7 +29,7 @@ pub fn tool_message<'a>(obj: &Obj<'a>) -> DecodedResult<'a> {
 /// An entry of a message's `executed_tools` (Groq's compound models: the tools the API
 /// ran while it answered): the tool is named by its `type` (`search`, `visit`…), its
 /// `arguments` are JSON text, and its `output` is its result. It has no id.
-pub fn executed_tool<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+pub(crate) fn executed_tool<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
     let arguments = obj.get("arguments")?;
     Some(DecodedCall {
         kind: "executed_tool",
@@ -50,7 +50,7 @@ pub fn executed_tool<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
 /// An entry of a `tool_calls` array: OpenAI's (`function`, whose `arguments` Ollama
 /// writes as an object; `custom`, free text), LangChain's (`name` + `args`), or a flat
 /// `{id, name, arguments}` (AutoGen). `None` when it names no tool.
-pub fn tool_calls_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+pub(crate) fn tool_calls_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
     let decoded = |kind, name, args, members| DecodedCall {
         kind,
         name,
@@ -95,7 +95,7 @@ pub fn tool_calls_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
 
 /// A LangChain entry: `{name, args, id, type: "tool_call"}`, `args` the arguments
 /// object; an `invalid_tool_call`'s `args` is the text the model wrote.
-pub fn langchain_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+pub(crate) fn langchain_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
     let kind = if obj.is("type", "invalid_tool_call") {
         "invalid_tool_call"
     } else {
@@ -115,7 +115,7 @@ pub fn langchain_entry<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
 }
 
 /// A message's legacy `function_call` object (one call, no id).
-pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
+pub(crate) fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
     DecodedCall {
         kind: "function_call",
         name: fc.str("name"),
@@ -131,7 +131,7 @@ pub fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
 
 /// Whether a `tool_calls` entry is a zero-valued placeholder (no name, no arguments):
 /// no call, dropped without a word.
-pub fn is_placeholder(node: &Node) -> bool {
+pub(crate) fn is_placeholder(node: &Node) -> bool {
     node.object()
         .and_then(|obj| tool_calls_entry(&obj).map(|d| d.is_placeholder()))
         .unwrap_or(false)
@@ -141,7 +141,7 @@ pub fn is_placeholder(node: &Node) -> bool {
 /// holds only its name and arguments, or a `custom` call (read as `{"input": text}`, as
 /// `extract` has it) whose input is text. `None` for others, which are then kept whole
 /// in the message's `extra`.
-pub fn call_part(node: &Node) -> Option<CallPart> {
+pub(crate) fn call_part(node: &Node) -> Option<CallPart> {
     let obj = node.object()?;
     let d = tool_calls_entry(&obj)?;
     match d.kind {
@@ -172,7 +172,7 @@ pub fn call_part(node: &Node) -> Option<CallPart> {
 
 /// A LangChain `tool_calls` entry as `convert` reads it, or an `invalid_tool_calls`
 /// one (`invalid`), whose `args` is the text the model wrote.
-pub fn langchain_call_part(node: &Node, invalid: bool) -> Option<CallPart> {
+pub(crate) fn langchain_call_part(node: &Node, invalid: bool) -> Option<CallPart> {
     let obj = node.object()?;
     let d = langchain_entry(&obj)?;
     let mut call = CallPart::new(d.called(d.tool_name()?), Raw::empty_object());
@@ -199,7 +199,7 @@ pub fn langchain_call_part(node: &Node, invalid: bool) -> Option<CallPart> {
 }
 
 /// Writes `t` as OpenAI Chat Completions messages.
-pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
     let to = Format::Openai;
     let mut out: Vec<J> = Vec::new();
     for m in &t.messages {

@@ -53,7 +53,7 @@ fn is_hosted_call(kind: &str, obj: &Obj) -> bool {
 }
 
 /// Whether an item is a call to a named tool.
-pub fn is_call_item(obj: &Obj) -> bool {
+pub(crate) fn is_call_item(obj: &Obj) -> bool {
     obj.str("type")
         .is_some_and(|kind| call_kind(&kind).is_some() || is_hosted_call(&kind, obj))
 }
@@ -62,7 +62,7 @@ pub fn is_call_item(obj: &Obj) -> bool {
 /// `local_shell` and the hosted `shell_call`'s (the same shape) `shell`, their arguments
 /// the `action`; an `mcp_call` (a remote MCP tool's call, run by the API) holds its own
 /// result.
-pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
+pub(crate) fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
     let item_type = obj.str("type")?;
     let (kind, kind_name) = match call_kind(&item_type) {
         Some(known) => known,
@@ -141,7 +141,7 @@ pub fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
 /// An item that answers a call: `function_call_output`, or another `*_call_output`
 /// (`custom_tool_call_output`, `shell_call_output`…), whose type it keeps, with the
 /// `call_id` of its call. `status: "failed"` (or `"error"`) is a failure.
-pub fn call_output<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
+pub(crate) fn call_output<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
     let kind = obj.str("type")?;
     if !kind.ends_with("_call_output") {
         return None;
@@ -158,7 +158,7 @@ pub fn call_output<'a>(obj: &Obj<'a>) -> Option<DecodedResult<'a>> {
 }
 
 /// `{"input": […], …}` (with `top`), or a bare array of items.
-pub fn read(top: Option<&Obj>, items: &Node) -> Result<Transcript> {
+pub(crate) fn read(top: Option<&Obj>, items: &Node) -> Result<Transcript> {
     let mut t = Transcript {
         source: Some(Format::Responses),
         bare: top.is_none(),
@@ -186,7 +186,7 @@ fn assistant(t: &mut Transcript) -> &mut Message {
 }
 
 /// One item, added to `t`.
-pub fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
+pub(crate) fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
     if let Some(d) = call(obj)
         && let Some(call) = d.call_part(obj)?
     {
@@ -282,7 +282,7 @@ pub fn item(node: &Node, obj: &Obj, t: &mut Transcript) -> Result<()> {
     Ok(())
 }
 
-pub fn write(t: &Transcript, notes: &mut Notes) -> J {
+pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
     let to = Format::Responses;
     let same = t.source == Some(Format::Responses);
     let mut items: Vec<J> = Vec::new();

@@ -14,35 +14,35 @@ use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// One body to read, with the line it starts on.
-pub struct Body {
-    pub text: String,
-    pub line: u64,
+pub(crate) struct Body {
+    pub(crate) text: String,
+    pub(crate) line: u64,
     /// For a body made from a YAML mapping: JSON offsets with their YAML lines.
-    pub anchors: Vec<(usize, u64)>,
+    pub(crate) anchors: Vec<(usize, u64)>,
     /// For SSE text: the YAML line of each `data:` line of the body, in order.
-    pub data_lines: Vec<u64>,
+    pub(crate) data_lines: Vec<u64>,
     /// A `!!binary` body: its bytes still to decode (see [`Body::decode`]).
-    pub binary: Option<Binary>,
+    pub(crate) binary: Option<Binary>,
     /// The body's line breaks are the file's, from `line` on (a saved HTTP message); a
     /// YAML scalar's are not.
-    pub raw: bool,
+    pub(crate) raw: bool,
 }
 
 /// The bytes of a `!!binary` body and the encodings they were sent in.
-pub struct Binary {
+pub(crate) struct Binary {
     base64: String,
     /// `Content-Encoding` values in the order they were applied.
     encodings: Vec<String>,
 }
 
 /// The most a decoded body may hold: a small gzip body can inflate to gigabytes.
-pub const MAX_DECODED: u64 = 64 << 20;
+pub(crate) const MAX_DECODED: u64 = 64 << 20;
 
 impl Binary {
     /// The body as text: base64, then each content encoding undone, last applied first;
     /// an AWS event stream becomes JSON Lines. With it, a warning about a part that could
     /// not be read.
-    pub fn decode(&self) -> Result<(String, Option<String>), String> {
+    pub(crate) fn decode(&self) -> Result<(String, Option<String>), String> {
         let compact: Vec<u8> = self
             .base64
             .bytes()
@@ -100,19 +100,19 @@ fn decompress(bytes: &[u8], encoding: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-pub struct Interaction {
-    pub request: Vec<Body>,
-    pub response: Vec<Body>,
+pub(crate) struct Interaction {
+    pub(crate) request: Vec<Body>,
+    pub(crate) response: Vec<Body>,
 }
 
-pub struct YamlError {
-    pub line: u64,
-    pub message: String,
+pub(crate) struct YamlError {
+    pub(crate) line: u64,
+    pub(crate) message: String,
 }
 
 /// Whether text is a cassette rather than prose: `interactions:` at the top, perhaps
 /// after a `---` document marker.
-pub fn looks_like_cassette(text: &str) -> bool {
+pub(crate) fn looks_like_cassette(text: &str) -> bool {
     let mut lines = text
         .lines()
         .map(str::trim_end)
@@ -304,7 +304,7 @@ impl MarkedEventReceiver for Builder {
     }
 }
 
-pub fn parse(text: &str) -> Result<Vec<Interaction>, YamlError> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Interaction>, YamlError> {
     let mut builder = Builder::default();
     let mut parser = Parser::new_from_str(text);
     parser.load(&mut builder, false).map_err(|e| YamlError {

@@ -11,7 +11,7 @@ use std::io::{self, BufRead, BufReader, Read};
 
 /// A compression format of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compression {
+pub(crate) enum Compression {
     Gzip,
     Zstd,
     Bzip2,
@@ -20,7 +20,7 @@ pub enum Compression {
 
 impl Compression {
     /// What the format is called in messages.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Compression::Gzip => "gzip",
             Compression::Zstd => "zstd",
@@ -39,7 +39,7 @@ const PROBE: usize = 10;
 const XZ_MEMORY_KIB: u32 = 256 << 10;
 
 /// The format whose magic `head` (the first bytes of an input) starts with.
-pub fn sniff(head: &[u8]) -> Option<Compression> {
+pub(crate) fn sniff(head: &[u8]) -> Option<Compression> {
     const BZIP2_BLOCK: &[u8] = &[0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
     const BZIP2_END: &[u8] = &[0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
     if head.starts_with(&[0x1f, 0x8b, 0x08]) {
@@ -66,7 +66,7 @@ pub fn sniff(head: &[u8]) -> Option<Compression> {
 /// with the format found; anything else is given back as it is. Only a decoder that
 /// cannot be set up is an error; a read error while looking at the first bytes comes
 /// again from the input given back.
-pub fn open(
+pub(crate) fn open(
     mut input: Box<dyn BufRead + Send>,
 ) -> io::Result<(Box<dyn BufRead + Send>, Option<Compression>)> {
     let head = match input.fill_buf() {

@@ -12,7 +12,7 @@ use std::io;
 
 /// What [`Splitter::next`] found.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Found {
+pub(super) enum Found {
     /// An element is complete: see [`Splitter::element`].
     Element,
     /// The array is closed; only white space may follow.
@@ -41,7 +41,7 @@ enum State {
 const MAX_DEPTH: usize = 512;
 
 /// Cuts a JSON array into elements; see the module.
-pub struct Splitter {
+pub(super) struct Splitter {
     state: State,
     depth: usize,
     in_string: bool,
@@ -58,7 +58,7 @@ pub struct Splitter {
 }
 
 impl Splitter {
-    pub fn new(max: usize) -> Splitter {
+    pub(super) fn new(max: usize) -> Splitter {
         Splitter {
             state: State::Start,
             depth: 0,
@@ -73,12 +73,12 @@ impl Splitter {
     }
 
     /// The element found last, and its first line.
-    pub fn element(&self) -> (&[u8], u64) {
+    pub(super) fn element(&self) -> (&[u8], u64) {
         (&self.element, self.element_line)
     }
 
     /// Lets the element found last go (its buffer is kept unless it grew large).
-    pub fn clear_element(&mut self) {
+    pub(super) fn clear_element(&mut self) {
         self.element.clear();
         if self.element.capacity() > 1 << 20 {
             self.element = Vec::new();
@@ -87,7 +87,7 @@ impl Splitter {
 
     /// What is held of the element being read, and the line it starts on (the current
     /// line when none is held): where text starts once the array is given up.
-    pub fn take_pending(&mut self) -> (Vec<u8>, u64) {
+    pub(super) fn take_pending(&mut self) -> (Vec<u8>, u64) {
         let line = if self.element.is_empty() {
             self.line
         } else {
@@ -97,7 +97,7 @@ impl Splitter {
     }
 
     /// At the end of the input: fine when the array was closed, else what is missing.
-    pub fn at_end(&self) -> Result<(), (u64, String)> {
+    pub(super) fn at_end(&self) -> Result<(), (u64, String)> {
         match self.state {
             State::After => Ok(()),
             _ => Err((self.line, "the input ends inside the array".to_string())),
@@ -106,7 +106,7 @@ impl Splitter {
 
     /// Reads `chunk` from `pos` on until something is found (then `pos` is past it, or
     /// at the bad byte); `None` when the chunk is used up.
-    pub fn next(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Found> {
+    pub(super) fn next(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Found> {
         if self.fresh && *pos == 0 && chunk.starts_with(super::BOM) {
             *pos = super::BOM.len();
         }

@@ -8,7 +8,7 @@
 
 /// Whether `bytes` start with an event-stream frame: plausible lengths, and a first
 /// header whose name starts with `:` (`:event-type`, `:content-type`, `:message-type`).
-pub fn looks_like(bytes: &[u8]) -> bool {
+pub(super) fn looks_like(bytes: &[u8]) -> bool {
     let (Some(total), Some(headers)) = (be32(bytes, 0), be32(bytes, 4)) else {
         return false;
     };
@@ -21,7 +21,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
 /// The frames as JSON Lines, and an error naming the offset where the frames broke off
 /// (lengths that run past the end, a frame with no event type), if they did: the lines
 /// before it stand.
-pub fn to_json_lines(bytes: &[u8]) -> (String, Option<String>) {
+pub(super) fn to_json_lines(bytes: &[u8]) -> (String, Option<String>) {
     let mut out = String::new();
     let mut at = 0;
     while at < bytes.len() {

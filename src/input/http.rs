@@ -15,7 +15,7 @@ enum Side {
 }
 
 /// Whether `text` starts like saved HTTP messages.
-pub fn looks_like_http(text: &str) -> bool {
+pub(super) fn looks_like_http(text: &str) -> bool {
     let mut pos = text.strip_prefix(HTTPRR).map_or(0, |_| HTTPRR.len());
     if record_header(line_at(text, pos)) {
         pos = next_line(text, pos);
@@ -25,7 +25,7 @@ pub fn looks_like_http(text: &str) -> bool {
 
 /// The exchanges of `text`, and warnings (file line, message) about bodies that cannot
 /// be read as text. What follows the last message that can be read is left out.
-pub fn parse(text: &str) -> (Vec<Interaction>, Vec<(u64, String)>) {
+pub(super) fn parse(text: &str) -> (Vec<Interaction>, Vec<(u64, String)>) {
     let mut lines = LineCounter::default();
     let mut pos = text.strip_prefix(HTTPRR).map_or(0, |_| HTTPRR.len());
     let mut out: Vec<Interaction> = Vec::new();

@@ -19,9 +19,9 @@ pub(super) fn overlong_message(o: Overlong) -> String {
 /// A line longer than [`MAX_LINE`], passed over by [`Lines::next_line`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Overlong {
-    pub line: u64,
+    pub(crate) line: u64,
     /// It held a NUL byte: the input is binary and was not read further.
-    pub binary: bool,
+    pub(crate) binary: bool,
 }
 
 /// One line of [`Lines::next_line`], and the lines passed over as too long just

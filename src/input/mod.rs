@@ -35,18 +35,25 @@ use window::{MIN_DENSE_WINDOW, opener_limit};
 /// How a source is framed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
+    /// Decided from the first non-blank bytes.
     Auto,
+    /// Plain text: one assistant turn.
     Text,
+    /// One JSON document (object or array).
     Json,
+    /// One JSON value per line.
     Jsonl,
+    /// Server-Sent Events (`data:` lines).
     Sse,
+    /// A VCR cassette (YAML with interactions).
     Yaml,
+    /// Saved HTTP messages (`curl -i` output, an httprr trace).
     Http,
 }
 
 impl Framing {
     /// The framing's name, as `--input` spells it (`auto` read as text is `text`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Framing::Auto | Framing::Text => "text",
             Framing::Json => "json",
@@ -61,17 +68,17 @@ impl Framing {
 /// What a read found out about its input, for the manifest (see
 /// [`Reader::noting_read`]).
 #[derive(Debug, Default)]
-pub struct ReadNotes {
+pub(crate) struct ReadNotes {
     /// The framing the input was read as (detected or forced); `None` when it was not
     /// read (binary, or only blank lines).
-    pub framing: Option<Framing>,
+    pub(crate) framing: Option<Framing>,
     /// Parts passed over unread, and the first of them: (line, message).
-    pub skipped: u64,
-    pub first_skip: Option<(Option<u64>, String)>,
+    pub(crate) skipped: u64,
+    pub(crate) first_skip: Option<(Option<u64>, String)>,
 }
 
 /// Where records go: the channel engine and the writer behind it.
-pub type Sink<'s> = dyn FnMut(Event) -> io::Result<()> + 's;
+pub(crate) type Sink<'s> = dyn FnMut(Event) -> io::Result<()> + 's;
 
 /// One source being read.
 pub struct Reader<'a, 's> {
@@ -102,7 +109,7 @@ pub struct Reader<'a, 's> {
 }
 
 /// Warnings shown per input; the rest are counted in one last line.
-pub const MAX_WARNINGS: u64 = 20;
+pub(crate) const MAX_WARNINGS: u64 = 20;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -111,7 +118,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// skipped, read past without being held. Records of tens of megabytes are real (a
 /// coding agent's `Write` of a large file; see `a_50_mb_line_is_read`), so the limit is
 /// above them: peak memory is bounded by a few times this, not by the input.
-pub const MAX_LINE: usize = 64 << 20;
+pub(crate) const MAX_LINE: usize = 64 << 20;
 
 /// Auto-detection looks for a NUL byte in this many first bytes: binary input is
 /// skipped from its first block, without reading further.
@@ -124,11 +131,11 @@ const BINARY_LINE: usize = 1 << 20;
 /// A JSON document up to this size is read whole; a longer one that is an array is
 /// read element by element (each element at most [`MAX_LINE`]), as JSON Lines are, and
 /// its records are written as they are found.
-pub const STREAM_DOCUMENT: usize = 1 << 20;
+pub(crate) const STREAM_DOCUMENT: usize = 1 << 20;
 
 /// A longer JSON document that is no array (an object) is scanned as text, streamed,
 /// with a warning: read whole, its values and records would take many times its size.
-pub const MAX_DOCUMENT: usize = 16 << 20;
+pub(crate) const MAX_DOCUMENT: usize = 16 << 20;
 
 /// Detection reads the first non-blank line up to this length; a longer one is a large
 /// JSON Lines record, or a document on one line (see [`Reader::detect`]).
@@ -140,6 +147,7 @@ fn limit_text() -> String {
 }
 
 impl<'a, 's> Reader<'a, 's> {
+    /// A reader of the source `name` that hands its events to `sink` and tells its problems to `diag`.
     pub fn new(name: &'a str, diag: &'a Diag, sink: &'a mut Sink<'s>) -> Self {
         Reader {
             name,
@@ -162,7 +170,7 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// After the read, `notes` holds the framing the input was read as and the parts of
     /// it passed over unread.
-    pub fn noting_read(mut self, notes: &'a mut ReadNotes) -> Self {
+    pub(crate) fn noting_read(mut self, notes: &'a mut ReadNotes) -> Self {
         *notes = ReadNotes::default();
         self.notes = Some(notes);
         self
@@ -178,7 +186,7 @@ impl<'a, 's> Reader<'a, 's> {
     /// keys) when it held JSON values and none had a shape a transcript has: JSON of
     /// another kind, or a transcript format toolsift has no reader for. The caller tells
     /// it when no call was found in its text either.
-    pub fn noting_shape(mut self, shape: &'a mut Option<String>) -> Self {
+    pub(crate) fn noting_shape(mut self, shape: &'a mut Option<String>) -> Self {
         *shape = None;
         self.shape_out = Some(shape);
         self

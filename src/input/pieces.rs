@@ -11,33 +11,33 @@ use std::sync::mpsc::{Receiver, SyncSender};
 
 /// Pieces waiting for their window at most: memory stays bounded when reading runs
 /// ahead.
-pub const IN_FLIGHT: usize = 1;
+pub(super) const IN_FLIGHT: usize = 1;
 
 /// New bytes for a window.
 #[derive(Debug, Default)]
-pub struct Piece {
+pub(super) struct Piece {
     /// Whole lines (or, for a line longer than a piece, up to a character boundary);
     /// bytes that are not UTF-8 replaced.
-    pub text: String,
+    pub(crate) text: String,
     /// Line breaks in `text`.
-    pub breaks: u64,
+    pub(crate) breaks: u64,
     /// Line breaks before the first byte that was not UTF-8, if any was.
-    pub bad_utf8: Option<u64>,
+    pub(crate) bad_utf8: Option<u64>,
     /// The input ends with this piece.
-    pub last: bool,
+    pub(crate) last: bool,
     /// The openers of `text`, found in it alone.
-    pub openers: Openers,
+    pub(crate) openers: Openers,
     /// Whether `WIL` or `wil` occurs in `text`.
-    pub wil: bool,
+    pub(crate) wil: bool,
     /// So dense in openers that it was not swept whole (`openers` and `wil` say
     /// nothing): its window is swept again, and cut short.
-    pub dense: bool,
+    pub(crate) dense: bool,
     /// A read error: the source ends here, as it would on one thread.
-    pub error: Option<io::Error>,
+    pub(crate) error: Option<io::Error>,
 }
 
 /// What was read past the last cut, and how much each piece reads.
-pub struct Pieces {
+pub(super) struct Pieces {
     rest: Vec<u8>,
     size: usize,
     eof: bool,
@@ -46,7 +46,7 @@ pub struct Pieces {
 impl Pieces {
     /// Pieces of `size` bytes (what waited included); the first starts with `first`,
     /// which may be longer.
-    pub fn new(first: Vec<u8>, size: usize) -> Pieces {
+    pub(super) fn new(first: Vec<u8>, size: usize) -> Pieces {
         Pieces {
             rest: first,
             size: size.max(1),
@@ -58,7 +58,7 @@ impl Pieces {
     /// overwritten, not zeroed first, and what follows cut off): what waited, then
     /// bytes read up to the piece's size, cut after the last line break (what follows
     /// waits for the next piece). True when the input ends with it.
-    pub fn read_into(
+    pub(super) fn read_into(
         &mut self,
         lines: &mut Lines,
         buf: &mut Vec<u8>,
@@ -95,7 +95,7 @@ impl Pieces {
 
     /// The next piece, built in `spare` (a piece already used, or a new one), checked
     /// for UTF-8 and swept.
-    pub fn next(&mut self, lines: &mut Lines, spare: Option<Piece>) -> Piece {
+    pub(super) fn next(&mut self, lines: &mut Lines, spare: Option<Piece>) -> Piece {
         let mut piece = spare.unwrap_or_default();
         let mut openers = std::mem::take(&mut piece.openers);
         openers.clear();
@@ -172,7 +172,7 @@ fn piece_end(raw: &[u8], eof: bool) -> usize {
 
 /// Reads `pieces` to the end on a second thread, sent in order; pieces the windows are
 /// done with come back through `spares`. Stops early when the windows hang up.
-pub fn produce(
+pub(super) fn produce(
     mut pieces: Pieces,
     lines: &mut Lines,
     out: &SyncSender<Piece>,

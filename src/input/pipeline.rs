@@ -12,38 +12,38 @@ use std::sync::mpsc::{Receiver, SyncSender};
 const BATCH_BYTES: usize = 128 << 10;
 
 /// Batches waiting for the walk at most: memory stays bounded when parsing runs ahead.
-pub const IN_FLIGHT: usize = 2;
+pub(super) const IN_FLIGHT: usize = 2;
 
 /// Records read and parsed, in input order.
 #[derive(Default)]
-pub struct Batch {
+pub(super) struct Batch {
     /// The records' texts, one after another (bad UTF-8 already replaced).
     text: String,
     /// The tapes of the records that parsed, one after another.
     tapes: Vec<Slot>,
-    pub records: Vec<Record>,
+    pub(crate) records: Vec<Record>,
     /// A read error after the last record: the source ends with it.
-    pub error: Option<io::Error>,
+    pub(crate) error: Option<io::Error>,
 }
 
 /// One non-blank line of the source.
-pub struct Record {
-    pub number: u64,
+pub(super) struct Record {
+    pub(crate) number: u64,
     text: (usize, usize),
     /// Where its tape sits in the batch's tapes, or why it is not JSON.
-    pub tape: Result<(usize, usize), String>,
+    pub(crate) tape: Result<(usize, usize), String>,
     /// The record's line, if it holds bytes that are not UTF-8.
-    pub bad_utf8: Option<u64>,
+    pub(crate) bad_utf8: Option<u64>,
     /// The line was too long and passed over: this warning is all there is of it.
-    pub skipped: Option<String>,
+    pub(crate) skipped: Option<String>,
 }
 
 impl Batch {
-    pub fn text(&self, record: &Record) -> &str {
+    pub(super) fn text(&self, record: &Record) -> &str {
         &self.text[record.text.0..record.text.1]
     }
 
-    pub fn tape(&self, span: &(usize, usize)) -> &[Slot] {
+    pub(super) fn tape(&self, span: &(usize, usize)) -> &[Slot] {
         &self.tapes[span.0..span.1]
     }
 
@@ -110,7 +110,7 @@ impl Batch {
 
 /// Reads `lines` to the end in batches, sent in order; batches the walk is done with
 /// come back through `spares`. Stops early when the walk hangs up.
-pub fn produce(lines: &mut Lines, batches: &SyncSender<Batch>, spares: &Receiver<Batch>) {
+pub(super) fn produce(lines: &mut Lines, batches: &SyncSender<Batch>, spares: &Receiver<Batch>) {
     loop {
         let mut batch = spares.try_recv().unwrap_or_default();
         batch.clear();

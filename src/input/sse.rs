@@ -8,16 +8,16 @@ use std::io;
 
 /// One dispatched event.
 #[derive(Debug, PartialEq)]
-pub struct Event {
-    pub data: String,
+pub(super) struct Event {
+    pub(crate) data: String,
     /// Line of the event's first data line.
-    pub line: u64,
+    pub(crate) line: u64,
     /// Its data ran past the limit: it was dropped (`data` is empty), not held.
-    pub too_long: bool,
+    pub(crate) too_long: bool,
 }
 
 #[derive(Default)]
-pub struct Events {
+pub(super) struct Events {
     data: String,
     line: Option<u64>,
     /// The longest event held (0: no limit).
@@ -76,7 +76,7 @@ impl Shape {
 impl Events {
     /// Events whose data is held up to `max` bytes; a longer one is dropped and
     /// dispatched marked `too_long`.
-    pub fn new(max: usize) -> Events {
+    pub(super) fn new(max: usize) -> Events {
         Events {
             max,
             ..Events::default()
@@ -107,7 +107,7 @@ impl Events {
     }
 
     /// Feeds one line (without its line break); returns an event when one is complete.
-    pub fn line(&mut self, line: &str, number: u64) -> Option<Event> {
+    pub(super) fn line(&mut self, line: &str, number: u64) -> Option<Event> {
         let line = line.trim_start();
         if line.is_empty() {
             return self.end();
@@ -148,7 +148,7 @@ impl Events {
 
     /// Takes back an event's buffer once it has been read, so the next event reuses
     /// its allocation.
-    pub fn recycle(&mut self, mut data: String) {
+    pub(super) fn recycle(&mut self, mut data: String) {
         if self.data.is_empty() && self.data.capacity() < data.capacity() {
             data.clear();
             self.data = data;
@@ -156,7 +156,7 @@ impl Events {
     }
 
     /// Dispatches what has accumulated (at a blank line or the end of input).
-    pub fn end(&mut self) -> Option<Event> {
+    pub(super) fn end(&mut self) -> Option<Event> {
         self.shape = Shape::default();
         let too_long = std::mem::take(&mut self.too_long);
         let line = self.line.take()?;

@@ -19,7 +19,7 @@ use super::{key_bit, unescape};
 /// written) when the text is not valid JSON, or when it holds a case left to the tape:
 /// a key that repeats or holds an escape, or nesting deeper than 100 levels
 /// (`COMPACT_DEPTH`). Numbers are copied as written.
-pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
+pub(crate) fn compact_text(text: &str, out: &mut String) -> Option<()> {
     // A string decoded on the way may note half a surrogate pair; if the text is then
     // refused, the tape reads it again and decides whether that note stands.
     let lossy_before = super::unescape::LOSSY.get();
@@ -38,7 +38,7 @@ pub fn compact_text(text: &str, out: &mut String) -> Option<()> {
 /// also for the rare escapes that are easier decoded first: a `\u` escape (in the
 /// decoded text or in the string) that stands for a quote, a backslash, a control
 /// character or half a surrogate pair.
-pub fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
+pub(crate) fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
     Compactor::<Written>::run(body, out)
 }
 

@@ -1,7 +1,7 @@
 //! Byte offsets of a text mapped to the lines of its file.
 
 /// Maps byte offsets of one text to 1-based line numbers.
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     /// Offsets of every `\n` in the text.
     newlines: Vec<usize>,
     /// Line number of the text's first line in its file.
@@ -12,7 +12,7 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    pub fn new(text: &str, first_line: u64) -> LineIndex {
+    pub(crate) fn new(text: &str, first_line: u64) -> LineIndex {
         LineIndex {
             newlines: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
             first_line,
@@ -22,7 +22,7 @@ impl LineIndex {
 
     /// Every offset maps to `line`: for text whose own line breaks do not match its file
     /// (a YAML scalar, a re-serialized body).
-    pub fn fixed(line: u64) -> LineIndex {
+    pub(crate) fn fixed(line: u64) -> LineIndex {
         LineIndex {
             newlines: Vec::new(),
             first_line: line,
@@ -31,7 +31,7 @@ impl LineIndex {
     }
 
     /// Lines given by anchors: an offset gets the line of the last anchor at or before it.
-    pub fn anchored(first_line: u64, anchors: Vec<(usize, u64)>) -> LineIndex {
+    pub(crate) fn anchored(first_line: u64, anchors: Vec<(usize, u64)>) -> LineIndex {
         LineIndex {
             newlines: Vec::new(),
             first_line,
@@ -39,7 +39,7 @@ impl LineIndex {
         }
     }
 
-    pub fn line(&self, offset: usize) -> u64 {
+    pub(crate) fn line(&self, offset: usize) -> u64 {
         if !self.anchors.is_empty() {
             let i = self.anchors.partition_point(|&(at, _)| at <= offset);
             return match i {

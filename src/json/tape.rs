@@ -13,7 +13,7 @@ pub(crate) const MAX_NESTING: usize = 160;
 /// The most values one document's tape holds (a slot of 40 bytes each: 40 MiB). A
 /// document denser than that (millions of numbers in a few megabytes) is not read as
 /// JSON: its tape would be many times its size.
-pub const MAX_VALUES: usize = 1 << 20;
+pub(crate) const MAX_VALUES: usize = 1 << 20;
 
 /// The one-pass validating scanner behind [`super::Doc::parse`].
 struct Tape<'s> {

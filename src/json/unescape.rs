@@ -85,7 +85,7 @@ thread_local! {
 
 /// Whether a string decoded since the last call held half a surrogate pair (read as
 /// U+FFFD), so that the reader can say so.
-pub fn take_lossy() -> bool {
+pub(crate) fn take_lossy() -> bool {
     LOSSY.replace(false)
 }
 

@@ -11,7 +11,7 @@ impl Node<'_> {
     /// it can hold the value, else as written with only its white space dropped (half a
     /// surrogate pair, which serde_json refuses and a `String` cannot hold; nesting
     /// deeper than serde_json reads). Never `null` for something else.
-    pub fn kept_compact(&self) -> String {
+    pub(crate) fn kept_compact(&self) -> String {
         let lossy = LOSSY.replace(false);
         let mut out = String::with_capacity(self.text().len());
         let whole = self.write_compact(&mut out) && !LOSSY.get();
@@ -37,7 +37,7 @@ impl Node<'_> {
     /// numbers as written (`arbitrary_precision` keeps them so). False (with `out` half written) when that takes more
     /// than a copy: a duplicate key, a lone surrogate, or nesting deeper than
     /// [`COMPACT_DEPTH`]; the caller then goes through serde_json.
-    pub fn write_compact(&self, out: &mut String) -> bool {
+    pub(crate) fn write_compact(&self, out: &mut String) -> bool {
         self.compact(out, 0).is_some()
     }
 

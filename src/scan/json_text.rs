@@ -7,7 +7,7 @@ use std::cell::Cell;
 /// The end (exclusive) of the JSON value that starts at `start` (a `{` or `[`), found by
 /// counting brackets outside strings. `None` when it never closes: the caller resumes
 /// after the opener instead of losing the rest of the text.
-pub fn balanced_end(text: &str, start: usize) -> Option<usize> {
+pub(crate) fn balanced_end(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut i = start;
@@ -64,15 +64,15 @@ fn quote_or_backslash(bytes: &[u8], mut i: usize) -> Option<usize> {
 }
 
 /// A JSON value found in text.
-pub struct Found {
-    pub start: usize,
-    pub end: usize,
+pub(crate) struct Found {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
     /// It never closed: it runs to the end of the text.
-    pub unclosed: bool,
+    pub(crate) unclosed: bool,
     /// For a top-level value, or one directly inside a top-level value that never
     /// closes: whether one of its double-quoted strings starts like a call key (`"name"`
     /// with `"arguments"`, `"tool…"`, ...), seen during the walk. `None` when not known.
-    pub call_keys: Option<bool>,
+    pub(crate) call_keys: Option<bool>,
 }
 
 /// Call keys seen in the strings of one value.
@@ -110,7 +110,7 @@ impl Keys {
 /// the values that close inside it are listed as if scanning resumed right after it,
 /// and the opener itself is listed (to the end of the text, for repair) when it looks
 /// like the start of an object.
-pub fn json_values(text: &str) -> Vec<Found> {
+pub(crate) fn json_values(text: &str) -> Vec<Found> {
     json_values_skipping(text, None, &[]).0
 }
 
@@ -123,7 +123,7 @@ pub fn json_values(text: &str) -> Vec<Found> {
 /// spans that hold balanced JSON and markers only, see [`crate::dialects::Hit::balanced`])
 /// when it comes to one outside any value: their values are not listed, and the rest is
 /// as without skipping.
-pub fn json_values_skipping(
+pub(crate) fn json_values_skipping(
     text: &str,
     openers: Option<&[usize]>,
     skip: &[(usize, usize)],

@@ -3,18 +3,15 @@
 //! ([`tags`]), reasoning and other context regions ([`regions`]), and the text the
 //! scanners share ([`text`]).
 
-pub mod json_text;
-pub mod regions;
-pub mod repair;
-pub mod tags;
-pub mod text;
+pub(crate) mod json_text;
+pub(crate) mod regions;
+pub(crate) mod repair;
+pub(crate) mod tags;
+pub(crate) mod text;
 
-pub use json_text::{Found, balanced_end, json_values, json_values_skipping};
-pub use regions::{
-    OpenRegions, ReasoningOpening, RegionMap, reasoning_regions, reasoning_regions_at,
-};
-pub use repair::with_json;
-pub use tags::{
-    Fence, NextFind, attribute, find_ci, first_fence, ident, is_tool_name, skip_ws, tag_end,
-    typed_value,
+pub(crate) use json_text::{balanced_end, json_values, json_values_skipping};
+pub(crate) use regions::OpenRegions;
+pub(crate) use repair::with_json;
+pub(crate) use tags::{
+    NextFind, attribute, first_fence, ident, is_tool_name, skip_ws, tag_end, typed_value,
 };

@@ -13,7 +13,8 @@ use memchr::memmem;
 /// a `</think>` (or K3's `<|close|>think<|sep|>`) that no opener opened (templates of
 /// Qwen3, DeepSeek-R1 and V4, and Kimi K3, put the opener in the prompt, so the
 /// completion starts inside the reasoning).
-pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
+#[cfg(test)]
+pub(crate) fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let angle: Vec<usize> = memchr::memchr_iter(b'<', bytes).collect();
     let square: Vec<usize> = memchr::memchr_iter(b'[', bytes).collect();
@@ -24,7 +25,7 @@ pub fn reasoning_regions(text: &str) -> Vec<(usize, usize)> {
 /// the text starts where the completion does (not a later window of it), so a bare
 /// `</think>` closes reasoning that began at its start. `open`: reasoning opened before
 /// the text starts (a window that starts inside it), closed as that opening is.
-pub fn reasoning_regions_at(
+pub(crate) fn reasoning_regions_at(
     text: &str,
     angle: &[usize],
     square: &[usize],
@@ -114,14 +115,14 @@ const REASONING_MESSAGES: [(&str, &[&str]); 3] = [
 /// Which opening started a reasoning region: a row of [`TAGGED_REASONING`] or of
 /// [`REASONING_MESSAGES`]. A window that starts inside the region carries it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReasoningOpening {
+pub(crate) enum ReasoningOpening {
     Tagged(u8),
     Message(u8),
 }
 
 impl ReasoningOpening {
     /// The reasoning opening at `at` in `bytes`, if one is there.
-    pub fn opened_at(bytes: &[u8], at: usize) -> Option<ReasoningOpening> {
+    pub(crate) fn opened_at(bytes: &[u8], at: usize) -> Option<ReasoningOpening> {
         let rest = bytes.get(at..)?;
         let starts =
             |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes());
@@ -164,23 +165,23 @@ impl ReasoningOpening {
 /// Context regions open at some point of a text: what a window starting there must be
 /// told, as it cannot see their openings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OpenRegions {
-    pub reasoning: Option<ReasoningOpening>,
+pub(crate) struct OpenRegions {
+    pub(crate) reasoning: Option<ReasoningOpening>,
     /// Inside UICP's `BEGIN WIL … END WIL`.
-    pub wil: bool,
+    pub(crate) wil: bool,
 }
 
 /// The context regions of a window with the opening of each, kept after the window
 /// is gone: which of them are open where the next window starts.
 #[derive(Debug, Default)]
-pub struct RegionMap {
+pub(crate) struct RegionMap {
     reasoning: Vec<(usize, usize, ReasoningOpening)>,
     wil: Vec<(usize, usize)>,
 }
 
 impl RegionMap {
     /// The map of reasoning regions, each with its opening, and of WIL blocks.
-    pub fn new(
+    pub(crate) fn new(
         reasoning: Vec<(usize, usize, ReasoningOpening)>,
         wil: Vec<(usize, usize)>,
     ) -> RegionMap {
@@ -188,7 +189,7 @@ impl RegionMap {
     }
 
     /// The regions open at `at`: opened before it and not closed by then.
-    pub fn open_at(&self, at: usize) -> OpenRegions {
+    pub(crate) fn open_at(&self, at: usize) -> OpenRegions {
         OpenRegions {
             reasoning: self
                 .reasoning

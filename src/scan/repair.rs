@@ -9,7 +9,7 @@ use crate::pyliteral;
 /// named: `trailing-comma`, `unescaped-newline`, `unclosed-brace` (closers added at the
 /// end of the text), `python-literals`. The value is read from the JSON tape, never
 /// built as a `serde_json::Value`: calls take their arguments as compact text.
-pub fn with_json<R>(
+pub(crate) fn with_json<R>(
     text: &str,
     strict: bool,
     read: impl FnOnce(Node<'_>, Vec<&'static str>) -> R,

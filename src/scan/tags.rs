@@ -4,15 +4,13 @@
 use memchr::memmem;
 
 /// A fenced code block: its info string and body.
-pub struct Fence<'t> {
-    pub info: &'t str,
-    pub body: &'t str,
-    /// Byte offset of the body in the text.
-    pub body_start: usize,
+pub(crate) struct Fence<'t> {
+    pub(crate) info: &'t str,
+    pub(crate) body: &'t str,
 }
 
 /// The first fenced block (``` or ~~~) in `text`, if it closes.
-pub fn first_fence(text: &str) -> Option<Fence<'_>> {
+pub(crate) fn first_fence(text: &str) -> Option<Fence<'_>> {
     let open = memmem::find(text.as_bytes(), b"```")?;
     let after = open + 3;
     let line_end = text[after..].find('\n').map(|n| after + n)?;
@@ -22,12 +20,11 @@ pub fn first_fence(text: &str) -> Option<Fence<'_>> {
     Some(Fence {
         info,
         body: &text[body_start..body_start + close],
-        body_start,
     })
 }
 
 /// Finds `needle` at or after `from`, ASCII case-insensitively.
-pub fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
+pub(crate) fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
     let hay = text.as_bytes();
     let n = needle.as_bytes();
     if n.is_empty() || from > hay.len() {
@@ -51,7 +48,7 @@ pub fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
 /// later ones too. Many unclosed blocks then cost one search each, not one to the end
 /// of the text each.
 #[derive(Default)]
-pub struct NextFind {
+pub(crate) struct NextFind {
     /// The string, where its last search started, and what it found.
     seen: Vec<(String, usize, Option<usize>)>,
 }
@@ -59,7 +56,7 @@ pub struct NextFind {
 impl NextFind {
     /// The first `needle` in `s` at or after `from`. `s` must be the same text for
     /// every search.
-    pub fn find(&mut self, s: &str, needle: &str, from: usize) -> Option<usize> {
+    pub(crate) fn find(&mut self, s: &str, needle: &str, from: usize) -> Option<usize> {
         let entry = self.seen.iter().position(|(n, _, _)| n == needle);
         if let Some(k) = entry {
             let (_, searched, found) = self.seen[k];
@@ -79,14 +76,14 @@ impl NextFind {
 /// The `>` that ends the tag opened by the `<` at `at`, if it comes before any other `<`:
 /// text that opens tag after tag and closes none costs one look per tag, not one to
 /// the end of the text.
-pub fn tag_end(s: &str, at: usize) -> Option<usize> {
+pub(crate) fn tag_end(s: &str, at: usize) -> Option<usize> {
     let from = at + 1;
     let n = memchr::memchr2(b'>', b'<', s.as_bytes().get(from..)?)?;
     (s.as_bytes()[from + n] == b'>').then_some(from + n)
 }
 
 /// The first byte at or after `p` that is not ASCII white space.
-pub fn skip_ws(s: &str, mut p: usize) -> usize {
+pub(crate) fn skip_ws(s: &str, mut p: usize) -> usize {
     let b = s.as_bytes();
     while p < b.len() && b[p].is_ascii_whitespace() {
         p += 1;
@@ -96,7 +93,7 @@ pub fn skip_ws(s: &str, mut p: usize) -> usize {
 
 /// Whether a tool name is a plausible identifier (not a template placeholder such as
 /// `$TOOL_NAME` or prose).
-pub fn is_tool_name(name: &str) -> bool {
+pub(crate) fn is_tool_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 128
         && name
@@ -106,7 +103,7 @@ pub fn is_tool_name(name: &str) -> bool {
 }
 
 /// An identifier at the start of `s` (`[A-Za-z_][A-Za-z0-9_]*`), and its length.
-pub fn ident(s: &str) -> Option<&str> {
+pub(crate) fn ident(s: &str) -> Option<&str> {
     let b = s.as_bytes();
     if !b
         .first()
@@ -123,7 +120,7 @@ pub fn ident(s: &str) -> Option<&str> {
 }
 
 /// The value of attribute `name` in a tag's attribute text (`name="x"` or `name='x'`).
-pub fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
     let mut from = 0;
     while let Some(off) = attrs[from..].find(name) {
         let at = from + off;
@@ -146,7 +143,7 @@ pub fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
 
 /// A parameter value written as raw text: a JSON object, array, number or boolean is
 /// read as JSON, anything else stays the string it is.
-pub fn typed_value(raw: &str) -> serde_json::Value {
+pub(crate) fn typed_value(raw: &str) -> serde_json::Value {
     let t = raw.trim();
     let json_like = t.starts_with(['{', '['])
         || t == "true"

@@ -8,17 +8,18 @@ use std::sync::{LazyLock, OnceLock};
 /// A piece of message text for the json and text channels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Text {
+    /// The text itself.
     pub text: String,
-    pub line: u64,
+    pub(crate) line: u64,
     /// Inside the model's reasoning (thinking blocks, `reasoning_content`).
-    pub reasoning: bool,
+    pub(crate) reasoning: bool,
     /// The text stands in its file as it is, so its line breaks are file lines. Text
     /// decoded from a JSON string sits on the lines of the string instead.
-    pub raw: bool,
+    pub(crate) raw: bool,
     /// The text is the source of a JSON value of no known shape: the json channel reads
     /// it (a whole call object), the text channel does not, as text syntaxes inside its
     /// strings are read from their decoded values instead (escapes undone).
-    pub json_source: bool,
+    pub(crate) json_source: bool,
     /// How many line breaks come before each block of `LINE_BLOCK` bytes (and one more
     /// entry for the end), counted once when a line is first asked for.
     breaks_before: OnceLock<Vec<usize>>,
@@ -44,26 +45,26 @@ pub struct Text {
 
 /// Where the bytes that can open a call sit in a text.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Openers {
-    pub angle: Vec<usize>,
-    pub square: Vec<usize>,
+pub(crate) struct Openers {
+    pub(crate) angle: Vec<usize>,
+    pub(crate) square: Vec<usize>,
     /// `[` and `{` together, in order: where JSON values may start.
-    pub json: Vec<usize>,
+    pub(crate) json: Vec<usize>,
     /// The `{` whose nearest byte before them, past white space, can end a name (see
     /// [`name_byte`]): the only braces that a marker or recipient written before a name
     /// can precede (`>>>f {`, `call:f{`, `to=functions.f json{`). Picked out while the
     /// sweep has the bytes in cache; each scanner that looks back from a brace would
     /// otherwise load the text at every one of them.
-    pub named_braces: Vec<usize>,
+    pub(crate) named_braces: Vec<usize>,
     /// The `{` of JSON members (`"key": {`), which [`Openers::named_braces`] leaves out:
     /// the name before them is the lone `:`, which no built-in marker or recipient can
     /// be. Apart, because JSON written in text is full of them.
-    pub member_braces: Vec<usize>,
+    pub(crate) member_braces: Vec<usize>,
 }
 
 /// A byte that can end a name written right before a brace: a letter, a digit, one of
 /// `_-.:/`, or part of a multi-byte character.
-pub fn name_byte(b: u8) -> bool {
+pub(crate) fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.' | b':' | b'/')
 }
 
@@ -133,7 +134,7 @@ impl Openers {
         self.angle.is_empty() && self.json.is_empty()
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.angle.clear();
         self.square.clear();
         self.json.clear();
@@ -142,14 +143,14 @@ impl Openers {
     }
 
     /// Adds the openers of `text[from..to]`.
-    pub fn add(&mut self, text: &[u8], from: usize, to: usize) {
+    pub(crate) fn add(&mut self, text: &[u8], from: usize, to: usize) {
         for at in memchr::memchr3_iter(b'<', b'[', b'{', &text[from..to]) {
             self.add_one(text, from + at);
         }
     }
 
     /// Lists the opener at `at`, after those listed already.
-    pub fn add_one(&mut self, text: &[u8], at: usize) {
+    pub(crate) fn add_one(&mut self, text: &[u8], at: usize) {
         match text[at] {
             b'<' => self.angle.push(at),
             b'[' => {
@@ -185,7 +186,7 @@ impl Openers {
     /// after a block at whose end `angle` or `json` holds more than `limit` gives for
     /// the bytes swept (text that dense is cut short, see [`crate::input`]): the second
     /// value is where it stopped, the end of `bytes` when it did not.
-    pub fn sweep(
+    pub(crate) fn sweep(
         &mut self,
         bytes: &[u8],
         find_wil: bool,
@@ -215,7 +216,7 @@ impl Openers {
     /// Only the braces whose sorting looked at the piece's first two bytes are sorted
     /// again (what stood before them lies before the piece): the first byte that is not
     /// white space, and the second when the first is the piece's first.
-    pub fn append_piece(&mut self, piece: &Openers, text: &[u8], shift: usize) {
+    pub(crate) fn append_piece(&mut self, piece: &Openers, text: &[u8], shift: usize) {
         let moved = |v: &mut Vec<usize>, from: &[usize], edge: &[usize]| {
             v.extend(
                 from.iter()
@@ -250,6 +251,7 @@ impl Openers {
 }
 
 impl Text {
+    /// A text that starts on `line`; `reasoning`: inside the model's reasoning; `raw`: it stands in its file as it is.
     pub fn new(text: impl Into<String>, line: u64, reasoning: bool, raw: bool) -> Text {
         Text {
             text: text.into(),
@@ -270,7 +272,7 @@ impl Text {
 
     /// The text starts where a completion does, though its line breaks are file lines
     /// (convert cuts a message's text with the lines of its calls told apart).
-    pub fn at_completion_start(mut self) -> Text {
+    pub(crate) fn at_completion_start(mut self) -> Text {
         self.completion_start = true;
         self.reasoning_regions.take();
         self
@@ -278,7 +280,7 @@ impl Text {
 
     /// A window's text whose openers, `WIL` search and line breaks were found as it was
     /// read (see [`crate::input`]'s pieces).
-    pub fn swept(text: String, line: u64, openers: Openers, wil: bool, breaks: u64) -> Text {
+    pub(crate) fn swept(text: String, line: u64, openers: Openers, wil: bool, breaks: u64) -> Text {
         let mut t = Text::new(text, line, false, true);
         // Kept even when empty, as `sweep` does: the lists go back for the next window.
         let _ = t.openers.set(Some(Box::new(openers)));
@@ -289,7 +291,7 @@ impl Text {
 
     /// The spans of `<think>…</think>` and the like in the text (see
     /// [`reasoning_regions_at`]).
-    pub fn reasoning_regions(&self) -> &[(usize, usize)] {
+    pub(crate) fn reasoning_regions(&self) -> &[(usize, usize)] {
         self.reasoning_regions.get_or_init(|| {
             let openers = self.openers();
             // A message of a transcript starts where its completion does; plain text
@@ -306,12 +308,12 @@ impl Text {
     }
 
     /// Regions opened before the text starts and still open there.
-    pub fn open_before(&self) -> OpenRegions {
+    pub(crate) fn open_before(&self) -> OpenRegions {
         self.open_before
     }
 
     /// Tells a window which regions were open where it starts.
-    pub fn set_open_before(&mut self, open: OpenRegions) {
+    pub(crate) fn set_open_before(&mut self, open: OpenRegions) {
         self.open_before = open;
         self.reasoning_regions.take();
         self.wil_blocks.take();
@@ -319,7 +321,7 @@ impl Text {
 
     /// Whether the text holds `WIL` or `wil` anywhere, found once (or starts inside a
     /// block opened before it).
-    pub fn maybe_wil(&self) -> bool {
+    pub(crate) fn maybe_wil(&self) -> bool {
         self.open_before.wil || *self.wil.get_or_init(|| holds_wil(self.text.as_bytes()))
     }
 
@@ -328,7 +330,7 @@ impl Text {
     /// case, `WIL` in upper or lower case. Searched once per text, and only when `WIL`
     /// or `wil` occurs. The search visits each `WIL`/`wil` and looks behind it: English
     /// is full of "will", but far fuller of the `b` a case-blind search would stop at.
-    pub fn wil_blocks(&self) -> &[(usize, usize)] {
+    pub(crate) fn wil_blocks(&self) -> &[(usize, usize)] {
         self.wil_blocks.get_or_init(|| {
             if !self.maybe_wil() {
                 return Vec::new();
@@ -342,13 +344,13 @@ impl Text {
     /// which needs its `BEGIN WIL` (or `--dialects wil`, which the caller checks, as it
     /// does rows from `--dialect-file`). Most message texts hold none of these, and no
     /// scanner needs to look at them.
-    pub fn may_hold_call(&self) -> bool {
+    pub(crate) fn may_hold_call(&self) -> bool {
         let o = self.openers();
         !o.angle.is_empty() || !o.json.is_empty() || !self.wil_blocks().is_empty()
     }
 
     /// The offsets of `<`, `[` and `{` in the text.
-    pub fn openers(&self) -> &Openers {
+    pub(crate) fn openers(&self) -> &Openers {
         static NONE: Openers = Openers::EMPTY;
         self.openers
             .get_or_init(|| {
@@ -363,7 +365,7 @@ impl Text {
     /// Finds the openers and (with `find_wil`) whether `WIL` or `wil` occurs in one
     /// sweep over blocks small enough to stay in cache from one search to the next: on
     /// a large text with no call these searches are most of the work there is.
-    pub fn sweep(&self, find_wil: bool) {
+    pub(crate) fn sweep(&self, find_wil: bool) {
         self.sweep_within(Openers::default(), find_wil, &|_| usize::MAX);
     }
 
@@ -371,7 +373,7 @@ impl Text {
     /// when it stopped before the end (the lists then hold the openers of a first part
     /// of the text only, enough to tell where to cut it). `openers` are lists to fill,
     /// emptied first: a window's, reused from the window before.
-    pub fn sweep_within(
+    pub(crate) fn sweep_within(
         &self,
         mut openers: Openers,
         find_wil: bool,
@@ -393,7 +395,7 @@ impl Text {
     /// those in the block up to it. A window of short lines holds a hundred thousand
     /// breaks; counting them per block costs a vector of a few thousand entries and one
     /// counting pass, where listing each of them cost a push per break.
-    pub fn line_at(&self, offset: usize) -> u64 {
+    pub(crate) fn line_at(&self, offset: usize) -> u64 {
         if !self.raw {
             return self.line;
         }
@@ -435,7 +437,7 @@ impl Text {
     /// The context regions of this text (a window, itself told what was open at its
     /// start) with the opening of each, kept after the window is gone: which of them
     /// are open where the next window starts.
-    pub fn region_map(&self) -> RegionMap {
+    pub(crate) fn region_map(&self) -> RegionMap {
         let before = self.open_before();
         let reasoning = self
             .reasoning_regions()
@@ -461,7 +463,7 @@ impl Text {
 
     /// Regions whose opening tag gives meaning to what follows: reasoning, and WIL's
     /// `BEGIN WIL … END WIL`. A text read in windows is never cut inside one.
-    pub fn context_regions(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn context_regions(&self) -> Vec<(usize, usize)> {
         let mut out = self.reasoning_regions().to_vec();
         let len = self.text.len();
         out.extend(

@@ -37,7 +37,7 @@ struct Ctx<'l> {
 }
 
 /// How deep values are walked ([`crate::json::MAX_WALK_DEPTH`]).
-pub const MAX_DEPTH: usize = crate::json::MAX_WALK_DEPTH;
+pub(crate) const MAX_DEPTH: usize = crate::json::MAX_WALK_DEPTH;
 
 /// The turn being built, kept open while later values may continue it.
 struct Open {
@@ -47,7 +47,7 @@ struct Open {
 
 /// Reads one source's values and emits [`Event`]s.
 #[derive(Default)]
-pub struct Interpreter {
+pub(crate) struct Interpreter {
     events: Vec<Event>,
     open: Option<Open>,
     stream: Option<Stream>,
@@ -119,12 +119,12 @@ const MAX_OPEN_NAMED: usize = 256;
 /// another turn: memory stays flat however many lines share a message id. Texts are
 /// scanned one by one, so a turn cut between two loses no call in text; the bound on
 /// texts is higher, for streams that give a chunk per token.
-pub const MAX_TURN_CALLS: usize = 4096;
-pub const MAX_TURN_TEXTS: usize = 1 << 16;
+pub(crate) const MAX_TURN_CALLS: usize = 4096;
+pub(crate) const MAX_TURN_TEXTS: usize = 1 << 16;
 
 /// The warning given once per source when a stream held more than
 /// [`streams::MAX_OPEN_CALLS`] calls under way.
-pub fn open_calls_warning() -> String {
+pub(crate) fn open_calls_warning() -> String {
     format!(
         "a stream held more than {} calls under way; the oldest were settled as they stood (those not complete are marked truncated)",
         streams::MAX_OPEN_CALLS
@@ -148,41 +148,41 @@ fn conversation_of(messages: &[Node]) -> u64 {
 }
 
 impl Interpreter {
-    pub fn new() -> Interpreter {
+    pub(crate) fn new() -> Interpreter {
         Interpreter::default()
     }
 
     /// Events ready to be processed, in order.
-    pub fn drain(&mut self) -> std::vec::Drain<'_, Event> {
+    pub(crate) fn drain(&mut self) -> std::vec::Drain<'_, Event> {
         self.events.drain(..)
     }
 
     /// Marks the values fed from now on as request history (a recording's requests).
-    pub fn set_history(&mut self, history: bool) {
+    pub(crate) fn set_history(&mut self, history: bool) {
         self.history = history;
         self.recording |= history;
     }
 
     /// One framed JSON value. Returns false when nothing in it has a known shape: the
     /// caller then treats it as a model's bare output text.
-    pub fn feed(&mut self, node: Node, lines: &LineIndex) -> bool {
+    pub(crate) fn feed(&mut self, node: Node, lines: &LineIndex) -> bool {
         self.feed_at(node, lines, 0)
     }
 
     /// One element of a top-level array read element by element: walked as
     /// [`Interpreter::feed`] walks the items of a document that is a list.
-    pub fn feed_item(&mut self, node: Node, lines: &LineIndex) -> bool {
+    pub(crate) fn feed_item(&mut self, node: Node, lines: &LineIndex) -> bool {
         self.feed_at(node, lines, 1)
     }
 
     /// Whether some value was too deeply nested to be walked (reported once by the caller).
-    pub fn take_too_deep(&mut self) -> bool {
+    pub(crate) fn take_too_deep(&mut self) -> bool {
         std::mem::take(&mut self.too_deep)
     }
 
     /// Problems in the data found since the last call, for the caller to report: each
     /// kind once per source.
-    pub fn take_warnings(&mut self) -> Vec<String> {
+    pub(crate) fn take_warnings(&mut self) -> Vec<String> {
         std::mem::take(&mut self.warnings)
     }
 
@@ -243,7 +243,7 @@ impl Interpreter {
     }
 
     /// Plain text, or a value with no known shape: one turn of assistant text.
-    pub fn feed_text(&mut self, text: &str, line: u64) {
+    pub(crate) fn feed_text(&mut self, text: &str, line: u64) {
         self.end_stream();
         if self.history {
             return;
@@ -255,7 +255,13 @@ impl Interpreter {
 
     /// A JSON value of no known shape, `text` its source from `line` on (see
     /// [`push_unknown_json`]).
-    pub fn feed_unknown_json(&mut self, root: Node, text: &str, line: u64, lines: &LineIndex) {
+    pub(crate) fn feed_unknown_json(
+        &mut self,
+        root: Node,
+        text: &str,
+        line: u64,
+        lines: &LineIndex,
+    ) {
         self.end_stream();
         if self.history {
             return;
@@ -266,7 +272,7 @@ impl Interpreter {
     }
 
     /// Like [`Interpreter::feed_text`], without copying a large text.
-    pub fn feed_owned_text(&mut self, text: String, line: u64) {
+    pub(crate) fn feed_owned_text(&mut self, text: String, line: u64) {
         self.end_stream();
         if self.history {
             return;
@@ -277,7 +283,7 @@ impl Interpreter {
     }
 
     /// `data: [DONE]`: the current stream is complete.
-    pub fn stream_done(&mut self) {
+    pub(crate) fn stream_done(&mut self) {
         if let Some(stream) = &mut self.stream {
             stream.mark_done();
         }
@@ -285,7 +291,7 @@ impl Interpreter {
     }
 
     /// End of the source: whatever is open is flushed; unfinished streams are truncated.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.end_stream();
         self.item_results_done();
         self.flush();

@@ -32,7 +32,7 @@ use std::time::SystemTime;
 use summary::Line;
 use workers::execute;
 
-pub fn run(args: ConvertArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ConvertArgs) -> Result<ExitCode> {
     let diag = Diag::new(args.quiet);
     let started = SystemTime::now();
     if args.in_place && args.backup.is_none() && !args.no_backup {

@@ -32,24 +32,29 @@ use names::{names_refused, rename_tools, result_names};
 use order::{calls_after_turn_results, join_model_turns, open_calls_last};
 use unanswered::unanswered_calls;
 
-pub use names::Rename;
-pub use sidechains::sidechains;
-pub use unanswered::{PLACEHOLDER, Unanswered};
+pub(crate) use names::Rename;
+pub(crate) use sidechains::sidechains;
+pub(crate) use unanswered::Unanswered;
 
 /// Writer options.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct WriteOptions {
+pub(crate) struct WriteOptions {
     /// mandrake-json: wrap calls and results as `{"tool_calls":[…]}` / `{"tool_results":[…]}`.
-    pub wrap: bool,
+    pub(crate) wrap: bool,
     /// API targets: how tool names the API refuses are renamed (`--rename-tools`).
-    pub rename: Option<Rename>,
+    pub(crate) rename: Option<Rename>,
     /// API targets: what is written for a native call that no result answers
     /// (`--unanswered`).
-    pub unanswered: Unanswered,
+    pub(crate) unanswered: Unanswered,
 }
 
 /// The transcript as `to` can take it; `t` unchanged for the other targets.
-pub fn prepare(t: &Transcript, to: Format, options: WriteOptions, notes: &mut Notes) -> Transcript {
+pub(crate) fn prepare(
+    t: &Transcript,
+    to: Format,
+    options: WriteOptions,
+    notes: &mut Notes,
+) -> Transcript {
     let mut t = t.clone();
     if !is_api(to) {
         return t;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 /// How `--rename-tools` renames the tool names an API refuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rename {
+pub(crate) enum Rename {
     /// `server.method` becomes `server__method`.
     Dots,
     /// `.` becomes `__`, any other character outside `[a-zA-Z0-9_-]` `_`, and a name

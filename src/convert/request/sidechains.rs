@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// conversation begins with a line whose `parentUuid` is null; a line goes with its
 /// parent's conversation, or (its parent not a message of its own: joined to the one
 /// before) with the last one.
-pub fn sidechains(t: &mut Transcript, to: Format, notes: &mut Notes) -> Vec<Transcript> {
+pub(crate) fn sidechains(t: &mut Transcript, to: Format, notes: &mut Notes) -> Vec<Transcript> {
     let side = |m: &super::super::model::Message| {
         m.extra
             .iter()

@@ -19,7 +19,7 @@ fn last_turn(t: &Transcript) -> usize {
 /// What `--unanswered` does with a native call that no result answers before the
 /// model's last turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Unanswered {
+pub(crate) enum Unanswered {
     /// The call is written as it is: the API refuses the request, `--verify` fails.
     #[default]
     Keep,
@@ -28,7 +28,7 @@ pub enum Unanswered {
 }
 
 /// The content of the result written for a call that has none.
-pub const PLACEHOLDER: &str = "No result was recorded for this call.";
+pub(crate) const PLACEHOLDER: &str = "No result was recorded for this call.";
 
 /// Calls that no result answers, before the model's last turn: a call read from text
 /// is written as the text it was; a native call is answered by a placeholder result

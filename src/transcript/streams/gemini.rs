@@ -5,7 +5,7 @@ use crate::json::Obj;
 use serde_json::Value;
 
 impl Stream {
-    pub fn gemini_partial(name: String, line: u64, key: Option<u64>) -> Stream {
+    pub(crate) fn gemini_partial(name: String, line: u64, key: Option<u64>) -> Stream {
         let mut s = Stream::new(Kind::GeminiPartial, line);
         let mut p = Pending::new(line);
         p.name = name;
@@ -14,12 +14,12 @@ impl Stream {
         s
     }
 
-    pub fn is_gemini_partial(&self) -> bool {
+    pub(crate) fn is_gemini_partial(&self) -> bool {
         self.kind == Kind::GeminiPartial
     }
 
     /// Adds Gemini `partialArgs` fragments of one `functionCall` chunk.
-    pub fn gemini_fragments(&mut self, fc: &Obj) {
+    pub(crate) fn gemini_fragments(&mut self, fc: &Obj) {
         let Some(p) = self.calls.back_mut() else {
             return;
         };

@@ -165,7 +165,7 @@ impl Pending {
     }
 }
 
-pub struct Stream {
+pub(super) struct Stream {
     kind: Kind,
     key: Option<String>,
     /// The key given to a stream started inside a response (Gemini's streamed
@@ -315,7 +315,7 @@ impl Stream {
     }
 
     #[cfg(test)]
-    pub fn start(obj: &Obj, line: u64) -> Stream {
+    pub(crate) fn start(obj: &Obj, line: u64) -> Stream {
         Stream::new(kind_of(obj).unwrap_or(Kind::Chat), line)
     }
 
@@ -326,7 +326,7 @@ impl Stream {
 
     /// Whether `obj` continues this stream (rather than starting another).
     #[cfg(test)]
-    pub fn accepts(&self, obj: &Obj) -> bool {
+    pub(crate) fn accepts(&self, obj: &Obj) -> bool {
         kind_of(obj).is_some_and(|kind| self.accepts_kind(obj, kind))
     }
 
@@ -378,7 +378,7 @@ impl Stream {
         }
     }
 
-    pub fn mark_done(&mut self) {
+    pub(super) fn mark_done(&mut self) {
         self.done = true;
         for c in &mut self.calls {
             c.complete = true;
@@ -387,14 +387,14 @@ impl Stream {
 
     /// The tools the API ran, each with the arguments it was digested from and its
     /// result (which names its tool, not yet its call).
-    pub fn take_executed(&mut self) -> Vec<ExecutedTool> {
+    pub(super) fn take_executed(&mut self) -> Vec<ExecutedTool> {
         std::mem::take(&mut self.executed)
             .into_iter()
             .map(|(_, e)| e)
             .collect()
     }
 
-    pub fn take_results(&mut self) -> Vec<ToolResult> {
+    pub(super) fn take_results(&mut self) -> Vec<ToolResult> {
         std::mem::take(&mut self.results)
     }
 
@@ -411,7 +411,7 @@ impl Stream {
     }
 
     /// Applies one event. Returns true when the stream is complete.
-    pub fn event(&mut self, obj: &Obj, line: u64) -> bool {
+    pub(super) fn event(&mut self, obj: &Obj, line: u64) -> bool {
         match self.kind {
             Kind::Chat => self.chat(obj, line),
             Kind::Xai => self.xai(obj, line),
@@ -494,7 +494,7 @@ impl Stream {
     }
 
     /// The turn this stream amounts to, with its key.
-    pub fn finish(mut self) -> (Turn, Option<u64>) {
+    pub(super) fn finish(mut self) -> (Turn, Option<u64>) {
         let mut turn = Turn::new(Role::Assistant, self.line);
         turn.push_text(
             std::mem::take(&mut self.reasoning),
