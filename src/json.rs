@@ -28,14 +28,15 @@ pub(crate) use bytes::bytes_equal;
 pub(crate) use compact::{compact_escaped, compact_text};
 pub(crate) use lines::LineIndex;
 pub(crate) use tape::MAX_VALUES;
-pub(crate) use unescape::restore_lossy;
-pub(crate) use unescape::take_lossy;
 use unescape::unescape;
 
 /// A parsed document: its text and a tape of every value in it, built in one pass.
 pub(crate) struct Doc<'a> {
     text: &'a str,
     slots: Slots<'a>,
+    /// Some string of it was decoded with half a surrogate pair read as U+FFFD (see
+    /// [`Doc::lossy`]).
+    lossy: std::cell::Cell<bool>,
 }
 
 /// A document's tape: its own, or lent by a batch of documents parsed on another thread
@@ -152,6 +153,7 @@ impl<'a> Doc<'a> {
             return Ok(Doc {
                 text,
                 slots: Slots::Own(slots),
+                lossy: Default::default(),
             });
         }
         let too_many = slots.len() >= MAX_VALUES;
@@ -187,7 +189,15 @@ impl<'a> Doc<'a> {
         Doc {
             text,
             slots: Slots::Lent(tape),
+            lossy: Default::default(),
         }
+    }
+
+    /// Whether a string of this document read so far held half a surrogate pair, read
+    /// as U+FFFD ([`Node::str`] and what decodes through it): the reader says so, on the
+    /// record's line.
+    pub(crate) fn lossy(&self) -> bool {
+        self.lossy.get()
     }
 }
 
@@ -262,7 +272,8 @@ impl<'a> Node<'a> {
         self.children().filter(move |_| array)
     }
 
-    /// The string value, unescaped (borrowed when it holds no escapes).
+    /// The string value, unescaped (borrowed when it holds no escapes); half a surrogate
+    /// pair reads as U+FFFD and is noted on the document ([`Doc::lossy`]).
     pub(crate) fn str(&self) -> Option<Cow<'a, str>> {
         if self.kind() != Kind::String {
             return None;
@@ -273,7 +284,12 @@ impl<'a> Node<'a> {
             return Some(Cow::Borrowed(inner));
         }
         let first = memchr::memchr(b'\\', inner.as_bytes())?;
-        unescape(inner, first).map(Cow::Owned)
+        let mut lossy = false;
+        let text = unescape(inner, first, &mut lossy);
+        if lossy {
+            self.doc.lossy.set(true);
+        }
+        text.map(Cow::Owned)
     }
 
     pub(crate) fn bool(&self) -> Option<bool> {
@@ -294,9 +310,9 @@ impl<'a> Node<'a> {
         serde_json::from_str(self.text()).unwrap_or(Value::Null)
     }
 
-    /// A parsed copy in which half a surrogate pair reads as U+FFFD (see
-    /// [`take_lossy`]), for values serde_json refuses; `None` for a value nested deeper
-    /// than the tape holds ([`tape::MAX_NESTING`]).
+    /// A parsed copy in which half a surrogate pair reads as U+FFFD (noted as
+    /// [`Node::str`] notes it), for values serde_json refuses; `None` for a value nested
+    /// deeper than the tape holds ([`tape::MAX_NESTING`]).
     pub(crate) fn lossy_value(&self) -> Option<Value> {
         if self.beyond_tape() {
             return None;
@@ -531,13 +547,20 @@ mod tests {
     fn compact(text: &str) -> Option<String> {
         let doc = Doc::parse(text).unwrap();
         let mut out = String::new();
-        doc.root().write_compact(&mut out).then_some(out)
+        doc.root()
+            .write_compact(&mut out, &mut false)
+            .then_some(out)
     }
 
     #[test]
     fn kept_text_loses_nothing() {
-        let kept = |text: &str| Doc::parse(text).unwrap().root().kept_compact();
-        take_lossy();
+        let kept = |text: &str| {
+            let doc = Doc::parse(text).unwrap();
+            let kept = doc.root().kept_compact();
+            // Kept as written: nothing was read as U+FFFD.
+            assert!(!doc.lossy(), "{text}");
+            kept
+        };
         // What serde_json holds, as it writes it.
         assert_eq!(
             kept(r#" { "a" : [ 1.50 , "\u00e9" ] } "#),
@@ -551,13 +574,12 @@ mod tests {
         );
         let deep = format!("{} 1 {}", "[ ".repeat(200), " ]".repeat(200));
         assert_eq!(kept(&deep), deep.replace(' ', ""));
-        // Kept as written: nothing was read as U+FFFD.
-        assert!(!take_lossy());
         let doc = Doc::parse(r#"{"a": ["\ud800", 2]}"#).unwrap();
         assert_eq!(
             doc.root().lossy_value(),
             Some(serde_json::json!({"a": ["\u{fffd}", 2]}))
         );
+        assert!(doc.lossy());
     }
 
     #[test]
@@ -739,7 +761,7 @@ mod tests {
             let expected = serde_json::to_string(&value).unwrap();
             let doc = Doc::parse(&text).expect("serde_json reads it, so must the tape");
             let mut out = String::new();
-            if doc.root().write_compact(&mut out) {
+            if doc.root().write_compact(&mut out, &mut false) {
                 // Numbers are written as they are, which serde_json reads to the same value.
                 assert_eq!(serde_compact(&out), expected, "{text}");
                 assert!(out.len() <= text.len(), "{text}");

@@ -105,16 +105,15 @@ impl Arguments {
 
 /// The map of compact arguments text: serde_json's reading, or, for text it refuses
 /// (half a surrogate pair, kept as written), the tape's, which reads the half pair as
-/// U+FFFD (and says nothing: the text itself is written out as it is).
+/// U+FFFD (and says nothing: the text itself is written out as it is; the document's
+/// note is not read).
 fn decode(text: &str) -> Option<Map<String, Value>> {
     if let Ok(map) = serde_json::from_str(text) {
         return Some(map);
     }
-    let lossy = crate::json::take_lossy();
     let value = crate::json::Doc::parse(text)
         .ok()
         .and_then(|doc| doc.root().lossy_value());
-    crate::json::restore_lossy(lossy);
     match value {
         Some(Value::Object(map)) => Some(map),
         _ => None,
@@ -177,6 +176,10 @@ pub struct Call {
     pub(crate) raw_strings: bool,
     pub(crate) repairs: Vec<&'static str>,
     pub(crate) in_reasoning: bool,
+    /// Its arguments text, decoded outside a document, held half a surrogate pair, read
+    /// as U+FFFD (see [`Call::set_arguments_text`]): the interpreter takes this note for
+    /// the reader to tell, on the line of the record that made the call.
+    pub(crate) lossy: bool,
 }
 
 /// One problem schema validation found in a call's arguments.
@@ -203,6 +206,7 @@ impl Call {
             raw_strings: false,
             repairs: Vec::new(),
             in_reasoning: false,
+            lossy: false,
         }
     }
 
@@ -241,8 +245,9 @@ impl Call {
         // cases a single pass leaves alone go through the tape.
         if text.trim_start().starts_with('{') {
             let mut compact = String::with_capacity(text.len());
-            if crate::json::compact_text(text, &mut compact).is_some() {
+            if let Some(lossy) = crate::json::compact_text(text, &mut compact) {
                 self.arguments = Arguments::from_compact(compact);
+                self.lossy |= lossy;
                 return;
             }
         }

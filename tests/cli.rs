@@ -433,6 +433,67 @@ fn half_a_surrogate_pair_is_noted_only_where_a_string_is_read_as_u_fffd() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("half a surrogate pair"));
 }
 
+/// The warning about half a surrogate pair, as it ends.
+const HALF_PAIR: &str = "half a surrogate pair (like \\ud800 alone); it was read as U+FFFD";
+
+#[test]
+fn half_a_surrogate_pair_is_told_of_its_own_file_only() {
+    // The half pair in a message's text (read as U+FFFD there), and again in the id of
+    // a call the json channel finds in that text, after the record was read: that
+    // decoding is not the input's, and nothing is said of it, neither here nor (as
+    // once) about the file read next.
+    let first = write_temp(
+        br#"{"role":"assistant","content":"caf\ud800 <tool_call>{\"name\": \"f\", \"arguments\": {}, \"id\": \"x\\ud800\"}</tool_call>"}
+"#,
+        ".jsonl",
+    );
+    let second = write_temp(
+        b"{\"role\":\"assistant\",\"content\":\"hello\"}\n{\"role\":\"user\",\"content\":\"x\"}\n",
+        ".jsonl",
+    );
+    let (first, second) = (
+        first.path().to_str().unwrap(),
+        second.path().to_str().unwrap(),
+    );
+    let out = toolsift()
+        .args(["extract", "-j", "1", first, second])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(names(&records(&out.stdout)), ["f"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains(HALF_PAIR)).collect();
+    assert_eq!(
+        said,
+        [format!(
+            "toolsift: {first}:1: a JSON string holds {HALF_PAIR}"
+        )]
+    );
+    assert!(!stderr.contains(second), "{stderr}");
+}
+
+#[test]
+fn half_a_surrogate_pair_in_arguments_is_told_at_its_line() {
+    // Line 1 of 3: a call whose arguments text holds the half pair (decoded from the
+    // arguments string, not from the record's own strings).
+    let file = write_temp(
+        br#"{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\": \"\\ud800\"}"}}]}
+{"role":"tool","tool_call_id":"c1","content":"done"}
+{"role":"assistant","content":"all done"}
+"#,
+        ".jsonl",
+    );
+    let path = file.path().to_str().unwrap();
+    let out = toolsift().args(["extract", path]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\u{fffd}"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!("toolsift: {path}:1: a JSON string holds {HALF_PAIR}\n")
+    );
+}
+
 #[test]
 fn arguments_deep_inside_a_document_are_kept_whole() {
     // A message 100 levels down whose arguments nest 60 more: past the depth to which

@@ -666,13 +666,20 @@ mod tests {
         assert!(!c.is_valid());
         assert_eq!(c.arguments_raw.as_deref(), Some("\u{fffd}"));
         assert!(c.errors[0].starts_with("arguments are not valid JSON"));
-        // Inside a value, it is one character of the text.
-        let c = entry(
-            r#"{"type":"function","function":{"name":"f","arguments":"{\"a\": \"\ud83d\ude00 \udc00\"}"}}"#,
-        );
+        // Inside a value, it is one character of the text, noted on the document.
+        let text = r#"{"type":"function","function":{"name":"f","arguments":"{\"a\": \"\ud83d\ude00 \udc00\"}"}}"#;
+        let doc = crate::json::Doc::parse(text).unwrap();
+        let node = doc.root();
+        let c = tool_calls_entry(&node, &node.object().unwrap(), &LineIndex::new(text, 1)).unwrap();
         assert!(c.is_valid());
         assert_eq!(c.arguments["a"], "\u{1f600} \u{fffd}");
-        assert!(crate::json::take_lossy());
+        assert!(doc.lossy() && !c.lossy);
+        // Written inside the JSON text the string holds, it is the call's to tell.
+        let c = entry(
+            r#"{"type":"function","function":{"name":"f","arguments":"{\"a\": \"\\udc00\"}"}}"#,
+        );
+        assert_eq!(c.arguments["a"], "\u{fffd}");
+        assert!(c.lossy);
     }
 
     #[test]

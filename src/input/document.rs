@@ -317,7 +317,7 @@ impl Reader<'_, '_> {
                     let problem = match Doc::parse(&text) {
                         Ok(doc) => {
                             let index = LineIndex::new(&text, line);
-                            self.feed_value(doc.root(), &text, line, &index, true);
+                            self.feed_value(&doc, &text, line, &index, true);
                             None
                         }
                         Err(e) => Some((
@@ -381,7 +381,7 @@ impl Reader<'_, '_> {
         match Doc::parse(text) {
             Ok(doc) => {
                 let lines = LineIndex::new(text, first_line);
-                self.feed_value(doc.root(), text, first_line, &lines, false);
+                self.feed_value(&doc, text, first_line, &lines, false);
             }
             Err(e) => {
                 if let Some(second) = text.lines().skip(1).find(|l| !l.trim().is_empty())

@@ -59,7 +59,7 @@ impl Reader<'_, '_> {
         match parsed {
             Ok(doc) => {
                 let lines = LineIndex::fixed(number);
-                self.feed_value(doc.root(), text, number, &lines, false);
+                self.feed_value(&doc, text, number, &lines, false);
             }
             Err(reason) => {
                 self.warn(

@@ -22,7 +22,7 @@ mod sse;
 mod window;
 
 use crate::diag::Diag;
-use crate::json::{LineIndex, Node};
+use crate::json::{Doc, LineIndex, Node};
 use crate::model::Event;
 use crate::transcript::Interpreter;
 use document::shape_of;
@@ -89,6 +89,9 @@ pub struct Reader<'a, 's> {
     warned_utf8: bool,
     warned_depth: bool,
     warned_lossy: bool,
+    /// A string of a value read since the last [`Reader::note_lossy`] held half a
+    /// surrogate pair, read as U+FFFD (its document said so, [`Doc::lossy`]).
+    lossy: bool,
     /// Plain text larger than this is scanned window by window (0: never).
     window: usize,
     /// JSON Lines are read and parsed on a second thread (see [`pipeline`]).
@@ -157,6 +160,7 @@ impl<'a, 's> Reader<'a, 's> {
             warned_utf8: false,
             warned_depth: false,
             warned_lossy: false,
+            lossy: false,
             window: TEXT_WINDOW,
             pipeline: false,
             warnings: 0,
@@ -256,8 +260,10 @@ impl<'a, 's> Reader<'a, 's> {
 
     /// Hands a parsed JSON value to the interpreter (`item`: an element of a top-level
     /// array read alone) and notes its shape; a value of no known shape is read as a
-    /// model's bare output.
-    fn feed_value(&mut self, root: Node, text: &str, line: u64, lines: &LineIndex, item: bool) {
+    /// model's bare output. Whether a string of it was read lossily is noted for
+    /// [`Reader::note_lossy`].
+    fn feed_value(&mut self, doc: &Doc, text: &str, line: u64, lines: &LineIndex, item: bool) {
+        let root = doc.root();
         let found = if item {
             self.interp.feed_item(root, lines)
         } else {
@@ -267,6 +273,7 @@ impl<'a, 's> Reader<'a, 's> {
         if !found {
             self.interp.feed_unknown_json(root, text, line, lines);
         }
+        self.lossy |= doc.lossy();
     }
 
     /// Notes whether a JSON value walked had a known shape (`found`), for
@@ -372,9 +379,13 @@ impl<'a, 's> Reader<'a, 's> {
         Ok(())
     }
 
-    /// Says, once per source, that a string held half a surrogate pair.
+    /// Says, once per source, that a string held half a surrogate pair: one of the
+    /// values read since the last call (their documents, and the arguments of the calls
+    /// the interpreter made of them). Strings decoded further on (JSON the engine finds
+    /// in text) are not the input's, and are not told.
     fn note_lossy(&mut self, line: Option<u64>) {
-        if crate::json::take_lossy() && !self.warned_lossy {
+        let lossy = std::mem::take(&mut self.lossy) | self.interp.take_lossy();
+        if lossy && !self.warned_lossy {
             self.warned_lossy = true;
             self.warn(
                 line,

@@ -91,6 +91,7 @@ impl Reader<'_, '_> {
                         self.interp
                             .feed_unknown_json(doc.root(), trimmed, body.line, &lines);
                     }
+                    self.lossy |= doc.lossy();
                 }
                 Err(_) => self.blob_lines(trimmed, Framing::Jsonl, |i, _| {
                     if body.raw {

@@ -256,7 +256,7 @@ impl Reader<'_, '_> {
         match Doc::parse(text) {
             Ok(doc) => {
                 let lines = LineIndex::new(text, line);
-                self.feed_value(doc.root(), text, line, &lines, item);
+                self.feed_value(&doc, text, line, &lines, item);
             }
             Err(e) => {
                 self.warn(

@@ -18,16 +18,11 @@ use super::{key_bit, unescape};
 /// byte for byte as [`super::Node::write_compact`] writes it. `None` (with `out` half
 /// written) when the text is not valid JSON, or when it holds a case left to the tape:
 /// a key that repeats or holds an escape, or nesting deeper than 100 levels
-/// (`COMPACT_DEPTH`). Numbers are copied as written.
-pub(crate) fn compact_text(text: &str, out: &mut String) -> Option<()> {
-    // A string decoded on the way may note half a surrogate pair; if the text is then
-    // refused, the tape reads it again and decides whether that note stands.
-    let lossy_before = super::unescape::LOSSY.get();
-    let done = Compactor::<Plain>::run(text, out);
-    if done.is_none() {
-        super::unescape::LOSSY.set(lossy_before);
-    }
-    done
+/// (`COMPACT_DEPTH`). Numbers are copied as written. `Some(true)` when a string held
+/// half a surrogate pair, written U+FFFD, for the caller to note (a refused text is read
+/// again by the tape, which decides for itself).
+pub(crate) fn compact_text(text: &str, out: &mut String) -> Option<bool> {
+    Compactor::<Plain>::run(text, out)
 }
 
 /// Appends, as compact JSON, the JSON text that a JSON string holds, given the string's
@@ -39,7 +34,7 @@ pub(crate) fn compact_text(text: &str, out: &mut String) -> Option<()> {
 /// decoded text or in the string) that stands for a quote, a backslash, a control
 /// character or half a surrogate pair.
 pub(crate) fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
-    Compactor::<Written>::run(body, out)
+    Compactor::<Written>::run(body, out).map(drop)
 }
 
 /// Objects with more keys than this are left to the tape, which checks repeats with a
@@ -81,17 +76,21 @@ struct Compactor<'t, 'o, F> {
     out: &'o mut String,
     /// The spans of the keys of the objects open, innermost last.
     keys: Vec<(usize, usize)>,
+    /// A string held half a surrogate pair, written U+FFFD.
+    lossy: bool,
     form: std::marker::PhantomData<F>,
 }
 
 impl<F: Form> Compactor<'_, '_, F> {
-    fn run(text: &str, out: &mut String) -> Option<()> {
+    /// Whether a string was written lossily, when the text is taken.
+    fn run(text: &str, out: &mut String) -> Option<bool> {
         let mut c = Compactor::<F> {
             text,
             s: text.as_bytes(),
             i: 0,
             out,
             keys: SPARE_KEYS.take(),
+            lossy: false,
             form: std::marker::PhantomData,
         };
         let done = c.value(0).and_then(|()| {
@@ -100,7 +99,7 @@ impl<F: Form> Compactor<'_, '_, F> {
         });
         c.keys.clear();
         SPARE_KEYS.set(c.keys);
-        done
+        done.map(|()| c.lossy)
     }
 
     #[inline(always)]
@@ -298,7 +297,8 @@ impl Form for Plain {
             None => c.copy(from, c.i),
             Some(first) => {
                 let raw = &c.text[from + 1..c.i - 1];
-                write_str(c.out, raw, &unescape(raw, first - from - 1)?);
+                let text = unescape(raw, first - from - 1, &mut c.lossy)?;
+                write_str(c.out, raw, &text);
             }
         }
         Some(())
@@ -426,12 +426,14 @@ mod tests {
     fn by_tape(text: &str) -> Option<String> {
         let doc = Doc::parse(text).ok()?;
         let mut out = String::new();
-        doc.root().write_compact(&mut out).then_some(out)
+        doc.root()
+            .write_compact(&mut out, &mut false)
+            .then_some(out)
     }
 
     fn by_pass(text: &str) -> Option<String> {
         let mut out = String::new();
-        compact_text(text, &mut out).map(|()| out)
+        compact_text(text, &mut out).map(|_| out)
     }
 
     #[test]
@@ -488,14 +490,16 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_text_leaves_no_note_of_half_a_surrogate_pair() {
-        super::super::take_lossy();
-        // Decoded before the error further on is found.
-        assert_eq!(by_pass(r#"["\ud800", x]"#), None);
-        assert!(!super::super::take_lossy());
-        // Taken: the note stands, as it does when the tape writes the text.
-        assert_eq!(by_pass(r#"["\ud800"]"#).as_deref(), Some("[\"\u{fffd}\"]"));
-        assert!(super::super::take_lossy());
+    fn a_taken_text_tells_of_half_a_surrogate_pair() {
+        let mut out = String::new();
+        // Decoded before the error further on is found: refused, nothing to tell.
+        assert_eq!(compact_text(r#"["\ud800", x]"#, &mut out), None);
+        // Taken: told, as the tape notes it when it writes the text.
+        out.clear();
+        assert_eq!(compact_text(r#"["\ud800"]"#, &mut out), Some(true));
+        assert_eq!(out, "[\"\u{fffd}\"]");
+        out.clear();
+        assert_eq!(compact_text(r#"["\ud83d\ude00"]"#, &mut out), Some(false));
     }
 
     #[test]
@@ -584,7 +588,7 @@ mod tests {
     /// What the slower path writes for a string body: decoded, then [`compact_text`].
     fn by_decoding(body: &str) -> Option<String> {
         let text = match memchr::memchr(b'\\', body.as_bytes()) {
-            Some(first) => super::super::unescape(body, first)?,
+            Some(first) => super::super::unescape(body, first, &mut false)?,
             None => body.to_owned(),
         };
         by_pass(&text)

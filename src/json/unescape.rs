@@ -4,8 +4,9 @@ use super::bytes::bytes_equal;
 
 /// The text of a JSON string body (validated by the tape) with its escapes decoded;
 /// `first` is the offset of the first backslash. Half a surrogate pair becomes U+FFFD
-/// (see [`take_lossy`]); `None` only for an escape that is not hexadecimal.
-pub(super) fn unescape(inner: &str, first: usize) -> Option<String> {
+/// and sets `lossy`, for the caller to note where it belongs (the string's document, a
+/// call's arguments); `None` only for an escape that is not hexadecimal.
+pub(super) fn unescape(inner: &str, first: usize, lossy: &mut bool) -> Option<String> {
     let b = inner.as_bytes();
     // Built as a string from runs of the input cut at backslashes and whole characters,
     // so that it needs no UTF-8 check at the end.
@@ -44,9 +45,9 @@ pub(super) fn unescape(inner: &str, first: usize) -> Option<String> {
                         (char::from_u32(c)?, 12)
                     }
                     // Half a pair, which serde_json refuses and the tape lets through:
-                    // read as U+FFFD, as lossy UTF-8 decoding does, and said once.
+                    // read as U+FFFD, as lossy UTF-8 decoding does, and noted.
                     (None, _) => {
-                        LOSSY.set(true);
+                        *lossy = true;
                         (char::REPLACEMENT_CHARACTER, 6)
                     }
                 };
@@ -78,22 +79,6 @@ pub(super) fn next_backslash(b: &[u8], mut i: usize) -> usize {
     memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |n| i + n)
 }
 
-thread_local! {
-    /// A string held half a surrogate pair since the last [`take_lossy`].
-    pub(super) static LOSSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether a string decoded since the last call held half a surrogate pair (read as
-/// U+FFFD), so that the reader can say so.
-pub(crate) fn take_lossy() -> bool {
-    LOSSY.replace(false)
-}
-
-/// Puts back what [`take_lossy`] took, around a reading whose U+FFFD is no one's to say.
-pub(crate) fn restore_lossy(lossy: bool) {
-    LOSSY.set(lossy);
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::*;
@@ -111,14 +96,21 @@ mod tests {
             let parsed = Doc::parse(t).unwrap();
             let want: String = serde_json::from_str(t).unwrap();
             assert_eq!(parsed.root().str().unwrap(), want, "{t}");
+            assert!(!parsed.lossy(), "{t}");
         }
-        // Half a surrogate pair reads as U+FFFD, and is told.
-        take_lossy();
+        // Half a surrogate pair reads as U+FFFD, and is noted on its document.
         let parsed = Doc::parse(r#""\ud83d x \udc00 \ud83d\u0041""#).unwrap();
+        assert!(!parsed.lossy());
         assert_eq!(
             parsed.root().str().unwrap(),
             "\u{fffd} x \u{fffd} \u{fffd}A"
         );
-        assert!(take_lossy());
+        assert!(parsed.lossy());
+        let mut lossy = false;
+        assert_eq!(
+            unescape(r#"a\ud800"#, 1, &mut lossy).as_deref(),
+            Some("a\u{fffd}")
+        );
+        assert!(lossy);
     }
 }

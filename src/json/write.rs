@@ -2,7 +2,7 @@
 
 use super::Node;
 use super::bytes::next_string_byte;
-use super::unescape::{LOSSY, unescape};
+use super::unescape::unescape;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -12,11 +12,11 @@ impl Node<'_> {
     /// surrogate pair, which serde_json refuses and a `String` cannot hold; nesting
     /// deeper than serde_json reads). Never `null` for something else.
     pub(crate) fn kept_compact(&self) -> String {
-        let lossy = LOSSY.replace(false);
         let mut out = String::with_capacity(self.text().len());
-        let whole = self.write_compact(&mut out) && !LOSSY.get();
-        LOSSY.set(lossy);
-        if whole {
+        // Half a surrogate pair read as U+FFFD would lose it: then kept as written, and
+        // nothing is noted on the document.
+        let mut lossy = false;
+        if self.write_compact(&mut out, &mut lossy) && !lossy {
             return out;
         }
         // A repeated key (the last one wins, in the first one's place), or a value
@@ -36,12 +36,13 @@ impl Node<'_> {
     /// reading it into a `Value`: no white space, strings with serde_json's escapes,
     /// numbers as written (`arbitrary_precision` keeps them so). False (with `out` half written) when that takes more
     /// than a copy: a duplicate key, a lone surrogate, or nesting deeper than
-    /// [`COMPACT_DEPTH`]; the caller then goes through serde_json.
-    pub(crate) fn write_compact(&self, out: &mut String) -> bool {
-        self.compact(out, 0).is_some()
+    /// [`COMPACT_DEPTH`]; the caller then goes through serde_json. Half a surrogate pair
+    /// is written U+FFFD and sets `lossy`.
+    pub(crate) fn write_compact(&self, out: &mut String, lossy: &mut bool) -> bool {
+        self.compact(out, 0, lossy).is_some()
     }
 
-    fn compact(&self, out: &mut String, depth: usize) -> Option<()> {
+    fn compact(&self, out: &mut String, depth: usize, lossy: &mut bool) -> Option<()> {
         if depth > COMPACT_DEPTH || self.beyond_tape() {
             return None;
         }
@@ -62,7 +63,11 @@ impl Node<'_> {
                     let s = self.doc.slots[child.i];
                     let raw = &self.doc.text[s.key.0 as usize..s.key.1 as usize];
                     let key = if s.key_escaped {
-                        Cow::Owned(unescape(raw, memchr::memchr(b'\\', raw.as_bytes())?)?)
+                        Cow::Owned(unescape(
+                            raw,
+                            memchr::memchr(b'\\', raw.as_bytes())?,
+                            lossy,
+                        )?)
                     } else {
                         Cow::Borrowed(raw)
                     };
@@ -72,7 +77,7 @@ impl Node<'_> {
                     }
                     write_str(out, raw, &key);
                     out.push(':');
-                    child.compact(out, depth + 1)?;
+                    child.compact(out, depth + 1, lossy)?;
                     if !unique {
                         if keys.len() < 16 {
                             keys.push(key);
@@ -89,7 +94,7 @@ impl Node<'_> {
                     if n > 0 {
                         out.push(',');
                     }
-                    child.compact(out, depth + 1)?;
+                    child.compact(out, depth + 1, lossy)?;
                 }
                 out.push(']');
             }
@@ -101,7 +106,7 @@ impl Node<'_> {
                     .then(|| memchr::memchr(b'\\', raw.as_bytes()));
                 match first.flatten() {
                     Some(first) if !canonical_escapes(raw.as_bytes(), first) => {
-                        write_str(out, raw, &unescape(raw, first)?)
+                        write_str(out, raw, &unescape(raw, first, lossy)?)
                     }
                     _ => out.push_str(text),
                 }

@@ -72,6 +72,9 @@ pub(crate) struct Interpreter {
     /// Notebook outputs already seen (a re-printed output is a copy).
     seen_outputs: HashSet<u64>,
     too_deep: bool,
+    /// A call's arguments text, decoded outside its record's document, held half a
+    /// surrogate pair (see [`Interpreter::take_lossy`]).
+    lossy: bool,
     /// Calls with an id not answered yet (id, name), newest last, at most
     /// [`MAX_OPEN_NAMED`]: Cline answers native calls with text headers that name the
     /// tool, which pair with the earliest open call of that name.
@@ -178,6 +181,13 @@ impl Interpreter {
     /// Whether some value was too deeply nested to be walked (reported once by the caller).
     pub(crate) fn take_too_deep(&mut self) -> bool {
         std::mem::take(&mut self.too_deep)
+    }
+
+    /// Whether the arguments of a call made since the last call held half a surrogate
+    /// pair, read as U+FFFD ([`Call::lossy`]): what the record's document cannot tell
+    /// (arguments joined from a stream's pieces, JSON text inside a string).
+    pub(crate) fn take_lossy(&mut self) -> bool {
+        std::mem::take(&mut self.lossy)
     }
 
     /// Problems in the data found since the last call, for the caller to report: each
@@ -397,6 +407,7 @@ impl Interpreter {
     /// reported: logs write a call again (a message per content block, a request's
     /// history, a mirrored event), but a reused id with another call is a new call.
     fn add_call(&mut self, turn: &mut Turn, mut call: Call) {
+        self.lossy |= std::mem::take(&mut call.lossy);
         if call.id.is_none() && matches!(call.dialect, native::GEMINI | native::GEMINI_STREAM) {
             // A streamed call: its arguments were joined from pieces.
             let arguments = match &call.arguments_raw {
