@@ -611,23 +611,31 @@ fn value_close(
     next: &mut scan::NextFind,
 ) -> (usize, usize, bool) {
     let close = row.param_close;
-    let mut first = None;
-    let mut search = from;
-    while let Some(at) = next.find(s, close, search) {
-        let rest = s[at + close.len()..].trim_start();
-        first.get_or_insert(at);
-        let well_formed = rest.is_empty()
-            || rest.starts_with(row.param_open.before)
-            || rest.starts_with(row.call_close)
-            || row
-                .wrappers
-                .iter()
-                .chain(row.outer)
-                .any(|(_, c)| rest.starts_with(c));
-        if well_formed {
-            return (at, at + close.len(), Some(at) != first);
+    let first = next.find(s, close, from);
+    // Whether a close is well formed depends on what follows it, not on where the
+    // value started: one search serves every value up to the close it finds, so text
+    // of values closed by no well-formed tag costs one pass, not one per value.
+    let well_formed = next.find_first(row.name, from, |mut search| {
+        let finder = memchr::memmem::Finder::new(close);
+        while let Some(at) = finder.find(&s.as_bytes()[search..]).map(|n| search + n) {
+            let rest = s[at + close.len()..].trim_start();
+            let well_formed = rest.is_empty()
+                || rest.starts_with(row.param_open.before)
+                || rest.starts_with(row.call_close)
+                || row
+                    .wrappers
+                    .iter()
+                    .chain(row.outer)
+                    .any(|(_, c)| rest.starts_with(c));
+            if well_formed {
+                return Some(at);
+            }
+            search = at + close.len();
         }
-        search = at + close.len();
+        None
+    });
+    if let Some(at) = well_formed {
+        return (at, at + close.len(), Some(at) != first);
     }
     match first {
         Some(at) => (at, at + close.len(), false),

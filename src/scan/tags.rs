@@ -49,26 +49,67 @@ pub(crate) fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
 /// of the text each.
 #[derive(Default)]
 pub(crate) struct NextFind {
-    /// The string, where its last search started, and what it found.
-    seen: Vec<(String, usize, Option<usize>)>,
+    /// The string's searcher (built once: building one costs more than a short
+    /// search), where its last search started, and what it found.
+    seen: Vec<(memmem::Finder<'static>, Span)>,
+    /// The same, for searches of positions that [`NextFind::find_first`] names.
+    first: Vec<(&'static str, Span)>,
+}
+
+/// Where a search started and what it found.
+type Span = (usize, Option<usize>);
+
+/// Whether a search from `from` is answered by an earlier one: none found from where it
+/// started, or the one found is still ahead.
+fn answers((searched, found): Span, from: usize) -> bool {
+    searched <= from && found.is_none_or(|at| at >= from)
 }
 
 impl NextFind {
     /// The first `needle` in `s` at or after `from`. `s` must be the same text for
     /// every search.
     pub(crate) fn find(&mut self, s: &str, needle: &str, from: usize) -> Option<usize> {
-        let entry = self.seen.iter().position(|(n, _, _)| n == needle);
-        if let Some(k) = entry {
-            let (_, searched, found) = self.seen[k];
-            if searched <= from && found.is_none_or(|at| at >= from) {
-                return found;
+        let k = match self
+            .seen
+            .iter()
+            .position(|(f, _)| f.needle() == needle.as_bytes())
+        {
+            Some(k) if answers(self.seen[k].1, from) => return self.seen[k].1.1,
+            Some(k) => k,
+            None => {
+                let finder = memmem::Finder::new(needle.as_bytes()).into_owned();
+                self.seen.push((finder, (usize::MAX, None)));
+                self.seen.len() - 1
             }
-        }
-        let found = memmem::find(s.as_bytes().get(from..)?, needle.as_bytes()).map(|n| from + n);
-        match entry {
-            Some(k) => (self.seen[k].1, self.seen[k].2) = (from, found),
-            None => self.seen.push((needle.to_owned(), from, found)),
-        }
+        };
+        let found = self.seen[k]
+            .0
+            .find(s.as_bytes().get(from..)?)
+            .map(|n| from + n);
+        self.seen[k].1 = (from, found);
+        found
+    }
+
+    /// The first position at or after `from` that `search` finds, for a `search` that
+    /// finds the first position with a property of the position alone (not of where the
+    /// search started), named by `key`: like [`NextFind::find`], one search then answers
+    /// the later ones up to what it found.
+    pub(crate) fn find_first(
+        &mut self,
+        key: &'static str,
+        from: usize,
+        search: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<usize> {
+        let k = match self.first.iter().position(|(n, _)| *n == key) {
+            Some(k) if answers(self.first[k].1, from) => return self.first[k].1.1,
+            Some(k) => k,
+            None => {
+                self.first.push((key, (usize::MAX, None)));
+                self.first.len() - 1
+            }
+        };
+        let found = search(from);
+        self.first[k].1 = (from, found);
         found
     }
 }
@@ -168,6 +209,23 @@ mod tests {
                 assert_eq!(next.find(s, needle, from), want, "{needle} from {from}");
             }
         }
+    }
+
+    #[test]
+    fn positions_found_once_answer_later_searches() {
+        let s = "a1 b a2 a3 b";
+        let mut next = NextFind::default();
+        let mut searches = 0;
+        for from in 0..=s.len() {
+            let want = s[from..].find('b').map(|n| from + n);
+            let found = next.find_first("b", from, |f| {
+                searches += 1;
+                s[f..].find('b').map(|n| f + n)
+            });
+            assert_eq!(found, want, "from {from}");
+        }
+        // One search up to the first `b`, one after it, one after the second.
+        assert_eq!(searches, 3);
     }
 
     #[test]
