@@ -23,11 +23,18 @@ pub(crate) fn parse_prefix(text: &str) -> Option<(Value, usize)> {
 /// [`parse_prefix`] for what a model wrote: a raw line break inside a quoted string
 /// (`unescaped-newline`) and a quote inside one that does not end it, because no
 /// delimiter follows it (`unescaped-quote`), are read as text and named.
-pub(crate) fn parse_prefix_repairing(text: &str) -> Option<(Value, usize, Vec<&'static str>)> {
+/// The literal starts at `at` in `text`; `ends` is shared by the reads of one text.
+pub(crate) fn parse_prefix_repairing(
+    text: &str,
+    at: usize,
+    ends: &mut StringEnds,
+) -> Option<(Value, usize, Vec<&'static str>)> {
     let mut p = Parser::new(text);
+    p.i = at;
     p.repairs = Some(Vec::new());
+    p.ends = Some(ends);
     let v = p.value()?;
-    Some((v, p.i, p.repairs.unwrap_or_default()))
+    Some((v, p.i - at, p.repairs.unwrap_or_default()))
 }
 
 /// The longest string read with repairs: an unclosed quote costs a bounded look.
@@ -39,6 +46,66 @@ struct Parser<'a> {
     depth: usize,
     /// Repairs allowed, and those made.
     repairs: Option<Vec<&'static str>>,
+    /// With repairs: where strings of this text can end, kept across reads.
+    ends: Option<&'a mut StringEnds>,
+}
+
+/// Where quotes that a delimiter follows lie in one text, for each quote character:
+/// with repairs, a string ends only at one of them, so a string with none within the
+/// bound is not read at all. A search is kept: the span it covered holds none up to
+/// what it found, so strings opened one after another in a text that closes none cost
+/// one search in all, not one each. Escapes are not considered (an escaped quote counts
+/// too), so the spans are a property of the text alone, whatever the string's start.
+#[derive(Default)]
+pub(crate) struct StringEnds {
+    /// Per quote (`"`, `'`): a span `[from, to)` with no such quote in it, and the
+    /// one found at its end, if the search found one.
+    known: [(usize, usize, Option<usize>); 2],
+}
+
+impl StringEnds {
+    /// Whether such a quote lies in `from..=bound` of `s`.
+    fn any_within(&mut self, s: &[u8], quote: u8, from: usize, bound: usize) -> bool {
+        let (a, b, found) = &mut self.known[usize::from(quote == b'\'')];
+        let covered = *a <= from && from <= *b;
+        if covered {
+            match *found {
+                Some(x) => return x <= bound,
+                None if bound < *b => return false,
+                None => {}
+            }
+        }
+        let (start, search) = if covered { (*a, *b) } else { (from, from) };
+        let mut i = search;
+        let hit = loop {
+            let Some(n) = s.get(i..).and_then(|r| memchr::memchr(quote, r)) else {
+                break None;
+            };
+            let at = i + n;
+            if at > bound {
+                break None;
+            }
+            if ends_string(s, at + 1) {
+                break Some(at);
+            }
+            i = at + 1;
+        };
+        *a = start;
+        (*b, *found) = match hit {
+            Some(x) => (x, Some(x)),
+            None => (bound + 1, None),
+        };
+        hit.is_some()
+    }
+}
+
+/// Whether what follows `at` (after spaces and tabs) may follow a string's end.
+fn ends_string(s: &[u8], at: usize) -> bool {
+    let rest = &s[at.min(s.len())..];
+    match rest.iter().find(|b| !matches!(b, b' ' | b'\t')) {
+        None => true,
+        Some(b) => matches!(b, b',' | b')' | b']' | b'}' | b':' | b'\n' | b'\r'),
+    }
 }
 
 const MAX_DEPTH: usize = 128;
@@ -50,6 +117,7 @@ impl<'a> Parser<'a> {
             i: 0,
             depth: 0,
             repairs: None,
+            ends: None,
         }
     }
 
@@ -160,12 +228,28 @@ impl<'a> Parser<'a> {
         let triple = self.s[self.i..].starts_with(&[quote; 3]);
         let start = self.i;
         self.i += if triple { 3 } else { 1 };
+        // With repairs, a string ends only at a quote a delimiter follows: with none
+        // within the bound, it cannot be read, and is not (text that opens string
+        // after string and closes none costs a search per string, not a copy).
+        if let Some(ends) = &mut self.ends
+            && !triple
+            && !ends.any_within(self.s, quote, self.i, start + MAX_REPAIRED_STRING)
+        {
+            return None;
+        }
         let mut out = Vec::new();
         loop {
-            let b = *self.s.get(self.i)?;
-            if self.repairs.is_some() && self.i - start > MAX_REPAIRED_STRING {
+            // Plain bytes up to the next quote, escape or line break are copied at once:
+            // text that opens string after string and closes none costs a search per
+            // string, not a step per byte.
+            let rest = self.s.get(self.i..)?;
+            let plain = memchr::memchr3(quote, b'\\', b'\n', rest).unwrap_or(rest.len());
+            if self.repairs.is_some() && self.i + plain - start > MAX_REPAIRED_STRING {
                 return None;
             }
+            out.extend_from_slice(&rest[..plain]);
+            self.i += plain;
+            let b = *self.s.get(self.i)?;
             if b == quote && (!triple || self.s[self.i..].starts_with(&[quote; 3])) {
                 if !triple
                     && (!self.ends_string(self.i + 1) || self.quotes_code(&out, quote))
@@ -261,11 +345,7 @@ impl<'a> Parser<'a> {
 
     /// Whether a quote before `at` can end a string: a delimiter (or nothing) follows.
     fn ends_string(&self, at: usize) -> bool {
-        let rest = &self.s[at.min(self.s.len())..];
-        match rest.iter().find(|b| !matches!(b, b' ' | b'\t')) {
-            None => true,
-            Some(b) => matches!(b, b',' | b')' | b']' | b'}' | b':' | b'\n' | b'\r'),
-        }
+        ends_string(self.s, at)
     }
 
     fn code_point(&mut self, digits: usize) -> Option<Vec<u8>> {
@@ -322,6 +402,43 @@ impl<'a> Parser<'a> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The quotes that a delimiter follows, found by the kept searches, are those a
+    /// search from scratch finds, for any order of questions.
+    #[test]
+    fn kept_string_ends_answer_as_a_fresh_search() {
+        let s = br#"a "b" c, 'd' "e x" "f", 'g'] h "i"  ) j"#;
+        let brute = |quote: u8, from: usize, bound: usize| {
+            (from..=bound.min(s.len() - 1)).any(|i| s[i] == quote && ends_string(s, i + 1))
+        };
+        let mut kept = StringEnds::default();
+        for quote in [b'"', b'\'', b'"'] {
+            for from in 0..s.len() {
+                for bound in [from, from + 3, from + 9, s.len()] {
+                    assert_eq!(
+                        kept.any_within(s, quote, from, bound),
+                        brute(quote, from, bound),
+                        "{} from {from} to {bound}",
+                        quote as char
+                    );
+                }
+            }
+        }
+    }
+
+    /// Literals read with the ends of one text kept are those read with none kept.
+    #[test]
+    fn literals_read_with_kept_ends_are_read_alike() {
+        let s = "f(a=\"x, b='y\"z', c=\"w\") g(q=\"open \n h(r='s') \"t\" , u=1)";
+        for order in [false, true] {
+            let mut kept = StringEnds::default();
+            for at in 0..s.len() {
+                let at = if order { s.len() - 1 - at } else { at };
+                let fresh = parse_prefix_repairing(s, at, &mut StringEnds::default());
+                assert_eq!(parse_prefix_repairing(s, at, &mut kept), fresh, "at {at}");
+            }
+        }
+    }
 
     #[test]
     fn reads_python_reprs() {

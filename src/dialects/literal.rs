@@ -159,6 +159,7 @@ impl Scanner for Literal {
             .candidates(text, |r| ctx.enabled(registry.literals[r].name));
         let s = text.text.as_str();
         let mut from = 0;
+        let mut ends = pyliteral::StringEnds::default();
         for (at, r) in candidates {
             if at < from {
                 continue;
@@ -167,7 +168,7 @@ impl Scanner for Literal {
             if may_start_call(row, s, at) {
                 ctx.candidate(at);
             }
-            let Some((calls, end)) = row_calls(row, s, at) else {
+            let Some((calls, end)) = row_calls(row, s, at, &mut ends) else {
                 continue;
             };
             push_hits(out, text, calls, (at, end), row.stripped);
@@ -193,7 +194,12 @@ fn may_start_call(row: &LiteralRow, s: &str, at: usize) -> bool {
 }
 
 /// The calls of one row at `at`, and where they end (after the close marker).
-fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
+fn row_calls(
+    row: &LiteralRow,
+    s: &str,
+    at: usize,
+    ends: &mut pyliteral::StringEnds,
+) -> Option<(Vec<Call>, usize)> {
     let body = if row.open == "[" {
         at
     } else {
@@ -205,11 +211,11 @@ fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)>
             if !s[p..].starts_with('[') {
                 return None;
             }
-            call_list(s, p)?
+            call_list(s, p, ends)?
         }
-        Syntax::Lines => call_lines(s, p)?,
+        Syntax::Lines => call_lines(s, p, ends)?,
         Syntax::Single { method } => {
-            let (mut call, end) = one_call(s, p)?;
+            let (mut call, end) = one_call(s, p, ends)?;
             call.name = call.name.strip_suffix(method)?.to_owned();
             (vec![call], end)
         }
@@ -235,14 +241,14 @@ fn row_calls(row: &LiteralRow, s: &str, at: usize) -> Option<(Vec<Call>, usize)>
 
 /// `[call, call, ...]` starting at `at`. Each call is read on its own: one whose
 /// keyword arguments cannot be read is reported invalid with their text.
-fn call_list(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
+fn call_list(s: &str, at: usize, ends: &mut pyliteral::StringEnds) -> Option<(Vec<Call>, usize)> {
     let mut p = skip_ws(s, at + 1);
     let mut calls = Vec::new();
     loop {
         // A call read whole is one that a `,` or the `]` follows; otherwise (a string
         // ended early) its text up to such a `)` is kept, invalid.
         let read =
-            one_call(s, p).filter(|&(_, next)| s[skip_ws(s, next)..].starts_with([',', ']']));
+            one_call(s, p, ends).filter(|&(_, next)| s[skip_ws(s, next)..].starts_with([',', ']']));
         let (call, next) = read.or_else(|| unreadable_call(s, p, list_item_end))?;
         calls.push(call);
         p = skip_ws(s, next);
@@ -257,9 +263,9 @@ fn call_list(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
 /// Calls one after another (line breaks or commas between), at least one. Each call
 /// is read on its own, as in a list: one whose arguments cannot be read is reported
 /// invalid with their text.
-fn call_lines(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
+fn call_lines(s: &str, at: usize, ends: &mut pyliteral::StringEnds) -> Option<(Vec<Call>, usize)> {
     let mut calls = Vec::new();
-    let line_call = |p: usize| one_call(s, p).or_else(|| unreadable_call(s, p, line_end));
+    let mut line_call = |p: usize| one_call(s, p, ends).or_else(|| unreadable_call(s, p, line_end));
     let (call, mut end) = line_call(at)?;
     calls.push(call);
     loop {
@@ -278,7 +284,7 @@ fn call_lines(s: &str, at: usize) -> Option<(Vec<Call>, usize)> {
 }
 
 /// `name(key=value, ...)` at `p`; the name may be dotted.
-fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
+fn one_call(s: &str, p: usize, ends: &mut pyliteral::StringEnds) -> Option<(Call, usize)> {
     let mut end = p;
     loop {
         let part = scan::ident(&s[end..])?;
@@ -305,7 +311,7 @@ fn one_call(s: &str, p: usize) -> Option<(Call, usize)> {
             return None;
         }
         q = skip_ws(s, q + 1);
-        let (value, used, repairs) = pyliteral::parse_prefix_repairing(&s[q..])?;
+        let (value, used, repairs) = pyliteral::parse_prefix_repairing(s, q, ends)?;
         for repair in repairs {
             if !call.repairs.contains(&repair) {
                 call.repairs.push(repair);
