@@ -1,7 +1,8 @@
 //! Anthropic's legacy XML function calls inside text. Two generations:
 //! `<invoke name="f"><parameter name="p">v</parameter></invoke>` (also with a namespace
-//! prefix on the tags) and the 2023 `<invoke><tool_name>f</tool_name><parameters>
-//! <p>v</p></parameters></invoke>`. The enclosing `<function_calls>` block is optional:
+//! prefix on the tags) and the 2023
+//! `<invoke><tool_name>f</tool_name><parameters><p>v</p></parameters></invoke>`. The
+//! enclosing `<function_calls>` block is optional:
 //! models leak bare invokes, stray closing tags and truncated blocks (the closing tag
 //! was often the stop sequence). Values are strings unless they read as a JSON
 //! object, array, number or boolean.
