@@ -24,10 +24,14 @@ pub(super) struct Events {
     max: usize,
     /// The event's data ran past `max`: the rest of it is passed over.
     too_long: bool,
-    /// Where the gathered data stands as JSON, kept as lines come, so that asking
-    /// whether it is a complete value costs nothing per line (reparsing it each time
-    /// made a long event quadratic).
+    /// Where the gathered data stands as JSON, so that asking whether it is a
+    /// complete value does not parse it again (reparsing it on every line made a long
+    /// event quadratic). Brought up to date only when asked (see `fed`): most events
+    /// are one data line, never asked about.
     shape: Shape,
+    /// How much of `data` the shape has seen: each byte is fed once, so a long event
+    /// stays linear.
+    fed: usize,
 }
 
 /// Brackets open outside strings in the data gathered so far.
@@ -43,11 +47,15 @@ struct Shape {
 }
 
 impl Shape {
+    /// Feeds data lines' values, or the data gathered from them. The `\n` put between
+    /// two lines is no part of either (a line's value holds none) and changes nothing:
+    /// outside an escape it has no effect, and after a backslash that ends a line the
+    /// escape still takes the next line's first byte.
     fn feed(&mut self, text: &str) {
         for &b in text.as_bytes() {
             if self.in_string {
                 match b {
-                    _ if self.escaped => self.escaped = false,
+                    _ if self.escaped => self.escaped = b == b'\n',
                     b'\\' => self.escaped = true,
                     b'"' => self.in_string = false,
                     _ => {}
@@ -85,13 +93,19 @@ impl Events {
 
     /// Adds a data line's value, or passes it over once the event is too long.
     fn push(&mut self, value: &str, newline: bool) {
-        self.shape.feed(value);
+        debug_assert!(!value.contains('\n'), "a data line holds no line break");
         if self.too_long {
+            // No data is held to catch up on later: the shape follows the lines.
+            self.shape.feed(value);
             return;
         }
         if self.max > 0 && self.data.len() + value.len() + 1 > self.max {
+            // The shape catches up on the data before it is dropped.
+            self.shape.feed(&self.data[self.fed..]);
+            self.shape.feed(value);
             self.too_long = true;
             self.data = String::new();
+            self.fed = 0;
             return;
         }
         if newline {
@@ -101,7 +115,9 @@ impl Events {
     }
 
     /// Whether the data gathered is one complete JSON value.
-    fn complete(&self) -> bool {
+    fn complete(&mut self) -> bool {
+        self.shape.feed(&self.data[self.fed..]);
+        self.fed = self.data.len();
         self.shape.closed()
             && (self.too_long || serde_json::from_str::<serde::de::IgnoredAny>(&self.data).is_ok())
     }
@@ -158,6 +174,7 @@ impl Events {
     /// Dispatches what has accumulated (at a blank line or the end of input).
     pub(super) fn end(&mut self) -> Option<Event> {
         self.shape = Shape::default();
+        self.fed = 0;
         let too_long = std::mem::take(&mut self.too_long);
         let line = self.line.take()?;
         Some(Event {
@@ -360,6 +377,37 @@ mod tests {
         let got = events("data: {\"s\": \"}]\\\"{\",\ndata: \"t\": 1}\ndata: {\"next\": 2}");
         let data: Vec<&str> = got.iter().map(|e| e.data.as_str()).collect();
         assert_eq!(data, ["{\"s\": \"}]\\\"{\",\n\"t\": 1}", "{\"next\": 2}"]);
+    }
+
+    #[test]
+    fn the_shape_of_an_event_dropped_as_too_long_counts_every_line() {
+        // The data held is caught up on before it is dropped: the escape that ends the
+        // first line takes the second line's quote (the line break between them is no
+        // part of the data), so the object closes only on the third line, the one
+        // past the limit, and the fourth line starts the next event.
+        let mut e = Events::new(12);
+        let text = "data: {\"s\": \"a\\\ndata: \"}\ndata: \"}\ndata: {\"n\": 1}";
+        let mut got: Vec<Event> = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| e.line(l, i as u64 + 1))
+            .collect();
+        got.extend(e.end());
+        assert_eq!(
+            got,
+            [
+                Event {
+                    data: String::new(),
+                    line: 1,
+                    too_long: true
+                },
+                Event {
+                    data: "{\"n\": 1}".into(),
+                    line: 4,
+                    too_long: false
+                }
+            ]
+        );
     }
 
     #[test]
