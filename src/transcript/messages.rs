@@ -59,7 +59,7 @@ impl Interpreter {
         }
         // An Interactions event inside another value: its `step.start` holds a
         // placeholder for arguments that come later, never a call of its own.
-        if streams::stream_kind(obj) == Some(streams::Kind::Interactions) {
+        if streams::is_interactions_event(obj) {
             self.stream_event(node, obj, streams::Kind::Interactions, ctx);
             return true;
         }

@@ -105,6 +105,15 @@ pub(crate) fn is_cohere_event(obj: &Obj) -> bool {
     kind_of(obj) == Some(Kind::Cohere)
 }
 
+/// Whether a value is an event of a Gemini Interactions stream, as [`stream_kind`] says,
+/// asked of every object a walk meets: a value with no Interactions `event_type` is
+/// answered by that one lookup, not by every kind's.
+pub(crate) fn is_interactions_event(obj: &Obj) -> bool {
+    obj.str("event_type")
+        .is_some_and(|t| INTERACTIONS_EVENTS.contains(&t.as_ref()))
+        && kind_of(obj) == Some(Kind::Interactions)
+}
+
 /// The kind of stream a value is an event of, if this module reassembles it.
 pub(crate) fn stream_kind(obj: &Obj) -> Option<Kind> {
     kind_of(obj)
@@ -539,6 +548,32 @@ fn run(lines: &[&str]) -> Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-lookup answer is the full one, for events of every kind and for values
+    /// that name an Interactions event but are another kind's.
+    #[test]
+    fn interactions_events_are_told_as_stream_kind_tells_them() {
+        for text in [
+            r#"{"event_type":"step.start","index":0,"step":{"type":"function_call"}}"#,
+            r#"{"event_type":"interaction.complete"}"#,
+            r#"{"event_type":"step.start","object":"chat.completion.chunk","choices":[]}"#,
+            r#"{"event_type":"step.start","type":"AIMessageChunk","content":"x"}"#,
+            r#"{"event_type":"other","type":"message_start"}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"choices":[{"delta":{"content":"x"}}]}"#,
+            r#"{"role":"assistant","content":"x"}"#,
+        ] {
+            let (_, obj) = obj_of(text);
+            assert_eq!(
+                is_interactions_event(&obj),
+                stream_kind(&obj) == Some(Kind::Interactions),
+                "{text}"
+            );
+        }
+        assert!(is_interactions_event(
+            &obj_of(r#"{"event_type":"interaction.complete"}"#).1
+        ));
+    }
 
     #[test]
     fn a_cut_stream_yields_a_truncated_call() {
