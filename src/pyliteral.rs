@@ -414,7 +414,7 @@ mod tests {
         let mut kept = StringEnds::default();
         for quote in [b'"', b'\'', b'"'] {
             for from in 0..s.len() {
-                for bound in [from, from + 3, from + 9, s.len()] {
+                for bound in from..=s.len() {
                     assert_eq!(
                         kept.any_within(s, quote, from, bound),
                         brute(quote, from, bound),
