@@ -38,6 +38,12 @@ const EXPECTED: &[(&str, Calls)] = &[
     // A ConverseStream recording: AWS's binary event stream, base64 in the cassette; the
     // call is assembled from its contentBlockStart and contentBlockDelta frames, on the
     // line where the body starts.
+    // ConverseStream events as JSON Lines (no binary framing): the call starts in its
+    // contentBlockStart.
+    (
+        "bedrock/amazon-bedrock-tool-call.1.chunks.txt",
+        &[("test-tool", Some("tool-use-id"), 1)],
+    ),
     (
         "bedrock/pydantic-ai-bedrock-converse-stream-iter.first.yaml",
         &[("get_capital", Some("tooluse_QjQX34XORLu0wJVplWWHGQ"), 27)],
@@ -78,6 +84,15 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
     // Two messages in one file (the second only text): a server tool's call, then a
     // client tool_use.
+    // Two server tool calls, each answered by a web_search_tool_result beside it (the
+    // second with empty content).
+    (
+        "anthropic/anthropic-web-search-tool.1.json",
+        &[
+            ("web_search", Some("srvtoolu_01Qxbje4duKBes3Nj42MkZug"), 7),
+            ("web_search", Some("srvtoolu_01HyorfKHSCsjCUVH6WHcNUC"), 95),
+        ],
+    ),
     (
         "anthropic/anthropic-tool-search-regex.1.chunks.txt",
         &[
@@ -500,6 +515,16 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("Write", Some("toolu_01G5fXX8sk5nLjyGcqi6LW7q"), 436),
         ],
     ),
+    // The Claude Agent SDK's messages as one JSON array: a subagent's lines name the call
+    // that started it in `parent_tool_use_id`; the messages carry no role.
+    (
+        "claude-agent-sdk/harness-subagent-step-stream.json",
+        &[
+            ("Agent", Some("toolu_main_agent"), 20),
+            ("Bash", Some("toolu_subagent_pwd"), 52),
+            ("Bash", Some("toolu_subagent_echo"), 72),
+        ],
+    ),
     (
         "claude-code/incremental-subagents-turn-1.jsonl",
         &[
@@ -754,6 +779,12 @@ const EXPECTED: &[(&str, Calls)] = &[
         "gemini/google-tool-call.chunks.txt",
         &[("weather", Some("call_0_f7169541"), 1)],
     ),
+    // A Gemini Interactions stream: the call's step.start, then its arguments in one
+    // arguments_delta.
+    (
+        "gemini/google-interactions-tool-call-step1.chunks.txt",
+        &[("getWeather", Some("61nzpsv4"), 6)],
+    ),
     (
         "gemini/google-tool-call.json",
         &[("weather", Some("call_0_bad3a222"), 6)],
@@ -889,6 +920,8 @@ const EXPECTED: &[(&str, Calls)] = &[
         &[("weather", Some("gSIMJiOkT"), 2)],
     ),
     // The whole response of the same exchange: the call's entry has no `type`.
+    // Magistral's reasoning as a `thinking` block of text chunks; no call.
+    ("openai-chat/mistral-reasoning.json", &[]),
     (
         "openai-chat/mistral-tool-call.json",
         &[("weather", Some("gSIMJiOkT"), 18)],
@@ -901,6 +934,12 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
     // xAI's hosted tools name their tool and give arguments: calls, named by the item's
     // `id` (their `call_id` is `""`).
+    // A response that repeats its (empty) input beside its output: one call, a
+    // `multi_tool_use.parallel`-style wrapper written as an ordinary function call.
+    (
+        "openai-responses/parallel-tool-call-wrapper.1.json",
+        &[("parallel", Some("call_parallel"), 13)],
+    ),
     (
         "openai-responses/xai-code-execution-tool.1.json",
         &[(

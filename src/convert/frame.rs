@@ -54,20 +54,27 @@ pub(crate) struct Doc<'a> {
 
 pub(crate) fn frame(text: &str) -> Result<Framed<'_>> {
     let trimmed = text.trim_start();
-    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+    // A value that ends on its first line, followed by more values, is JSON Lines.
+    let first_line = text
+        .split('\n')
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    // JSON as extract's auto-detection tells it: `[TOOL_CALLS]…` or `[f(a=1)]` is text.
+    if !crate::input::starts_like_json(first_line.as_bytes()) {
         if let Some(what) = stream_text(trimmed) {
             not_a_document!("{what}");
         }
         not_a_document!("plain text");
     }
-    // A value that ends on its first line, followed by more values, is JSON Lines.
-    let first_line = text
-        .split('\n')
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("");
     // A value that ends on its first line is JSON Lines, even alone: a one-line input
     // gives a one-line output (a JSON Lines file of one conversation stays one).
-    let one_line = serde_json::from_str::<serde::de::IgnoredAny>(first_line.trim()).is_ok();
+    let one_line = match serde_json::from_str::<serde::de::IgnoredAny>(first_line) {
+        Ok(_) => true,
+        // `[2026-11-25 12:00:00] INFO …`: a log line, not an array that goes on.
+        Err(e) if first_line.starts_with('[') && !e.is_eof() => not_a_document!("plain text"),
+        Err(_) => false,
+    };
     if !one_line {
         return Ok(Framed {
             docs: vec![Doc {
@@ -90,7 +97,7 @@ pub(crate) fn frame(text: &str) -> Result<Framed<'_>> {
     }
     match lines_kind(&docs) {
         Lines::Chunks => not_a_document!("a stream of response chunks, one per line"),
-        Lines::Events => Ok(Framed {
+        Lines::Events | Lines::Messages => Ok(Framed {
             docs: vec![Doc {
                 text: Cow::Owned(session(text)),
                 line: 1,
@@ -117,14 +124,21 @@ fn stream_text(trimmed: &str) -> Option<&'static str> {
     None
 }
 
+#[derive(Debug, PartialEq)]
 enum Lines {
+    /// A conversation (request, response) a line: converted line by line.
     Conversations,
+    /// A session log's events: one conversation.
     Events,
+    /// One message a line: one conversation.
+    Messages,
+    /// A stream's chunks, read by extract's reader.
     Chunks,
 }
 
 /// What the lines of a JSON Lines file are, from the first lines that tell. Lines of no
-/// known kind convert line by line, and each fails on its own.
+/// known kind convert line by line: when the first holds no conversation, the input is
+/// read by extract's reader (see `convert_documents`).
 fn lines_kind(docs: &[Doc]) -> Lines {
     for doc in docs.iter().take(16) {
         let Ok(parsed) = crate::json::Doc::parse(&doc.text) else {
@@ -136,13 +150,20 @@ fn lines_kind(docs: &[Doc]) -> Lines {
         if sessions::is_event_line(&obj) {
             return Lines::Events;
         }
+        if obj.has("role") && (obj.has("content") || obj.has("tool_calls")) {
+            return Lines::Messages;
+        }
         // Gemini streams its chunks as whole responses, one per line.
         if sessions::is_chunk(&obj) || obj.has("candidates") {
             return Lines::Chunks;
         }
-        if ["messages", "contents", "input", "choices", "output"]
-            .iter()
-            .any(|k| obj.has(k))
+        // An empty `choices` (Azure's first chunk, which carries only its content
+        // filter's results) tells nothing.
+        let choices = obj.items("choices").next().is_some();
+        if choices
+            || ["messages", "contents", "input", "output"]
+                .iter()
+                .any(|k| obj.has(k))
         {
             return Lines::Conversations;
         }
@@ -220,7 +241,20 @@ pub(crate) fn transcript(root: Node, from: Option<Format>) -> Result<Option<Tran
             return Ok(Some(t));
         }
         if let Some(input) = obj.get("input").filter(|m| m.kind() == Kind::Array) {
-            return crate::formats::responses::read(Some(&obj), &input).map(Some);
+            let mut t = crate::formats::responses::read(Some(&obj), &input)?;
+            // A response that repeats its input beside its output: the conversation
+            // is both, in that order.
+            if let Some(output) = obj.get("output").filter(|o| o.kind() == Kind::Array) {
+                t.extra.retain(|(k, _)| k != "output");
+                for (i, item) in output.items().enumerate() {
+                    let o = item
+                        .object()
+                        .ok_or_else(|| anyhow::anyhow!("output item {i}: not an object"))?;
+                    crate::formats::responses::item(&item, &o, &mut t)
+                        .map_err(|e| anyhow::anyhow!("output item {i}: {e}"))?;
+                }
+            }
+            return Ok(Some(t));
         }
         if sessions::is_chunk(&obj) {
             not_a_document!("a response chunk (a piece of a stream)");
@@ -265,4 +299,82 @@ pub(crate) fn transcript(root: Node, from: Option<Format>) -> Result<Option<Tran
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(text: &str) -> Lines {
+        let docs: Vec<Doc> = text
+            .lines()
+            .enumerate()
+            .map(|(n, l)| Doc {
+                text: Cow::Borrowed(l),
+                line: n as u64 + 1,
+            })
+            .collect();
+        lines_kind(&docs)
+    }
+
+    fn refused(text: &str) -> String {
+        match frame(text) {
+            Ok(_) => "framed".into(),
+            Err(e) => e
+                .downcast_ref::<NotADocument>()
+                .map_or_else(|| format!("error: {e}"), |n| n.0.clone()),
+        }
+    }
+
+    #[test]
+    fn json_lines_are_told_by_the_first_line_that_says_what_they_are() {
+        // Azure's first chunk carries only its content filter's results.
+        let azure = concat!(
+            r#"{"choices":[],"id":"","object":"","prompt_filter_results":[]}"#,
+            "\n",
+            r#"{"choices":[{"index":0,"delta":{"content":"Hi"}}],"object":"chat.completion.chunk"}"#
+        );
+        assert_eq!(kind(azure), Lines::Chunks);
+        // Bedrock's ConverseStream events, one per line: a stream extract reassembles.
+        let bedrock = r#"{"contentBlockStart":{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t","name":"f"}}}}"#;
+        assert_eq!(kind(bedrock), Lines::Chunks);
+        assert_eq!(
+            kind(r#"{"role":"user","content":"hi"}"#),
+            Lines::Messages,
+            "a message a line"
+        );
+        assert_eq!(
+            kind(r#"{"messages":[{"role":"user","content":"hi"}]}"#),
+            Lines::Conversations
+        );
+        assert_eq!(
+            kind(r#"{"choices":[{"message":{"role":"assistant","content":"hi"}}]}"#),
+            Lines::Conversations
+        );
+    }
+
+    #[test]
+    fn text_that_opens_with_a_bracket_is_text() {
+        assert_eq!(
+            refused("[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]"),
+            "plain text"
+        );
+        assert_eq!(refused("[get_weather(city='SF')]"), "plain text");
+        assert_eq!(refused("{name} is called with {args}\n"), "plain text");
+        assert_eq!(
+            refused("[2026-11-25 12:00:00] INFO started\n[2026-11-25 12:00:01] INFO done"),
+            "plain text"
+        );
+        // A document cut short is still a document, and fails as one when read.
+        assert_eq!(
+            refused("[\n  {\"role\": \"user\", \"content\": \"hi\"}"),
+            "framed"
+        );
+        assert_eq!(
+            refused(
+                "{\"role\": \"user\", \"content\": \"a\"}\n{\"role\": \"assistant\", \"content\": \"b\"}\n"
+            ),
+            "framed"
+        );
+    }
 }

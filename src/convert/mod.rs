@@ -118,6 +118,10 @@ fn convert_documents(text: &str, settings: &Settings) -> Result<Converted> {
     let lines = framed.lines();
     for (n, doc) in framed.docs.iter().enumerate() {
         let at = |e: anyhow::Error| match lines {
+            // JSON Lines whose first line holds no conversation of a known shape (a
+            // LangGraph stream of tuples, a batch's output records, a model's bare JSON)
+            // are no conversation documents: extract's reader reads them.
+            true if n == 0 && e.downcast_ref::<frame::NotADocument>().is_some() => e,
             true => anyhow!("line {}: {e:#}", doc.line),
             false => e,
         };

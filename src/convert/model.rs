@@ -284,7 +284,8 @@ impl ResultPart {
                         .map(str::to_owned)
                 })
                 .collect();
-            if let Some(texts) = texts {
+            // An empty array holds no text blocks: it is written as its JSON text.
+            if let Some(texts) = texts.filter(|t| !t.is_empty()) {
                 return texts.concat();
             }
         }

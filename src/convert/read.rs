@@ -229,6 +229,12 @@ pub(super) fn api_message(obj: &Obj) -> Result<Message> {
     message(obj, &mut Signals::default())
 }
 
+/// [`api_message`] of a message object that leaves its role to the line holding it
+/// (the Claude Agent SDK's `{"type": "assistant", "message": {"content": …}}`).
+pub(super) fn api_message_of_role(obj: &Obj, role: &str) -> Result<Message> {
+    message_of(obj, Some(role), &mut Signals::default())
+}
+
 /// A `messages` array whose items hold `parts`: toolsift's own transcript.
 pub(super) fn is_canonical(messages: &Node) -> bool {
     let mut items = messages.items().peekable();
@@ -295,14 +301,21 @@ struct Signals {
 }
 
 fn message(obj: &Obj, signals: &mut Signals) -> Result<Message> {
+    message_of(obj, None, signals)
+}
+
+/// A message; `role` is the one it has when it names none.
+fn message_of(obj: &Obj, role: Option<&str>, signals: &mut Signals) -> Result<Message> {
     if !obj.has("role")
+        && role.is_none()
         && let Some(role) = crate::transcript::langchain_role(obj)
     {
         return langchain_message(obj, Role::from_model(role), signals);
     }
-    let role_name = match obj.get("role") {
-        Some(r) => text(&r, "role")?,
-        None => bail!("no role"),
+    let role_name = match (obj.get("role"), role) {
+        (Some(r), _) => text(&r, "role")?,
+        (None, Some(role)) => role.to_owned(),
+        (None, None) => bail!("no role"),
     };
     let role = Role::from_name(&role_name).ok_or_else(|| anyhow!("unknown role '{role_name}'"))?;
     let mut m = Message::new(role);
@@ -542,11 +555,24 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
             m.parts.push(Part::Text(part));
         }
         "thinking" => {
-            signals.anthropic += 1;
             let t = obj
                 .get("thinking")
                 .ok_or_else(|| anyhow!("thinking block without thinking"))?;
-            let mut part = TextPart::new(text(&t, "thinking")?);
+            let thought = if t.kind() == Kind::Array {
+                // Mistral's reasoning models write their thinking as text chunks; one
+                // with anything more than its text is kept whole.
+                match text_chunks(&t) {
+                    Some(thought) => thought,
+                    None => {
+                        m.parts.push(Part::Block(raw(block)));
+                        return Ok(());
+                    }
+                }
+            } else {
+                signals.anthropic += 1;
+                text(&t, "thinking")?
+            };
+            let mut part = TextPart::new(thought);
             part.extra = extra_of(&obj, &["type", "thinking"]);
             m.parts.push(Part::Reasoning(part));
         }
@@ -571,4 +597,18 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
         }
     }
     Ok(())
+}
+
+/// The text of an array of `{"type": "text", "text": …}` chunks, joined; `None` when a
+/// chunk is anything else or has more fields.
+fn text_chunks(chunks: &Node) -> Option<String> {
+    let mut joined = String::new();
+    for chunk in chunks.items() {
+        let chunk = chunk.object()?;
+        if !chunk.is("type", "text") || chunk.iter().count() != 2 {
+            return None;
+        }
+        joined.push_str(&chunk.str("text")?);
+    }
+    Some(joined)
 }

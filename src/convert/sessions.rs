@@ -43,31 +43,11 @@ pub(crate) fn is_event_line(obj: &Obj) -> bool {
         || matches!(kind.as_ref(), "user" | "assistant") && obj.obj("message").is_some()
 }
 
-/// One piece of a streamed response (OpenAI, Anthropic, Responses or Cohere events).
+/// One piece of a streamed response: a chunk or event of any stream `extract`
+/// reassembles, so that `convert` reads it through that reader.
 pub(crate) fn is_chunk(obj: &Obj) -> bool {
-    if obj.str("object").is_some_and(|o| o.ends_with(".chunk")) {
-        return true;
-    }
-    if obj
-        .items("choices")
-        .next()
-        .and_then(|c| c.object())
-        .is_some_and(|c| c.has("delta"))
-    {
-        return true;
-    }
-    obj.str("type").is_some_and(|t| {
-        matches!(
-            t.as_ref(),
-            "message_start"
-                | "content_block_start"
-                | "content_block_delta"
-                | "content_block_stop"
-                | "message_delta"
-                | "message_stop"
-                | "ping"
-        ) || t.starts_with("response.")
-    }) || crate::transcript::is_cohere_event(obj)
+    obj.str("object").is_some_and(|o| o.ends_with(".chunk"))
+        || crate::transcript::is_stream_event(obj)
 }
 
 /// The session logs read here.
@@ -230,11 +210,19 @@ impl Session {
             self.event(node);
             return Ok(());
         };
-        if !matches!(kind.as_ref(), "user" | "assistant") || !message.has("role") {
+        if !matches!(kind.as_ref(), "user" | "assistant") {
             self.event(node);
             return Ok(());
         }
-        let mut m = super::read::api_message(&message)?;
+        // The Claude Agent SDK's messages leave their role to the line's type.
+        let mut m = if message.has("role") {
+            super::read::api_message(&message)?
+        } else if message.has("content") {
+            super::read::api_message_of_role(&message, &kind)?
+        } else {
+            self.event(node);
+            return Ok(());
+        };
         let own = std::mem::take(&mut m.extra);
         let fields = line_fields(&obj, kind == m.role.name(), "message", Some(own));
         let id = message.str("id").map(|s| s.into_owned());

@@ -355,13 +355,17 @@ fn openai_content(r: &ResultPart) -> J {
     }
 }
 
-/// Content blocks that are all `{"type":"text","text":…}`.
+/// Content blocks, at least one, that are all `{"type":"text","text":…}`.
 fn is_text_blocks(raw: &Raw) -> bool {
     match raw.value() {
-        serde_json::Value::Array(items) => items.iter().all(|b| {
-            b.get("type").is_some_and(|t| t == "text")
-                && b.get("text").is_some_and(|t| t.is_string())
-        }),
+        // An empty array is refused as a message's content.
+        serde_json::Value::Array(items) => {
+            !items.is_empty()
+                && items.iter().all(|b| {
+                    b.get("type").is_some_and(|t| t == "text")
+                        && b.get("text").is_some_and(|t| t.is_string())
+                })
+        }
         _ => false,
     }
 }

@@ -49,7 +49,7 @@ impl Reader<'_, '_> {
 
 /// `{` or `[` followed by what can come next in JSON: text such as `[TOOL_CALLS]` or
 /// `[f(a=1)]` is not mistaken for a broken document.
-pub(super) fn starts_like_json(line: &[u8]) -> bool {
+pub(crate) fn starts_like_json(line: &[u8]) -> bool {
     let (open, rest) = match line.split_first() {
         Some((&b, rest)) if b == b'{' || b == b'[' => (b, rest.trim_ascii_start()),
         _ => return false,

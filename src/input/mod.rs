@@ -25,6 +25,7 @@ use crate::diag::Diag;
 use crate::json::{Doc, LineIndex, Node};
 use crate::model::Event;
 use crate::transcript::Interpreter;
+pub(crate) use detect::starts_like_json;
 use document::shape_of;
 use lines::{Line, Lines, Overlong, overlong_message};
 use std::borrow::Cow;

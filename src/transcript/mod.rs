@@ -12,7 +12,14 @@ mod roles;
 mod stream_events;
 mod streams;
 pub(crate) use roles::{constructor_class, langchain_body_key, langchain_role};
-pub(crate) use streams::{is_cohere_event, langchain_reasoning};
+pub(crate) use streams::langchain_reasoning;
+
+/// Whether a value is an event or chunk of a stream this module reassembles (any
+/// provider's): `convert` reads such input through this reader, so both commands tell
+/// a stream alike.
+pub(crate) fn is_stream_event(obj: &crate::json::Obj) -> bool {
+    streams::stream_kind(obj).is_some()
+}
 
 use crate::dialects::native;
 use crate::json::{Kind, LineIndex, Node};

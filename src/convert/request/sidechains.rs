@@ -6,18 +6,24 @@ use super::super::rules::is_api;
 use super::plural;
 use std::collections::HashMap;
 
-/// Claude Code logs each subagent's conversation (`"isSidechain": true` lines) inside
-/// the session, between the `Task` call and its result: other conversations, which a
-/// request of this one cannot hold in its middle. For an API target they are taken out
-/// and returned, each its own conversation, in the order they began. A subagent's
-/// conversation begins with a line whose `parentUuid` is null; a line goes with its
-/// parent's conversation, or (its parent not a message of its own: joined to the one
-/// before) with the last one.
+/// The Claude Agent SDK's line field naming the call whose subagent wrote the line.
+const SUBAGENT_CALL: &str = "parent_tool_use_id";
+
+/// Claude Code logs each subagent's conversation (`"isSidechain": true` lines; in the
+/// Claude Agent SDK's stream, lines whose `parent_tool_use_id` names the call that
+/// started the subagent) inside the session, between the `Task` call and its result:
+/// other conversations, which a request of this one cannot hold in its middle. For an
+/// API target they are taken out and returned, each its own conversation, in the order
+/// they began. A sidechain conversation begins with a line whose `parentUuid` is null;
+/// a line goes with its parent's conversation, or (its parent not a message of its
+/// own: joined to the one before) with the last one. The SDK's lines go with the other
+/// lines of their `parent_tool_use_id`.
 pub(crate) fn sidechains(t: &mut Transcript, to: Format, notes: &mut Notes) -> Vec<Transcript> {
     let side = |m: &super::super::model::Message| {
-        m.extra
-            .iter()
-            .any(|(k, v)| k == "isSidechain" && v.as_str() == "true")
+        m.extra.iter().any(|(k, v)| {
+            k == "isSidechain" && v.as_str() == "true"
+                || k == SUBAGENT_CALL && v.as_str().starts_with('"')
+        })
     };
     // A subagent's own log (`agent-*.jsonl`) is that conversation: kept whole.
     if !is_api(to) || t.messages.iter().all(side) || !t.messages.iter().any(side) {
@@ -31,16 +37,24 @@ pub(crate) fn sidechains(t: &mut Transcript, to: Format, notes: &mut Notes) -> V
     };
     let mut conversations: Vec<Transcript> = Vec::new();
     let mut of_uuid: HashMap<String, usize> = HashMap::new();
+    let mut of_call: HashMap<String, usize> = HashMap::new();
     let mut kept = Vec::with_capacity(t.messages.len());
     for m in std::mem::take(&mut t.messages) {
         if !side(&m) {
             kept.push(m);
             continue;
         }
+        let call = field(&m, SUBAGENT_CALL);
         let parent = field(&m, "parentUuid");
-        let at = match parent.as_ref().and_then(|p| of_uuid.get(p)) {
+        let known = match &call {
+            Some(call) => of_call.get(call),
+            None => parent.as_ref().and_then(|p| of_uuid.get(p)),
+        };
+        let at = match known {
             Some(&i) => i,
-            None if parent.is_some() && !conversations.is_empty() => conversations.len() - 1,
+            None if call.is_none() && parent.is_some() && !conversations.is_empty() => {
+                conversations.len() - 1
+            }
             None => {
                 conversations.push(Transcript {
                     source: t.source,
@@ -51,6 +65,9 @@ pub(crate) fn sidechains(t: &mut Transcript, to: Format, notes: &mut Notes) -> V
                 conversations.len() - 1
             }
         };
+        if let Some(call) = call {
+            of_call.insert(call, at);
+        }
         if let Some(uuid) = field(&m, "uuid") {
             of_uuid.insert(uuid, at);
         }

@@ -100,11 +100,6 @@ fn kind_of(obj: &Obj) -> Option<Kind> {
     first_choice.has("delta").then_some(Kind::Chat)
 }
 
-/// Whether a value is an event of a Cohere v2 chat stream.
-pub(crate) fn is_cohere_event(obj: &Obj) -> bool {
-    kind_of(obj) == Some(Kind::Cohere)
-}
-
 /// Whether a value is an event of a Gemini Interactions stream, as [`stream_kind`] says,
 /// asked of every object a walk meets: a value with no Interactions `event_type` is
 /// answered by that one lookup, not by every kind's.
