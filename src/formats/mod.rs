@@ -6,6 +6,7 @@
 
 pub(crate) mod anthropic;
 pub(crate) mod bedrock;
+pub(crate) mod canonical;
 pub(crate) mod gemini;
 pub(crate) mod openai;
 pub(crate) mod responses;
