@@ -1,11 +1,14 @@
 //! toolsift's canonical transcript (`--to json`): every message with its parts in
 //! order, and every field no reader interpreted under `extra`. Its JSON Schema is
-//! `src/convert/transcript.schema.json` (`toolsift schema transcript`).
+//! `src/convert/transcript.schema.json` (`toolsift schema transcript`). A call part's
+//! members are decoded in [`crate::formats::canonical`], which `extract` reads them by
+//! too.
 
 use super::emit::J;
 use super::model::{
     CallPart, Extra, Format, Message, Part, Raw, ResultPart, Role, TextPart, Transcript, Written,
 };
+use crate::formats::canonical;
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
 
@@ -91,16 +94,12 @@ fn part_j(p: &Part) -> J {
     }
 }
 
-fn string(obj: &Obj, key: &str) -> Result<Option<String>> {
-    match obj.get(key) {
-        None => Ok(None),
-        Some(n) if n.is_null() => Ok(None),
-        Some(n) => super::decode::text(&n, key).map(Some),
-    }
+fn string(obj: &Obj, key: &'static str) -> Result<Option<String>> {
+    canonical::member(obj, key).checked()
 }
 
-fn required(obj: &Obj, key: &str) -> Result<String> {
-    string(obj, key)?.ok_or_else(|| anyhow!("missing \"{key}\""))
+fn required(obj: &Obj, key: &'static str) -> Result<String> {
+    canonical::member(obj, key).required()
 }
 
 fn extra(obj: &Obj) -> Result<Extra> {
@@ -182,18 +181,19 @@ fn part(node: &Node) -> Result<Part> {
             }
         }
         "call" => {
-            let arguments = obj
-                .get("arguments")
+            let call = canonical::call(&obj);
+            let arguments = call
+                .arguments
                 .ok_or_else(|| anyhow!("missing \"arguments\""))?;
             if arguments.kind() != Kind::Object {
                 bail!("arguments: expected an object");
             }
             Part::Call(CallPart {
-                id: string(&obj, "id")?,
-                name: required(&obj, "name")?,
+                id: call.id.checked()?,
+                name: call.name.required()?,
                 arguments: Raw::new(arguments.text()),
-                arguments_raw: string(&obj, "arguments_raw")?,
-                namespace: string(&obj, "namespace")?,
+                arguments_raw: call.arguments_raw.checked()?,
+                namespace: call.namespace.checked()?,
                 written: written(&obj)?,
                 extra: extra(&obj)?,
             })

@@ -253,18 +253,20 @@ pub(crate) fn anthropic_block(
     )
 }
 
-/// A call part of toolsift's canonical transcript.
+/// A call part of toolsift's canonical transcript: each member taken when it is a
+/// string, the arguments object (or JSON text in a string).
 pub(crate) fn toolsift_call(
     node: &Node,
     obj: &Obj,
     lines: &crate::json::LineIndex,
 ) -> Option<Call> {
-    let name = obj.str("name")?;
+    let part = formats::canonical::call(obj);
+    let name = part.name.string()?;
     let mut call =
-        Call::new(name, TOOLSIFT, line_of(node, lines)).with_id(obj.str("id").map(Into::into));
-    call.namespace = obj.str("namespace").map(Into::into);
-    set_arguments(&mut call, obj.get("arguments"));
-    if let Some(raw) = obj.str("arguments_raw") {
+        Call::new(name, TOOLSIFT, line_of(node, lines)).with_id(part.id.string().map(Into::into));
+    call.namespace = part.namespace.string().map(Into::into);
+    set_arguments(&mut call, part.arguments);
+    if let Some(raw) = part.arguments_raw.string() {
         call.invalid_arguments(&raw, "arguments are not a JSON object (arguments_raw)");
     }
     Some(call)

@@ -1,5 +1,7 @@
 //! Anthropic Messages: the call blocks (`tool_use`, the API's own `server_tool_use`,
-//! `mcp_tool_use`) decoded for `extract` and `convert`, and `convert`'s writer.
+//! `mcp_tool_use`) decoded for `extract` and `convert` (a stream's
+//! `content_block_start` holds one too, its `input` then given in pieces), and
+//! `convert`'s writer.
 
 use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::emit::J;
@@ -8,6 +10,7 @@ use crate::convert::encode::{
 };
 use crate::convert::model::{Format, Part, Raw, ResultPart, Role, Transcript};
 use crate::json::Obj;
+use std::borrow::Cow;
 
 fn call_kind(kind: &str) -> Option<&'static str> {
     Some(match kind {
@@ -43,6 +46,14 @@ pub(crate) fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
         typed: false,
         result: None,
     })
+}
+
+/// The piece of a call block's `input` a stream's `content_block_delta` gives: an
+/// `input_json_delta`'s `partial_json`, JSON text. `None` for another delta.
+pub(crate) fn input_json_delta<'a>(delta: &Obj<'a>) -> Option<Cow<'a, str>> {
+    delta
+        .is("type", "input_json_delta")
+        .then(|| delta.str("partial_json").unwrap_or_default())
 }
 
 /// A result block: the client's `tool_result`, or a server tool's
@@ -316,4 +327,22 @@ fn anthropic_result_content(r: &ResultPart) -> J {
         }
     }
     J::Str(content_string(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Doc;
+
+    #[test]
+    fn an_input_json_delta_gives_its_partial_json() {
+        let doc =
+            Doc::parse(r#"{"type":"input_json_delta","partial_json":"{\"q\": \"a"}"#).unwrap();
+        assert_eq!(
+            input_json_delta(&doc.root().object().unwrap()).as_deref(),
+            Some("{\"q\": \"a")
+        );
+        let doc = Doc::parse(r#"{"type":"text_delta","text":"hi"}"#).unwrap();
+        assert!(input_json_delta(&doc.root().object().unwrap()).is_none());
+    }
 }

@@ -1,7 +1,8 @@
-//! Gemini `contents`: the `functionCall` part decoded for `extract` and `convert`, and
-//! `convert`'s reader and writer: `text` parts (`thought: true` for reasoning),
-//! `functionCall` and `functionResponse` parts; the system prompt in
-//! `systemInstruction`.
+//! Gemini `contents`: the `functionCall` part decoded for `extract` and `convert` (and
+//! the `partialArgs` of one streamed over several chunks), and `convert`'s reader and
+//! writer: `text` parts (`thought: true` for reasoning), `functionCall` and
+//! `functionResponse` parts; the system prompt in `systemInstruction`. Also the
+//! Interactions API's call steps, whole and streamed.
 
 use super::{Args, DecodedCall, DecodedResult};
 use crate::convert::decode::{extra_of, text as string};
@@ -10,6 +11,7 @@ use crate::convert::encode::{Grouped, Notes, keep_extra, push_grouped};
 use crate::convert::model::{Format, Message, Part, Raw, Role, TextPart, Transcript};
 use crate::json::{Kind, Node, Obj};
 use anyhow::{Result, anyhow, bail};
+use std::borrow::Cow;
 
 /// A part's `functionCall` (or `function_call`) object: `args` is the arguments object.
 pub(crate) fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
@@ -24,6 +26,58 @@ pub(crate) fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
         typed: false,
         result: None,
     }
+}
+
+/// Whether a `functionCall` is streamed: its arguments come as `partialArgs` pieces,
+/// or it says later chunks continue it.
+pub(crate) fn is_streamed_call(fc: &Obj) -> bool {
+    fc.has("partialArgs") || will_continue(fc)
+}
+
+/// Whether later chunks continue a streamed `functionCall` (`willContinue: true`).
+pub(crate) fn will_continue(fc: &Obj) -> bool {
+    fc.get("willContinue").and_then(|w| w.bool()) == Some(true)
+}
+
+/// One `partialArgs` entry of a streamed `functionCall`: where in the arguments its
+/// value goes (`jsonPath`, `$.a.b`; empty when it has none), and the value.
+pub(crate) struct PartialArg<'a> {
+    pub(crate) path: Cow<'a, str>,
+    pub(crate) value: PartialValue<'a>,
+}
+
+/// A `partialArgs` entry's value.
+pub(crate) enum PartialValue<'a> {
+    /// `nullValue`, whatever else the entry holds.
+    Null,
+    /// The first of `stringValue`, `numberValue`, `boolValue` and `value` it holds.
+    Value(Node<'a>),
+}
+
+/// The `partialArgs` entries of a `functionCall` chunk, in order; an entry with no
+/// value is none.
+pub(crate) fn partial_args<'a>(fc: &Obj<'a>) -> impl Iterator<Item = PartialArg<'a>> + use<'a> {
+    fc.items("partialArgs").filter_map(|entry| {
+        let entry = entry.object()?;
+        let path = entry.str("jsonPath").unwrap_or_default();
+        let value = [
+            "stringValue",
+            "numberValue",
+            "boolValue",
+            "nullValue",
+            "value",
+        ]
+        .iter()
+        .find_map(|k| entry.get(k))?;
+        Some(PartialArg {
+            path,
+            value: if entry.has("nullValue") {
+                PartialValue::Null
+            } else {
+                PartialValue::Value(value)
+            },
+        })
+    })
 }
 
 /// An entry of a Gemini CLI message's `toolCalls`: `{id, name, args, status, result}`,
@@ -99,6 +153,16 @@ pub(crate) fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
         typed: false,
         result: None,
     })
+}
+
+/// The piece of a function call step's arguments an Interactions stream's
+/// `step.delta` gives: an `arguments_delta`'s `partial_arguments`, JSON text. `None`
+/// for another delta. The `step.start` before holds the call step whole
+/// ([`interactions_call`]).
+pub(crate) fn interactions_arguments_delta<'a>(delta: &Obj<'a>) -> Option<Cow<'a, str>> {
+    delta
+        .is("type", "arguments_delta")
+        .then(|| delta.str("partial_arguments").unwrap_or_default())
 }
 
 /// `{"contents": […], "systemInstruction": …}`.
@@ -331,4 +395,52 @@ pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
     doc.push("contents", J::Arr(contents));
     keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
     doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Doc;
+
+    #[test]
+    fn streamed_function_calls_give_their_partial_args_by_path() {
+        let doc = Doc::parse(
+            r#"{"name":"f","partialArgs":[{"jsonPath":"$.a","stringValue":"x"},{"jsonPath":"$.n","numberValue":2},{"jsonPath":"$.z","nullValue":"NULL_VALUE"},{"jsonPath":"$.none"}],"willContinue":true}"#,
+        )
+        .unwrap();
+        let fc = doc.root().object().unwrap();
+        assert!(is_streamed_call(&fc) && will_continue(&fc));
+        let args: Vec<(String, Option<String>)> = partial_args(&fc)
+            .map(|a| {
+                let value = match a.value {
+                    PartialValue::Null => None,
+                    PartialValue::Value(v) => Some(v.text().to_owned()),
+                };
+                (a.path.into_owned(), value)
+            })
+            .collect();
+        assert_eq!(
+            args,
+            [
+                ("$.a".to_owned(), Some("\"x\"".to_owned())),
+                ("$.n".to_owned(), Some("2".to_owned())),
+                ("$.z".to_owned(), None),
+            ]
+        );
+        let doc = Doc::parse(r#"{"name":"f","args":{},"willContinue":false}"#).unwrap();
+        let fc = doc.root().object().unwrap();
+        assert!(!is_streamed_call(&fc) && !will_continue(&fc));
+    }
+
+    #[test]
+    fn an_interactions_arguments_delta_gives_its_partial_arguments() {
+        let doc =
+            Doc::parse(r#"{"type":"arguments_delta","partial_arguments":"{\"a\":1}"}"#).unwrap();
+        assert_eq!(
+            interactions_arguments_delta(&doc.root().object().unwrap()).as_deref(),
+            Some("{\"a\":1}")
+        );
+        let doc = Doc::parse(r#"{"type":"text","text":"hi"}"#).unwrap();
+        assert!(interactions_arguments_delta(&doc.root().object().unwrap()).is_none());
+    }
 }

@@ -1,17 +1,19 @@
 //! The provider formats, one file each: the shapes a provider writes calls in, decoded
-//! once for both `extract` and `convert`, and the writer `convert` uses for it. This
-//! module holds only what they share: the decoded call and result, and how a namespace
-//! joins a name.
+//! once for both `extract` and `convert` (and the pieces of them its stream gives, for
+//! `extract`'s stream reassembly), and the writer `convert` uses for it. This module
+//! holds only what they share: the decoded call, call fragment and result, and how a
+//! namespace joins a name.
 
 pub(crate) mod anthropic;
 pub(crate) mod bedrock;
+pub(crate) mod canonical;
 pub(crate) mod gemini;
 pub(crate) mod openai;
 pub(crate) mod responses;
 
 use crate::convert::decode::{extra_of, set_string_arguments};
 use crate::convert::model::{CallPart, Extra, Raw, ResultPart};
-use crate::json::{Node, Obj};
+use crate::json::{Kind, Node, Obj};
 use anyhow::Result;
 use std::borrow::Cow;
 
@@ -128,6 +130,53 @@ impl DecodedCall<'_> {
         extra.extend(extra_of(obj, &self.members));
         extra
     }
+}
+
+/// A piece of a call as a stream gives it, one chunk or event at a time: any of the
+/// call's place, id and name, and a piece of its arguments. The stream joins the pieces
+/// of one call. Its members are kept as written and read when the stream asks for
+/// them: a string read lossily (half a surrogate pair) is noted for the file's warning,
+/// and a name the stream already has is not read.
+pub(crate) struct CallFragment<'a> {
+    /// The call's place among the calls its message streams, when the piece gives it
+    /// (a Chat `tool_calls` entry's `index`).
+    pub(crate) index: Option<u64>,
+    id: Option<Node<'a>>,
+    name: Option<Node<'a>>,
+    arguments: Option<Node<'a>>,
+    /// The arguments are free text (a custom tool's `input`), taken as
+    /// `{"input": text}`.
+    pub(crate) free_form: bool,
+}
+
+impl<'a> CallFragment<'a> {
+    /// The call's id, when the piece gives it as a string.
+    pub(crate) fn id(&self) -> Option<Cow<'a, str>> {
+        self.id?.str()
+    }
+
+    /// The tool's name, when the piece gives it as a string.
+    pub(crate) fn name(&self) -> Option<Cow<'a, str>> {
+        self.name?.str()
+    }
+
+    /// The piece of the arguments: text is a piece of their text, an object the
+    /// arguments whole, and any other value none.
+    pub(crate) fn arguments(&self) -> Option<ArgumentsPiece<'a>> {
+        let arguments = self.arguments?;
+        match arguments.str() {
+            Some(text) => Some(ArgumentsPiece::Text(text)),
+            None => (arguments.kind() == Kind::Object).then_some(ArgumentsPiece::Whole(arguments)),
+        }
+    }
+}
+
+/// The arguments a piece of a streamed call gives.
+pub(crate) enum ArgumentsPiece<'a> {
+    /// A piece of their text, joined to the pieces before it.
+    Text(Cow<'a, str>),
+    /// The arguments object whole (Ollama-style chunks).
+    Whole(Node<'a>),
 }
 
 /// One result as a provider wrote it, before either command builds its own value from

@@ -1,9 +1,10 @@
 //! OpenAI Chat Completions: the `tool_calls` entries (`function`, with Ollama's object
 //! arguments; `custom`; LangChain's `{name, args, id}`; AutoGen's flat
 //! `{name, arguments}`) and the legacy `function_call`, decoded for `extract` and
-//! `convert`, and `convert`'s writer.
+//! `convert`, and `convert`'s writer. Also the pieces of calls the streams of this
+//! shape give: Chat chunks, xAI's, Cohere v2's and LangChain's `tool_call_chunks`.
 
-use super::{Args, DecodedCall, DecodedResult};
+use super::{Args, CallFragment, DecodedCall, DecodedResult};
 use crate::convert::decode::{extra_of, set_string_arguments};
 use crate::convert::emit::J;
 use crate::convert::encode::{
@@ -126,6 +127,70 @@ pub(crate) fn function_call<'a>(fc: &Obj<'a>) -> DecodedCall<'a> {
         members: vec!["name", "arguments"],
         typed: false,
         result: None,
+    }
+}
+
+/// A piece of a streamed `tool_calls` entry (a Chat chunk's `delta.tool_calls`, xAI's):
+/// its `index`, its `id`, and the piece of its `function` (or `custom`). `None` for an
+/// entry with neither.
+pub(crate) fn call_fragment<'a>(entry: &Obj<'a>) -> Option<CallFragment<'a>> {
+    let function = entry.obj("function").or_else(|| entry.obj("custom"))?;
+    Some(CallFragment {
+        index: entry.get("index").and_then(|i| i.u64()),
+        id: entry.get("id"),
+        ..function_fragment(&function)
+    })
+}
+
+/// A piece of a streamed Cohere v2 `tool_calls` entry: OpenAI's shape, the piece of its
+/// `function` (or of the entry itself, when flat) with its `id`. The event gives the
+/// index.
+pub(crate) fn cohere_call_fragment<'a>(entry: &Obj<'a>) -> CallFragment<'a> {
+    let function = entry.obj("function").unwrap_or(*entry);
+    CallFragment {
+        id: entry.get("id"),
+        ..function_fragment(&function)
+    }
+}
+
+/// An entry of a LangChain chunk's `tool_call_chunks`: `{name, args, id, index}`, `args`
+/// a piece of JSON text.
+pub(crate) fn langchain_call_fragment<'a>(chunk: &Obj<'a>) -> CallFragment<'a> {
+    CallFragment {
+        index: chunk.get("index").and_then(|i| i.u64()),
+        id: chunk.get("id"),
+        ..function_fragment(chunk)
+    }
+}
+
+/// The piece of a function a streamed call gives (also a Chat delta's legacy
+/// `function_call`, which has no id): its `name`, and its arguments from the first of
+/// `arguments` (JSON text, or Ollama's object), `input` (a custom tool's free text) and
+/// `args` (LangChain's).
+pub(crate) fn function_fragment<'a>(function: &Obj<'a>) -> CallFragment<'a> {
+    CallFragment {
+        index: None,
+        id: None,
+        name: function.get("name"),
+        arguments: function
+            .get("arguments")
+            .or_else(|| function.get("input"))
+            .or_else(|| function.get("args")),
+        free_form: function.has("input") && !function.has("arguments"),
+    }
+}
+
+/// The result an xAI `ROLE_TOOL` delta gives one of the server-side calls it repeats in
+/// its `tool_calls`: the call's `id` and `function.name`, and the delta's `content`.
+pub(crate) fn xai_tool_result<'a>(delta: &Obj<'a>, entry: &Obj<'a>) -> DecodedResult<'a> {
+    DecodedResult {
+        id: entry.str("id"),
+        name: entry.obj("function").and_then(|f| f.str("name")),
+        content: delta.get("content"),
+        wrapped: None,
+        is_error: false,
+        members: &["role", "content", "tool_calls"],
+        kind: None,
     }
 }
 
@@ -367,5 +432,111 @@ fn is_text_blocks(raw: &Raw) -> bool {
                 })
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::ArgumentsPiece;
+    use crate::json::Doc;
+
+    /// The text of a piece's arguments, or `whole` and the object's text.
+    fn arguments(f: &CallFragment) -> Option<String> {
+        f.arguments().map(|a| match a {
+            ArgumentsPiece::Text(t) => t.to_string(),
+            ArgumentsPiece::Whole(v) => format!("whole {}", v.text()),
+        })
+    }
+
+    #[test]
+    fn chat_pieces_give_index_id_name_and_arguments() {
+        let doc = Doc::parse(
+            r#"{"index":2,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}"#,
+        )
+        .unwrap();
+        let f = call_fragment(&doc.root().object().unwrap()).unwrap();
+        assert_eq!(
+            (f.index, f.id().as_deref(), f.name().as_deref()),
+            (Some(2), Some("call_1"), Some("f"))
+        );
+        assert_eq!(arguments(&f).as_deref(), Some("{\"a\""));
+        assert!(!f.free_form);
+        // Later pieces give only arguments.
+        let doc = Doc::parse(r#"{"index":2,"function":{"arguments":":1}"}}"#).unwrap();
+        let f = call_fragment(&doc.root().object().unwrap()).unwrap();
+        assert_eq!((f.id().as_deref(), f.name().as_deref()), (None, None));
+        assert_eq!(arguments(&f).as_deref(), Some(":1}"));
+        // A custom tool's input is free text.
+        let doc = Doc::parse(r#"{"index":0,"custom":{"name":"sql","input":"SELECT"}}"#).unwrap();
+        let f = call_fragment(&doc.root().object().unwrap()).unwrap();
+        assert_eq!(f.name().as_deref(), Some("sql"));
+        assert_eq!(arguments(&f).as_deref(), Some("SELECT"));
+        assert!(f.free_form);
+        let doc = Doc::parse(r#"{"index":0,"id":"x"}"#).unwrap();
+        assert!(call_fragment(&doc.root().object().unwrap()).is_none());
+    }
+
+    #[test]
+    fn function_pieces_take_objects_whole_and_leave_other_values() {
+        let doc = Doc::parse(r#"{"name":"f","arguments":{"a":1}}"#).unwrap();
+        let f = function_fragment(&doc.root().object().unwrap());
+        assert_eq!(arguments(&f).as_deref(), Some(r#"whole {"a":1}"#));
+        assert_eq!((f.index, f.id().as_deref()), (None, None));
+        let doc = Doc::parse(r#"{"name":"f","arguments":7}"#).unwrap();
+        let f = function_fragment(&doc.root().object().unwrap());
+        assert!(f.arguments().is_none());
+        // `arguments` is read before `input`: not free text then.
+        let doc = Doc::parse(r#"{"name":"f","arguments":"{}","input":"x"}"#).unwrap();
+        let f = function_fragment(&doc.root().object().unwrap());
+        assert_eq!(arguments(&f).as_deref(), Some("{}"));
+        assert!(!f.free_form);
+    }
+
+    #[test]
+    fn cohere_and_langchain_pieces() {
+        let doc = Doc::parse(
+            r#"{"id":"f_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}"#,
+        )
+        .unwrap();
+        let f = cohere_call_fragment(&doc.root().object().unwrap());
+        assert_eq!(
+            (f.id().as_deref(), f.name().as_deref()),
+            (Some("f_1"), Some("f"))
+        );
+        assert_eq!(arguments(&f).as_deref(), Some("{\"a\""));
+        // Flat, as some clients copy it.
+        let doc = Doc::parse(r#"{"id":"f_2","name":"g","arguments":"{}"}"#).unwrap();
+        let f = cohere_call_fragment(&doc.root().object().unwrap());
+        assert_eq!(
+            (f.id().as_deref(), f.name().as_deref()),
+            (Some("f_2"), Some("g"))
+        );
+        let doc = Doc::parse(r#"{"name":"f","args":"{\"a\":","id":"call_1","index":1}"#).unwrap();
+        let f = langchain_call_fragment(&doc.root().object().unwrap());
+        assert_eq!(
+            (f.index, f.id().as_deref(), f.name().as_deref()),
+            (Some(1), Some("call_1"), Some("f"))
+        );
+        assert_eq!(arguments(&f).as_deref(), Some("{\"a\":"));
+    }
+
+    #[test]
+    fn an_xai_tool_delta_answers_the_call_it_repeats() {
+        let doc = Doc::parse(
+            r#"{"role":"ROLE_TOOL","content":"4","tool_calls":[{"id":"call_1","type":"TOOL_CALL_TYPE_CODE_EXECUTION_TOOL","function":{"name":"code_execution","arguments":"{}"}}]}"#,
+        )
+        .unwrap();
+        let delta = doc.root().object().unwrap();
+        let entry = delta.items("tool_calls").next().unwrap().object().unwrap();
+        let r = xai_tool_result(&delta, &entry);
+        assert_eq!(
+            (
+                r.id.as_deref(),
+                r.name.as_deref(),
+                r.content.map(|c| c.text())
+            ),
+            (Some("call_1"), Some("code_execution"), Some("\"4\""))
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! OpenAI Responses items: the call kinds (`function_call` with Codex's `namespace`,
 //! `custom_tool_call`, `local_shell_call`, `shell_call`, `mcp_call`) decoded for
-//! `extract` and `convert`, `convert`'s reader of whole item lists, and its writer.
+//! `extract` and `convert`, what a stream's events give of a call item before it is
+//! whole, `convert`'s reader of whole item lists, and its writer.
 //!
 //! The reader: messages (`input_text`/`output_text` content), `reasoning` summaries,
 //! calls and every `*_call_output` as a result. The model's consecutive items form one
@@ -9,7 +10,7 @@
 //! `function_call` stays in `extra`, so that the writer writes a custom tool call back
 //! as what it was.
 
-use super::{Args, DecodedCall, DecodedResult};
+use super::{Args, CallFragment, DecodedCall, DecodedResult};
 use crate::convert::decode::{extra_of, text as string};
 use crate::convert::emit::J;
 use crate::convert::encode::{Notes, keep_extra};
@@ -136,6 +137,46 @@ pub(crate) fn call<'a>(obj: &Obj<'a>) -> Option<DecodedCall<'a>> {
         }
     }
     Some(d)
+}
+
+/// A call item as a stream's `response.output_item.added` event gives it, before its
+/// arguments: its `call_id` and `name` as written, and whether its input is free text
+/// (`custom_tool_call`). `None` for an item that is no call. The item of
+/// `response.output_item.done` is whole, and [`call`] decodes it.
+pub(crate) fn call_item_start<'a>(item: &Obj<'a>) -> Option<CallFragment<'a>> {
+    is_call_item(item).then(|| CallFragment {
+        index: None,
+        id: item.get("call_id"),
+        name: item.get("name"),
+        arguments: None,
+        free_form: item.is("type", "custom_tool_call"),
+    })
+}
+
+/// What a stream event gives of a call item's arguments.
+pub(crate) enum ArgumentsEvent<'a> {
+    /// A piece of them: the `delta` of a `….arguments.delta` event (a function's or an
+    /// MCP call's) or an `….input.delta` one (a custom tool's).
+    Piece(Cow<'a, str>),
+    /// Their end (`….arguments.done`, `….input.done`), with their whole text
+    /// (`arguments`, or `input`) when the event gives it.
+    Done(Option<Cow<'a, str>>),
+}
+
+/// What an event of type `event_type` gives of the arguments of the item its `item_id`
+/// names; `None` for an event about something else.
+pub(crate) fn arguments_event<'a>(event_type: &str, event: &Obj<'a>) -> Option<ArgumentsEvent<'a>> {
+    if event_type.ends_with("arguments.delta") || event_type.ends_with("input.delta") {
+        Some(ArgumentsEvent::Piece(
+            event.str("delta").unwrap_or_default(),
+        ))
+    } else if event_type.ends_with("arguments.done") || event_type.ends_with("input.done") {
+        Some(ArgumentsEvent::Done(
+            event.str("arguments").or_else(|| event.str("input")),
+        ))
+    } else {
+        None
+    }
 }
 
 /// An item that answers a call: `function_call_output`, or another `*_call_output`
@@ -520,5 +561,75 @@ fn item_type(extra: &[(String, Raw)], same: bool) -> Option<&'static str> {
         "custom_tool_call_output" => Some("custom_tool_call_output"),
 
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Doc;
+
+    #[test]
+    fn a_streamed_call_item_starts_with_its_call_id_and_name() {
+        let doc = Doc::parse(
+            r#"{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":""}"#,
+        )
+        .unwrap();
+        let start = call_item_start(&doc.root().object().unwrap()).unwrap();
+        assert_eq!(
+            (start.id().as_deref(), start.name().as_deref()),
+            (Some("call_1"), Some("f"))
+        );
+        assert!(start.arguments().is_none() && !start.free_form);
+        let doc =
+            Doc::parse(r#"{"type":"custom_tool_call","id":"ct_1","call_id":"c","name":"sql"}"#)
+                .unwrap();
+        assert!(
+            call_item_start(&doc.root().object().unwrap())
+                .unwrap()
+                .free_form
+        );
+        let doc = Doc::parse(r#"{"type":"message","id":"m_1","content":[]}"#).unwrap();
+        assert!(call_item_start(&doc.root().object().unwrap()).is_none());
+    }
+
+    #[test]
+    fn argument_events_give_a_piece_or_the_whole_at_their_end() {
+        let piece = |event_type: &str, text: &str| {
+            let doc = Doc::parse(text).unwrap();
+            match arguments_event(event_type, &doc.root().object().unwrap()) {
+                Some(ArgumentsEvent::Piece(p)) => format!("piece {p}"),
+                Some(ArgumentsEvent::Done(whole)) => format!("done {whole:?}"),
+                None => "none".to_owned(),
+            }
+        };
+        assert_eq!(
+            piece(
+                "response.function_call_arguments.delta",
+                r#"{"item_id":"fc_1","delta":"{\"a\""}"#
+            ),
+            "piece {\"a\""
+        );
+        assert_eq!(
+            piece(
+                "response.custom_tool_call_input.done",
+                r#"{"item_id":"ct_1","input":"SELECT 1"}"#
+            ),
+            r#"done Some("SELECT 1")"#
+        );
+        assert_eq!(
+            piece(
+                "response.function_call_arguments.done",
+                r#"{"item_id":"fc_1","arguments":"{}","input":"x"}"#
+            ),
+            r#"done Some("{}")"#
+        );
+        assert_eq!(
+            piece(
+                "response.output_text.delta",
+                r#"{"item_id":"m","delta":"hi"}"#
+            ),
+            "none"
+        );
     }
 }

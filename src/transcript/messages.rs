@@ -430,9 +430,7 @@ impl Interpreter {
                 && let Some(fc) = fc_node.object()
                 && fc.has("name")
             {
-                if fc.has("partialArgs")
-                    || fc.get("willContinue").and_then(|w| w.bool()) == Some(true)
-                {
+                if crate::formats::gemini::is_streamed_call(&fc) {
                     // Streamed Gemini arguments: the stream state assembles them.
                     self.gemini_partial_start(&fc, line, ctx.response);
                     return true;

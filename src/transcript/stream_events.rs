@@ -4,6 +4,7 @@
 
 use super::streams::{self, Stream};
 use super::{Ctx, Interpreter, TurnKey, open_calls_warning};
+use crate::formats::gemini;
 use crate::json::{Node, Obj};
 use crate::model::{Role, Turn};
 
@@ -78,11 +79,11 @@ impl Interpreter {
 
     pub(super) fn gemini_partial_start(&mut self, fc: &Obj, line: u64, key: Option<TurnKey>) {
         self.end_stream();
-        let name = fc.str("name").unwrap_or_default().into_owned();
-        let mut stream = Stream::gemini_partial(name, line, key);
+        let name = gemini::function_call(fc).name.unwrap_or_default();
+        let mut stream = Stream::gemini_partial(name.into_owned(), line, key);
         stream.gemini_fragments(fc);
         // A call given whole in one chunk says it does not continue.
-        let whole = fc.get("willContinue").and_then(|w| w.bool()) != Some(true);
+        let whole = !gemini::will_continue(fc);
         if whole {
             stream.mark_done();
         }
@@ -96,7 +97,7 @@ impl Interpreter {
         let Some(stream) = &mut self.stream else {
             return;
         };
-        let closes = fc.is_empty() || fc.get("willContinue").and_then(|w| w.bool()) != Some(true);
+        let closes = fc.is_empty() || !gemini::will_continue(fc);
         stream.gemini_fragments(fc);
         if closes {
             stream.mark_done();

@@ -2,6 +2,7 @@
 
 use super::{Pending, Stream};
 use crate::dialects::native;
+use crate::formats::anthropic;
 use crate::json::Obj;
 use crate::model::{JsonText, ToolResult};
 
@@ -26,20 +27,12 @@ impl Stream {
                 self.line = line;
             }
             Some("content_block_start") => {
-                let Some(block_node) = obj.get("content_block") else {
-                    return false;
-                };
-                let Some(block) = block_node.object() else {
+                let Some(block) = obj.obj("content_block") else {
                     return false;
                 };
                 let kind = block.str("type").unwrap_or_default();
-                if native::is_anthropic_call_type(&kind) {
-                    let mut p = Pending::new(line);
-                    p.choice = index;
-                    p.id = block.str("id").map(Into::into);
-                    p.name = block.str("name").unwrap_or_default().into_owned();
-                    p.value = block.get("input").map(|i| i.kept_compact());
-                    self.push_call(p);
+                if let Some(call) = anthropic::call(&block) {
+                    self.push_call(Pending::started(call, index, line));
                 } else if kind == "text" {
                     self.push_text(&block.str("text").unwrap_or_default(), line, false);
                 } else if kind == "thinking" {
@@ -62,13 +55,13 @@ impl Stream {
                 let Some(delta) = obj.obj("delta") else {
                     return false;
                 };
-                match delta.str("type").as_deref() {
-                    Some("input_json_delta") => {
-                        if let Some(p) = self.last_call_of(index) {
-                            p.args
-                                .push_str(&delta.str("partial_json").unwrap_or_default());
-                        }
+                if let Some(piece) = anthropic::input_json_delta(&delta) {
+                    if let Some(p) = self.last_call_of(index) {
+                        p.args.push_str(&piece);
                     }
+                    return false;
+                }
+                match delta.str("type").as_deref() {
                     Some("text_delta") => {
                         self.push_text(&delta.str("text").unwrap_or_default(), line, false)
                     }

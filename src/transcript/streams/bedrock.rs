@@ -1,6 +1,7 @@
 //! Bedrock ConverseStream events.
 
 use super::{Pending, Stream};
+use crate::formats::bedrock;
 use crate::json::Obj;
 
 /// Bedrock ConverseStream events, each an object under its event's name (as the SDKs
@@ -30,11 +31,11 @@ impl Stream {
         if obj.has("messageStart") {
             self.line = line;
         } else if let Some(event) = obj.obj("contentBlockStart") {
-            if let Some(tool_use) = event.obj("start").and_then(|s| s.obj("toolUse")) {
+            if let Some(call) = bedrock::tool_use_start(&event) {
                 let mut p = Pending::new(line);
                 p.choice = index_of(&event);
-                p.id = tool_use.str("toolUseId").map(Into::into);
-                p.name = tool_use.str("name").unwrap_or_default().into_owned();
+                p.id = call.id.map(Into::into);
+                p.name = call.name.unwrap_or_default().into_owned();
                 self.push_call(p);
             }
         } else if let Some(event) = obj.obj("contentBlockDelta") {
@@ -42,7 +43,7 @@ impl Stream {
             let Some(delta) = event.obj("delta") else {
                 return false;
             };
-            if let Some(input) = delta.obj("toolUse").and_then(|t| t.str("input")) {
+            if let Some(input) = bedrock::tool_use_delta(&delta) {
                 if let Some(p) = self.last_call_of(index) {
                     p.args.push_str(&input);
                 }

@@ -3,6 +3,8 @@
 
 use super::{MAX_OPEN_CALLS, Pending, Stream, flushed_key};
 use crate::dialects::native::{self, ExecutedTool};
+use crate::formats::openai;
+use crate::formats::{ArgumentsPiece, CallFragment};
 use crate::json::{LineIndex, Node, Obj};
 use crate::model::{JsonText, ToolResult};
 
@@ -35,12 +37,15 @@ impl Stream {
                     }
                 }
                 for tc in delta.items("tool_calls") {
-                    if let Some(tc) = tc.object() {
-                        self.chat_tool_call(cidx, &tc, line);
+                    if let Some(fragment) = tc.object().and_then(|tc| openai::call_fragment(&tc)) {
+                        self.chat_fragment(cidx, fragment, line);
                     }
                 }
+                // The one legacy call of a choice joins under an index no entry has.
                 if let Some(fc) = delta.obj("function_call") {
-                    self.chat_fragment(cidx, Some(u64::MAX), None, &fc, line);
+                    let mut fragment = openai::function_fragment(&fc);
+                    fragment.index = Some(u64::MAX);
+                    self.chat_fragment(cidx, fragment, line);
                 }
                 for entry in delta.items("executed_tools") {
                     self.executed_tool(cidx, &entry, line);
@@ -92,14 +97,12 @@ impl Stream {
                 if delta.is("role", "ROLE_TOOL") {
                     for tc in delta.items("tool_calls") {
                         let Some(tc) = tc.object() else { continue };
+                        let r = openai::xai_tool_result(&delta, &tc);
                         self.results.push(ToolResult {
-                            id: tc.str("id").map(Into::into),
-                            name: tc
-                                .obj("function")
-                                .and_then(|f| f.str("name"))
-                                .map(Into::into),
-                            content: JsonText::of_opt(delta.get("content")),
-                            is_error: false,
+                            id: r.id.map(Into::into),
+                            name: r.name.map(Into::into),
+                            content: JsonText::of_opt(r.content),
+                            is_error: r.is_error,
                             dialect: native::XAI,
                             line,
                         });
@@ -115,8 +118,8 @@ impl Stream {
                 }
                 // A call comes whole, under its id; no index.
                 for tc in delta.items("tool_calls") {
-                    if let Some(tc) = tc.object() {
-                        self.chat_tool_call(0, &tc, line);
+                    if let Some(fragment) = tc.object().and_then(|tc| openai::call_fragment(&tc)) {
+                        self.chat_fragment(0, fragment, line);
                     }
                 }
             }
@@ -127,31 +130,16 @@ impl Stream {
         answered
     }
 
-    fn chat_tool_call(&mut self, cidx: u64, tc: &Obj, line: u64) {
-        let index = tc.get("index").and_then(|i| i.u64());
-        let id = tc
-            .str("id")
-            .map(|s| s.into_owned())
-            .filter(|s| !s.is_empty());
-        let function = tc.obj("function");
-        match function {
-            Some(f) => self.chat_fragment(cidx, index, id, &f, line),
-            None => {
-                if let Some(custom) = tc.obj("custom") {
-                    self.chat_fragment(cidx, index, id, &custom, line);
-                }
-            }
-        }
-    }
-
-    pub(super) fn chat_fragment(
-        &mut self,
-        cidx: u64,
-        index: Option<u64>,
-        id: Option<String>,
-        f: &Obj,
-        line: u64,
-    ) {
+    /// Joins a piece of a call to the call of its choice (or message) it continues: by
+    /// its index when it has one, else by its id, else the choice's last call. A piece
+    /// of no call under way starts one.
+    pub(super) fn chat_fragment(&mut self, cidx: u64, fragment: CallFragment, line: u64) {
+        let index = fragment.index;
+        // An empty id joins nothing.
+        let id = fragment
+            .id()
+            .filter(|id| !id.is_empty())
+            .map(|id| id.into_owned());
         let slot = match (index, &id) {
             // Only fragments with an index make calls with one.
             (Some(i), _) => self.chat_slots.get(&(cidx, i)).copied(),
@@ -191,24 +179,16 @@ impl Stream {
             named = p.id.clone();
         }
         if p.name.is_empty()
-            && let Some(name) = f.str("name")
+            && let Some(name) = fragment.name()
         {
             p.name = name.into_owned();
         }
-        if let Some(args) = f
-            .get("arguments")
-            .or_else(|| f.get("input"))
-            .or_else(|| f.get("args"))
-        {
-            match args.str() {
-                Some(s) => p.args.push_str(&s),
-                None if args.kind() == crate::json::Kind::Object => {
-                    p.value = Some(args.kept_compact())
-                }
-                None => {}
-            }
+        match fragment.arguments() {
+            Some(ArgumentsPiece::Text(piece)) => p.args.push_str(&piece),
+            Some(ArgumentsPiece::Whole(value)) => p.value = Some(value.kept_compact()),
+            None => {}
         }
-        if f.has("input") && !f.has("arguments") {
+        if fragment.free_form {
             p.free_form = true;
         }
         // The last call of the choice with an id is the one a fragment with only that id

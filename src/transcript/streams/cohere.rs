@@ -1,6 +1,7 @@
 //! Cohere v2 chat stream events.
 
 use super::Stream;
+use crate::formats::openai;
 use crate::json::{Node, Obj};
 
 /// Cohere v2 chat stream events, told by `type` (hyphenated, unlike Anthropic's).
@@ -56,12 +57,9 @@ impl Stream {
                 };
                 for call in calls {
                     let Some(tc) = call.object() else { continue };
-                    let id = tc
-                        .str("id")
-                        .map(|s| s.into_owned())
-                        .filter(|s| !s.is_empty());
-                    let function = tc.obj("function").unwrap_or(tc);
-                    self.chat_fragment(0, index, id, &function, line);
+                    let mut fragment = openai::cohere_call_fragment(&tc);
+                    fragment.index = index;
+                    self.chat_fragment(0, fragment, line);
                 }
             }
             Some("tool-call-end") => {

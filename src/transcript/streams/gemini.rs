@@ -1,6 +1,7 @@
 //! Gemini's streamed arguments: a `functionCall`'s `partialArgs` over several chunks.
 
 use super::{Kind, Pending, Stream};
+use crate::formats::gemini::{self, PartialArg, PartialValue};
 use crate::json::Obj;
 use serde_json::Value;
 
@@ -23,32 +24,19 @@ impl Stream {
         let Some(p) = self.calls.back_mut() else {
             return;
         };
-        for frag in fc.items("partialArgs") {
-            let Some(f) = frag.object() else { continue };
-            let path = f.str("jsonPath").unwrap_or_default().into_owned();
-            let Some(v) = [
-                "stringValue",
-                "numberValue",
-                "boolValue",
-                "nullValue",
-                "value",
-            ]
-            .iter()
-            .find_map(|k| f.get(k)) else {
-                continue;
-            };
+        for PartialArg { path, value } in gemini::partial_args(fc) {
             // Strings are read as every string is (half a surrogate pair as U+FFFD,
             // said once); other values through the tape, which serde_json's limits do
             // not bind. One that cannot be read makes the call invalid.
-            let value = if f.has("nullValue") {
-                Some(Value::Null)
-            } else if let Some(s) = v.str() {
-                Some(Value::String(s.into_owned()))
-            } else {
-                v.lossy_value()
+            let value = match value {
+                PartialValue::Null => Some(Value::Null),
+                PartialValue::Value(v) => match v.str() {
+                    Some(s) => Some(Value::String(s.into_owned())),
+                    None => v.lossy_value(),
+                },
             };
             match value {
-                Some(value) => p.fragments.push((path, value)),
+                Some(value) => p.fragments.push((path.into_owned(), value)),
                 None => p.errors.push(format!(
                     "partialArgs path {}: its value nests too deep to be read; it was left out",
                     path.chars().take(80).collect::<String>()

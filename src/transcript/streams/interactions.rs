@@ -2,6 +2,7 @@
 
 use super::{Pending, Stream};
 use crate::dialects::native;
+use crate::formats::gemini;
 use crate::json::{LineIndex, Obj};
 
 /// Gemini Interactions API stream events, told by `event_type` (the SDKs' names of
@@ -35,30 +36,20 @@ impl Stream {
                 let Some(step) = obj.obj("step") else {
                     return false;
                 };
-                if step.is("type", "function_call") {
-                    let mut p = Pending::new(line);
-                    p.choice = index;
-                    p.id = step.str("id").map(Into::into);
-                    p.name = step.str("name").unwrap_or_default().into_owned();
-                    p.value = step.get("arguments").map(|a| a.kept_compact());
-                    self.push_call(p);
+                if let Some(call) = gemini::interactions_call(&step) {
+                    self.push_call(Pending::started(call, index, line));
                 }
             }
             Some("step.delta") => {
                 let Some(delta) = obj.obj("delta") else {
                     return false;
                 };
-                match delta.str("type").as_deref() {
-                    Some("arguments_delta") => {
-                        if let Some(p) = self.last_call_of(index) {
-                            p.args
-                                .push_str(&delta.str("partial_arguments").unwrap_or_default());
-                        }
+                if let Some(piece) = gemini::interactions_arguments_delta(&delta) {
+                    if let Some(p) = self.last_call_of(index) {
+                        p.args.push_str(&piece);
                     }
-                    Some("text") => {
-                        self.push_text(&delta.str("text").unwrap_or_default(), line, false)
-                    }
-                    _ => {}
+                } else if delta.is("type", "text") {
+                    self.push_text(&delta.str("text").unwrap_or_default(), line, false)
                 }
             }
             Some("step.stop") => {
@@ -78,12 +69,14 @@ impl Stream {
                     let Some(step) = step_node.object() else {
                         continue;
                     };
-                    let id = step.str("id");
-                    if id.as_ref().is_some_and(|id| {
-                        self.calls
-                            .iter()
-                            .any(|p| p.id.as_deref() == Some(id.as_ref()))
-                    }) {
+                    let Some(call) = gemini::interactions_call(&step) else {
+                        continue;
+                    };
+                    if call
+                        .id
+                        .as_deref()
+                        .is_some_and(|id| self.calls.iter().any(|p| p.id.as_deref() == Some(id)))
+                    {
                         continue;
                     }
                     let mut p = Pending::new(line);

@@ -1,6 +1,7 @@
 //! LangChain `AIMessageChunk`s given on their own (LangGraph's streamed messages).
 
 use super::Stream;
+use crate::formats::openai;
 use crate::json::{Node, Obj};
 
 /// The body of a LangChain `AIMessageChunk` given on its own (LangGraph's
@@ -78,12 +79,7 @@ impl Stream {
             let Some(chunk) = chunk.object() else {
                 continue;
             };
-            let index = chunk.get("index").and_then(|i| i.u64());
-            let call_id = chunk
-                .str("id")
-                .map(|s| s.into_owned())
-                .filter(|s| !s.is_empty());
-            self.chat_fragment(message, index, call_id, &chunk, line);
+            self.chat_fragment(message, openai::langchain_call_fragment(&chunk), line);
         }
         let finished = body.obj("response_metadata").is_some_and(|m| {
             m.has("finish_reason") || m.has("stop_reason") || m.is("status", "completed")

@@ -19,6 +19,7 @@ mod responses;
 pub(crate) use langchain::langchain_reasoning;
 
 use crate::dialects::native::{self, ExecutedTool};
+use crate::formats::{Args, DecodedCall};
 #[cfg(test)]
 use crate::json::Node;
 use crate::json::Obj;
@@ -148,6 +149,22 @@ impl Pending {
             && self.args.trim().is_empty()
             && self.value.as_deref().is_none_or(|v| v == "{}")
             && self.fragments.is_empty()
+    }
+
+    /// A call a stream starts with a whole call block (Anthropic's
+    /// `content_block_start`, a Gemini Interactions `step.start`), under its block's
+    /// index: its id and name, and the arguments it holds (a placeholder `{}` as a
+    /// rule), which its pieces replace when any come.
+    fn started(call: DecodedCall, block: u64, line: u64) -> Pending {
+        let mut p = Pending::new(line);
+        p.choice = block;
+        p.id = call.id.map(Into::into);
+        p.name = call.name.unwrap_or_default().into_owned();
+        p.value = match call.args {
+            Args::Object(arguments) => Some(arguments.kept_compact()),
+            _ => None,
+        };
+        p
     }
 
     fn new(line: u64) -> Pending {

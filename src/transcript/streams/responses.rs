@@ -2,6 +2,7 @@
 
 use super::{Pending, Stream, flushed_key};
 use crate::dialects::native;
+use crate::formats::responses::{self, ArgumentsEvent};
 use crate::json::{LineIndex, Obj};
 
 impl Stream {
@@ -36,7 +37,7 @@ impl Stream {
                 let item_kind = item.str("type").unwrap_or_default();
                 let id = item.str("id").map(|s| s.into_owned());
                 let done = kind == "response.output_item.done";
-                if native::is_responses_call_item(&item) {
+                if let Some(start) = responses::call_item_start(&item) {
                     if id.as_deref().is_some_and(|id| self.item_flushed(id)) {
                         return false;
                     }
@@ -46,7 +47,7 @@ impl Stream {
                         None => {
                             let mut p = Pending::new(line);
                             p.item = id.clone();
-                            p.free_form = item_kind == "custom_tool_call";
+                            p.free_form = start.free_form;
                             let slot = self.push_call(p);
                             if let Some(id) = id {
                                 self.item_slots.entry(id).or_insert(slot);
@@ -58,10 +59,10 @@ impl Stream {
                         return false;
                     };
                     if p.name.is_empty() {
-                        p.name = item.str("name").unwrap_or_default().into_owned();
+                        p.name = start.name().unwrap_or_default().into_owned();
                     }
                     if p.id.is_none() {
-                        p.id = item.str("call_id").map(Into::into);
+                        p.id = start.id().map(Into::into);
                     }
                     if done {
                         let at = LineIndex::fixed(p.line);
@@ -113,21 +114,6 @@ impl Stream {
                     }
                 }
             }
-            // The item's call by its id, at once: a search of all calls per delta made
-            // a stream of many items quadratic.
-            k if k.ends_with("arguments.delta") || k.ends_with("input.delta") => {
-                if let Some(p) = self.item_call(item_id.as_deref()) {
-                    p.args.push_str(&obj.str("delta").unwrap_or_default());
-                }
-            }
-            k if k.ends_with("arguments.done") || k.ends_with("input.done") => {
-                if let Some(p) = self.item_call(item_id.as_deref()) {
-                    if let Some(full) = obj.str("arguments").or_else(|| obj.str("input")) {
-                        p.args = full.into_owned();
-                    }
-                    p.complete = true;
-                }
-            }
             "response.completed" | "response.incomplete" | "response.failed" => {
                 let output = obj
                     .obj("response")
@@ -163,7 +149,24 @@ impl Stream {
                 self.mark_done();
                 return true;
             }
-            _ => {}
+            // The item's call by its id, at once: a search of all calls per delta made
+            // a stream of many items quadratic.
+            kind => match responses::arguments_event(kind, obj) {
+                Some(ArgumentsEvent::Piece(piece)) => {
+                    if let Some(p) = self.item_call(item_id.as_deref()) {
+                        p.args.push_str(&piece);
+                    }
+                }
+                Some(ArgumentsEvent::Done(whole)) => {
+                    if let Some(p) = self.item_call(item_id.as_deref()) {
+                        if let Some(whole) = whole {
+                            p.args = whole.into_owned();
+                        }
+                        p.complete = true;
+                    }
+                }
+                None => {}
+            },
         }
         false
     }
