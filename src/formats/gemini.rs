@@ -156,13 +156,16 @@ pub(crate) fn interactions_call<'a>(step: &Obj<'a>) -> Option<DecodedCall<'a>> {
 }
 
 /// The piece of a function call step's arguments an Interactions stream's
-/// `step.delta` gives: an `arguments_delta`'s `partial_arguments`, JSON text. `None`
-/// for another delta. The `step.start` before holds the call step whole
-/// ([`interactions_call`]).
+/// `step.delta` gives: an `arguments_delta`'s `partial_arguments` (the SDK's type), or
+/// its `arguments` (what the API sends), JSON text. `None` for another delta. The
+/// `step.start` before holds the call step whole ([`interactions_call`]).
 pub(crate) fn interactions_arguments_delta<'a>(delta: &Obj<'a>) -> Option<Cow<'a, str>> {
-    delta
-        .is("type", "arguments_delta")
-        .then(|| delta.str("partial_arguments").unwrap_or_default())
+    delta.is("type", "arguments_delta").then(|| {
+        delta
+            .str("partial_arguments")
+            .or_else(|| delta.str("arguments"))
+            .unwrap_or_default()
+    })
 }
 
 /// `{"contents": […], "systemInstruction": …}`.
@@ -439,6 +442,13 @@ mod tests {
         assert_eq!(
             interactions_arguments_delta(&doc.root().object().unwrap()).as_deref(),
             Some("{\"a\":1}")
+        );
+        // The API's own streams name the piece `arguments` (a real recording:
+        // fixtures/corpus/gemini/google-interactions-tool-call-step1.chunks.txt).
+        let doc = Doc::parse(r#"{"type":"arguments_delta","arguments":"{\"b\":2}"}"#).unwrap();
+        assert_eq!(
+            interactions_arguments_delta(&doc.root().object().unwrap()).as_deref(),
+            Some("{\"b\":2}")
         );
         let doc = Doc::parse(r#"{"type":"text","text":"hi"}"#).unwrap();
         assert!(interactions_arguments_delta(&doc.root().object().unwrap()).is_none());
