@@ -16,7 +16,7 @@ use std::process::{Command, Output};
 /// the walk, a name with a line break and spaces, a text of no call, and hidden files
 /// no run reads. Only fixtures that give records are copied.
 fn archive(dir: &Path, files: usize) {
-    let mut fixtures: Vec<PathBuf> = walkdir::WalkDir::new(common::root().join("fixtures"))
+    let fixtures: Vec<PathBuf> = walkdir::WalkDir::new(common::root().join("fixtures"))
         .sort_by_file_name()
         .into_iter()
         .map(|e| e.unwrap().into_path())
