@@ -17,6 +17,18 @@ pub(super) fn opens_message(obj: &Obj) -> bool {
     })
 }
 
+/// Whether a value is a legacy completion (`/v1/completions`, through which local
+/// servers serve a model's raw output) or a piece of one streamed: its text is in
+/// `choices[].text`, read as a chat chunk's content.
+pub(super) fn is_completion(obj: &Obj) -> bool {
+    obj.is("object", "text_completion")
+        && obj
+            .items("choices")
+            .next()
+            .and_then(|c| c.object())
+            .is_some_and(|c| c.has("text"))
+}
+
 impl Stream {
     pub(super) fn chat(&mut self, obj: &Obj, line: u64) -> bool {
         if self.key.is_none() {
@@ -50,6 +62,8 @@ impl Stream {
                 for entry in delta.items("executed_tools") {
                     self.executed_tool(cidx, &entry, line);
                 }
+            } else if let Some(text) = choice.str("text") {
+                self.push_text(&text, line, false);
             }
             // The calls of a finished choice are complete, those started later too
             // (see `settle`): not marked here, which would visit every call per chunk.
@@ -223,6 +237,16 @@ mod tests {
             ("g", 2.into())
         );
         assert!(t.calls.iter().all(|c| c.is_valid()));
+    }
+
+    #[test]
+    fn a_streamed_legacy_completion_is_one_text() {
+        let t = run(&[
+            r#"{"id":"cmpl-1","object":"text_completion","choices":[{"text":"<tool_","index":0,"finish_reason":null}]}"#,
+            r#"{"id":"cmpl-1","object":"text_completion","choices":[{"text":"call>{}","index":0,"finish_reason":"stop"}]}"#,
+        ]);
+        let texts: Vec<&str> = t.texts.iter().map(|x| x.text.as_str()).collect();
+        assert_eq!(texts, ["<tool_call>{}"]);
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub(crate) const MAX_OPEN_CALLS: usize = 4096;
 const FLUSHED_MEMORY: usize = 1 << 14;
 
 fn kind_of(obj: &Obj) -> Option<Kind> {
-    if obj.is("object", "chat.completion.chunk") {
+    if obj.is("object", "chat.completion.chunk") || chat::is_completion(obj) {
         return Some(Kind::Chat);
     }
     if langchain_chunk(obj).is_some() {
