@@ -67,6 +67,10 @@ pub(crate) struct Interpreter {
     /// (every fine-tuning line has its `call_1`).
     seen_calls: RecentSet,
     seen_results: RecentSet,
+    /// Hashes of (conversation, id) of recent results: a result of an id answered
+    /// already, when no call of that id is open, is the earlier result replayed in
+    /// another form (wrapped by another client, its keys reordered), not another one.
+    answered: RecentSet,
     /// The conversation the values belong to, mixed into the hashes of calls and
     /// results: a value that holds a whole conversation (`messages`) with other first
     /// messages than the one before starts another conversation, where the same id,

@@ -146,19 +146,27 @@ impl Interpreter {
         {
             result.id = self.open_named.remove(at).map(|(id, _)| id);
         }
-        if let Some(id) = &result.id
-            && let Some(at) = self.open_named.iter().position(|(o, _)| o == id)
-        {
-            self.open_named.remove(at);
-        }
-        if let Some(id) = &result.id
-            && !self.seen_results.insert(crate::recent::hash_parts(&[
-                &self.conversation.to_le_bytes(),
+        if let Some(id) = &result.id {
+            let conversation = self.conversation.to_le_bytes();
+            // A copy, told before the call it answers is closed: a provider that
+            // gives two calls one id answers the second after the first's copy.
+            if !self.seen_results.insert(crate::recent::hash_parts(&[
+                &conversation,
                 id.as_bytes(),
                 result.content.as_str().as_bytes(),
-            ]))
-        {
-            return;
+            ])) {
+                return;
+            }
+            let open = self.open_named.iter().position(|(o, _)| o == id);
+            if let Some(at) = open {
+                self.open_named.remove(at);
+            }
+            let first = self
+                .answered
+                .insert(crate::recent::hash_parts(&[&conversation, id.as_bytes()]));
+            if !first && open.is_none() {
+                return;
+            }
         }
         self.flush();
         self.events.push(Event::Result(result));
@@ -169,6 +177,43 @@ impl Interpreter {
 mod tests {
     use super::*;
     use crate::model::Arguments;
+
+    /// The results of `lines`, fed one value each, by their content.
+    fn results_of(lines: &[&str]) -> Vec<String> {
+        let mut interp = Interpreter::new();
+        let mut out = Vec::new();
+        for (n, text) in lines.iter().enumerate() {
+            let doc = crate::json::Doc::parse(text).unwrap();
+            interp.feed(doc.root(), &crate::json::LineIndex::new(text, n as u64 + 1));
+            out.extend(interp.drain().filter_map(|e| match e {
+                Event::Result(r) => Some(r.content.as_str().to_owned()),
+                _ => None,
+            }));
+        }
+        interp.finish();
+        out
+    }
+
+    #[test]
+    fn a_result_replayed_in_another_form_is_told_once_and_a_reused_id_answers_again() {
+        let call = |name: &str| {
+            format!(
+                r#"{{"role":"assistant","tool_calls":[{{"id":"c0","type":"function","function":{{"name":"{name}","arguments":"{{}}"}}}}]}}"#
+            )
+        };
+        let (f, g) = (call("f"), call("g"));
+        let results = results_of(&[
+            &f,
+            r#"{"role":"tool","tool_call_id":"c0","content":"Paris"}"#,
+            // The same result as another client writes it back: no call of c0 is open.
+            r#"{"role":"tool","tool_call_id":"c0","content":"{\"return_value\":\"Paris\"}"}"#,
+            // The provider gives its next call the same id.
+            &g,
+            r#"{"role":"tool","tool_call_id":"c0","content":"Paris"}"#,
+            r#"{"role":"tool","tool_call_id":"c0","content":"London"}"#,
+        ]);
+        assert_eq!(results, ["\"Paris\"", "\"London\""]);
+    }
 
     /// A call replayed has the digest of the call it repeats whether its arguments came
     /// as compact text or as a map, and other arguments or another name change it.
