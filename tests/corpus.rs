@@ -180,6 +180,15 @@ const EXPECTED: &[(&str, Calls)] = &[
     // Responses SSE in cassettes: each call on the `data:` line of its output_item.added,
     // whether `event:` comes after it (Bedrock Mantle, here) or before (DeepSeek, next);
     // the requests replay the calls as history (Mantle's as `<response id>:call_N`).
+    // The whole responses of the same exchange: the provider numbers each response's
+    // calls from call_0, so two different calls share an id.
+    (
+        "cassettes/pydantic-ai-bedrock-mantle-reused-tool-call-ids-request.yaml",
+        &[
+            ("first_tool", Some("call_0"), 79),
+            ("second_tool", Some("call_0"), 222),
+        ],
+    ),
     (
         "cassettes/pydantic-ai-bedrock-mantle-reused-tool-call-ids-stream.yaml",
         &[

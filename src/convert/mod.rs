@@ -170,11 +170,22 @@ fn emit(
             _ => {}
         }
     }
-    let pairing = pair::pair(&mut t, n);
+    let pairing = pair::pair(&mut t, n, rules::is_api(settings.to));
     if pairing.orphans > 0 {
         notes.add(format!(
             "{} result(s) with no call before them to answer",
             pairing.orphans
+        ));
+    }
+    if let Some((old, new)) = pairing.renamed.first() {
+        let more = if pairing.renamed.len() > 1 {
+            ", …"
+        } else {
+            ""
+        };
+        notes.add(format!(
+            "{} whose id an earlier call has given one of their own, on calls and results alike ({old} -> {new}{more})",
+            request::plural(pairing.renamed.len(), "call", "calls"),
         ));
     }
     let mut doc_notes = Notes::default();
@@ -189,7 +200,7 @@ fn emit(
         let rendered = j.render(one && document && !settings.compact);
         if settings.verify {
             let mut back = transcript(&rendered, Some(settings.to), engine, n)?;
-            pair::pair(&mut back, n);
+            pair::pair(&mut back, n, false);
             for d in verify::compare(&t, &back, settings.to) {
                 out.differences.push(format!("{prefix}{d}"));
             }

@@ -11,9 +11,14 @@ use crate::formats::generated_call_id;
 pub(crate) struct Pairing {
     /// Results with no call before them to answer.
     pub(crate) orphans: usize,
+    /// Ids given to calls whose id an earlier call had (old, new), when asked for.
+    pub(crate) renamed: Vec<(String, String)>,
 }
 
-pub(crate) fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
+/// Pairs `t`'s results with its calls. `unique`: a call whose id an earlier call has
+/// (a provider that numbers each response's calls from `call_0`) gets an id of its own,
+/// and so do the results that answer it: a request's ids are unique.
+pub(crate) fn pair(t: &mut Transcript, conversation: usize, unique: bool) -> Pairing {
     adopt_result_ids(t);
     let mut ordinal = 0;
     let mut used: std::collections::HashSet<String> = t
@@ -44,19 +49,30 @@ pub(crate) fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
     // (id, name, answered) of the calls seen so far.
     let mut calls: Vec<(String, String, bool)> = Vec::new();
     let mut pairing = Pairing::default();
+    // (message, part) of each call, and of each result with the call it answers.
+    let mut call_at: Vec<(usize, usize)> = Vec::new();
+    let mut answers: Vec<(usize, usize, usize)> = Vec::new();
     // How many calls there were at the last result.
     let mut since = 0;
-    for m in &mut t.messages {
-        for p in &mut m.parts {
+    for (mi, m) in t.messages.iter_mut().enumerate() {
+        for (pi, p) in m.parts.iter_mut().enumerate() {
             match p {
-                Part::Call(c) => calls.push((
-                    c.id.clone().expect("every call has an id now"),
-                    c.name.clone(),
-                    false,
-                )),
+                Part::Call(c) => {
+                    calls.push((
+                        c.id.clone().expect("every call has an id now"),
+                        c.name.clone(),
+                        false,
+                    ));
+                    call_at.push((mi, pi));
+                }
                 Part::Result(r) => {
                     let found = match &r.call_id {
-                        Some(id) => calls.iter().position(|c| &c.0 == id),
+                        // The earliest open call of that id, else the last one: ids a
+                        // provider reuses for later calls answer each in turn.
+                        Some(id) => calls
+                            .iter()
+                            .position(|c| &c.0 == id && !c.2)
+                            .or_else(|| calls.iter().rposition(|c| &c.0 == id)),
                         // By name when the result gives one that an open call has;
                         // else by position: the first open call since the last
                         // result (calls left open before it were abandoned), or the
@@ -96,6 +112,7 @@ pub(crate) fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
                     since = calls.len();
                     match found {
                         Some(i) => {
+                            answers.push((mi, pi, i));
                             let call = &mut calls[i];
                             call.2 = true;
                             if r.call_id.is_none() {
@@ -116,7 +133,52 @@ pub(crate) fn pair(t: &mut Transcript, conversation: usize) -> Pairing {
             }
         }
     }
+    if unique {
+        pairing.renamed = unique_ids(t, &calls, &call_at, &answers);
+    }
     pairing
+}
+
+/// Gives each call whose id an earlier call has an id of its own (`{id}_2`, …), and
+/// the results that answer it (`answers`: message, part, call) the same; returns
+/// (old, new) for each.
+fn unique_ids(
+    t: &mut Transcript,
+    calls: &[(String, String, bool)],
+    call_at: &[(usize, usize)],
+    answers: &[(usize, usize, usize)],
+) -> Vec<(String, String)> {
+    let mut used: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut taken: std::collections::HashSet<String> = calls.iter().map(|c| c.0.clone()).collect();
+    let mut new_ids: Vec<Option<String>> = vec![None; calls.len()];
+    let mut renamed = Vec::new();
+    for (i, (id, _, _)) in calls.iter().enumerate() {
+        if used.insert(id) {
+            continue;
+        }
+        let mut n = 2;
+        let mut new = format!("{id}_{n}");
+        while taken.contains(&new) {
+            n += 1;
+            new = format!("{id}_{n}");
+        }
+        taken.insert(new.clone());
+        renamed.push((id.clone(), new.clone()));
+        new_ids[i] = Some(new);
+    }
+    for (i, new) in new_ids.iter().enumerate() {
+        let Some(new) = new else { continue };
+        let (mi, pi) = call_at[i];
+        if let Part::Call(c) = &mut t.messages[mi].parts[pi] {
+            c.id = Some(new.clone());
+        }
+    }
+    for &(mi, pi, i) in answers {
+        if let (Some(new), Part::Result(r)) = (&new_ids[i], &mut t.messages[mi].parts[pi]) {
+            r.call_id = Some(new.clone());
+        }
+    }
+    renamed
 }
 
 /// A result named by method alone answers a namespaced call (`server.method`).
@@ -218,7 +280,7 @@ mod tests {
             vec![call("read", "{}"), call("write", "{}")],
             vec![named_result("write", "w"), named_result("read", "r")],
         ]);
-        let pairing = pair(&mut t, 0);
+        let pairing = pair(&mut t, 0, false);
         assert_eq!(pairing.orphans, 0);
         let got = ids(&t);
         // write's result answers write's call, read's answers read's.
@@ -235,8 +297,8 @@ mod tests {
             ])
         };
         let (mut a, mut b) = (make(), make());
-        pair(&mut a, 0);
-        pair(&mut b, 0);
+        pair(&mut a, 0, false);
+        pair(&mut b, 0, false);
         let got = ids(&a);
         assert_ne!(got[0].1, got[1].1);
         assert_eq!(got, ids(&b));
@@ -246,14 +308,61 @@ mod tests {
     }
 
     #[test]
+    fn an_id_a_provider_gives_two_calls_answers_each_in_turn_and_is_made_unique() {
+        let with_id = |p: Part, id: &str| match p {
+            Part::Call(mut c) => {
+                c.id = Some(id.into());
+                Part::Call(c)
+            }
+            Part::Result(mut r) => {
+                r.call_id = Some(id.into());
+                r.name = None;
+                Part::Result(r)
+            }
+            other => other,
+        };
+        let make = || {
+            transcript(vec![
+                vec![with_id(call("f", "{}"), "c0")],
+                vec![with_id(named_result("f", "1"), "c0")],
+                vec![with_id(call("g", "{}"), "c0")],
+                vec![with_id(named_result("g", "2"), "c0")],
+            ])
+        };
+        let names = |t: &Transcript| -> Vec<Option<String>> {
+            t.messages
+                .iter()
+                .flat_map(|m| &m.parts)
+                .filter_map(|p| match p {
+                    Part::Result(r) => Some(r.name.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut kept = make();
+        let pairing = pair(&mut kept, 0, false);
+        assert!(pairing.renamed.is_empty());
+        assert_eq!(names(&kept), [Some("f".into()), Some("g".into())]);
+        assert!(ids(&kept).iter().all(|(_, id)| id.as_deref() == Some("c0")));
+        let mut unique = make();
+        let pairing = pair(&mut unique, 0, true);
+        assert_eq!(pairing.renamed, [("c0".to_string(), "c0_2".to_string())]);
+        let got: Vec<Option<String>> = ids(&unique).into_iter().map(|(_, id)| id).collect();
+        assert_eq!(
+            got,
+            ["c0", "c0", "c0_2", "c0_2"].map(|s| Some(s.to_string()))
+        );
+    }
+
+    #[test]
     fn a_result_with_no_call_before_it_is_an_orphan() {
         let mut t = transcript(vec![vec![], vec![named_result("f", "x")]]);
-        assert_eq!(pair(&mut t, 0).orphans, 1);
+        assert_eq!(pair(&mut t, 0, false).orphans, 1);
         // Answered once: a second result of the same call is an orphan too.
         let mut t = transcript(vec![
             vec![call("f", "{}")],
             vec![named_result("f", "1"), named_result("f", "2")],
         ]);
-        assert_eq!(pair(&mut t, 0).orphans, 1);
+        assert_eq!(pair(&mut t, 0, false).orphans, 1);
     }
 }

@@ -381,7 +381,10 @@ fn responses(items: &[Value], out: &mut Vec<String>) {
         let k = kind(it);
         if let Some((call, output)) = call_of(k) {
             let id = it.get("call_id").and_then(Value::as_str).unwrap_or("");
-            called.insert((*call, id));
+            // The API answers a call_id given twice with "not unique".
+            if !called.insert((*call, id)) {
+                out.push(format!("{at}: call_id {id:?} not unique"));
+            }
             if !answered.contains(&(*call, id)) && i < open_tail {
                 out.push(format!("{at}: {call} {id:?} has no {output}"));
             }
@@ -727,10 +730,12 @@ mod tests {
             {"type": "reasoning", "summary": [], "content": null},
             {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
             {"type": "message", "role": "user", "content": "hi"},
-            {"type": "function_call_output", "call_id": "c9", "output": [{"type": "text", "text": "x"}]}
+            {"type": "function_call_output", "call_id": "c9", "output": [{"type": "text", "text": "x"}]},
+            {"type": "function_call", "call_id": "c1", "name": "g", "arguments": "{}"}
         ]});
         let found = check(&bad, Format::Responses);
         for needle in [
+            "call_id \"c1\" not unique",
             "without an id",
             "content is null",
             "\"c1\" has no function_call_output",

@@ -80,7 +80,7 @@ pub(crate) fn prepare(
     t
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     crate::diag::plural(n as u64, one, many)
 }
 
