@@ -125,7 +125,9 @@ impl Interpreter {
         } else if (obj.has("choices") || obj.has("candidates")) && obj.has("id") {
             inner.response = obj.str("id").map(|id| hash(&id));
         }
-        let mut found = false;
+        // A Gemini response is a known shape also when its candidates hold no parts (a
+        // stream's last chunk, with only its finish reason): not text to read.
+        let mut found = obj.items("candidates").next().is_some();
         // Claude Code's structured copy of a tool result holds no calls.
         for child in obj.values_except("toolUseResult") {
             found |= self.walk(&child, &inner);
@@ -571,6 +573,19 @@ mod tests {
     use super::*;
     use crate::json::LineIndex;
     use crate::model::Event;
+
+    #[test]
+    fn a_gemini_response_whose_candidate_holds_no_parts_is_known_and_empty() {
+        let line = r#"{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}]}]}"#;
+        let mut interp = Interpreter::new();
+        let doc = crate::json::Doc::parse(line).unwrap();
+        assert!(interp.feed(doc.root(), &LineIndex::new(line, 1)));
+        interp.finish();
+        let texts = interp
+            .drain()
+            .any(|e| matches!(e, Event::Turn(t) if !t.texts.is_empty()));
+        assert!(!texts);
+    }
 
     #[test]
     fn a_tool_message_repeating_its_call_answers_it() {
