@@ -17,9 +17,11 @@ pub(super) fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes
     let mut i = 0;
     while i + 1 < t.messages.len() {
         let (a, b) = (&t.messages[i], &t.messages[i + 1]);
-        let ends_in_calls = matches!(a.parts.last(), Some(Part::Call(_)));
+        // Its calls' results, if any, come after the model's messages in a row: those
+        // all join it (a recording of responses only writes one per response).
+        let open_calls = holds_open_call(a);
         let calls_next = to == Format::Gemini && b.parts.iter().any(|p| matches!(p, Part::Call(_)));
-        if model(a) && model(b) && (ends_in_calls || calls_next) {
+        if model(a) && model(b) && (open_calls || calls_next) {
             let mut next = t.messages.remove(i + 1);
             let m = &mut t.messages[i];
             m.parts.append(&mut next.parts);
@@ -42,6 +44,21 @@ pub(super) fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes
             if joined == 1 { "it follows" } else { "they follow" }
         ));
     }
+}
+
+/// Whether a message holds a call that no result in it answers.
+fn holds_open_call(m: &super::super::model::Message) -> bool {
+    let answered: HashSet<&str> = m
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Result(r) => r.call_id.as_deref(),
+            _ => None,
+        })
+        .collect();
+    m.parts.iter().any(
+        |p| matches!(p, Part::Call(c) if c.id.as_deref().is_none_or(|id| !answered.contains(id))),
+    )
 }
 
 /// A model message that holds results (a server tool's: Anthropic's code execution,
@@ -155,24 +172,37 @@ mod tests {
         };
         let mut notes = Notes::default();
         let p = prepare(&t, Format::Openai, WriteOptions::default(), &mut notes);
-        assert_eq!(p.messages.len(), 3);
+        // Every message of the model in a row joins while a call of the turn is open
+        // (a recording of responses only writes one message per response).
+        assert_eq!(p.messages.len(), 2);
         assert_eq!(
             p.messages[1].parts,
-            vec![text("first"), call("a", false), text("then")]
+            vec![text("first"), call("a", false), text("then"), text("apart")]
         );
-        // The first message's fields, and those only the joined one has.
+        // The first message's fields, and those only the joined ones have.
         assert_eq!(
             p.messages[1].extra,
             vec![field("id", "1"), field("status", "done")]
         );
-        // A message after text only stays its own.
-        assert_eq!(p.messages[2].parts, vec![text("apart")]);
+        let lines = notes.lines();
         assert!(
-            notes
-                .lines()
+            lines
                 .iter()
-                .any(|l| l.starts_with("1 message of the model joined"))
+                .any(|l| l.starts_with("2 messages of the model joined")),
+            "{lines:?}"
         );
+        // A turn whose calls its own results answer (a server tool's) is closed: the
+        // message after it stays its own, and so do messages of text only.
+        let closed = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(Role::Assistant, vec![call("s", false), result("s")]),
+                message(Role::Assistant, vec![text("one")]),
+                message(Role::Assistant, vec![text("two")]),
+            ],
+            ..Transcript::default()
+        };
+        assert_eq!(prepared(&closed, Format::Openai).messages.len(), 4);
         // Not on the user's side.
         let users = Transcript {
             messages: vec![

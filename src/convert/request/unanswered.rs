@@ -235,6 +235,56 @@ mod tests {
     }
 
     #[test]
+    fn the_models_messages_in_a_row_after_an_open_call_are_its_last_turn() {
+        // A recording of responses only: one message of the model per response, the
+        // first with a call no result answers.
+        let t = Transcript {
+            messages: vec![
+                message(Role::User, vec![text("go")]),
+                message(Role::Assistant, vec![call("a", false)]),
+                message(Role::Assistant, vec![call("b", false)]),
+                message(Role::Assistant, vec![text("done")]),
+            ],
+            ..Transcript::default()
+        };
+        let placeholder = WriteOptions {
+            unanswered: Unanswered::Placeholder,
+            ..WriteOptions::default()
+        };
+        let results = |p: &Transcript| {
+            p.messages
+                .iter()
+                .flat_map(|m| &m.parts)
+                .filter(|p| matches!(p, Part::Result(_)))
+                .count()
+        };
+        for to in [
+            Format::Openai,
+            Format::Anthropic,
+            Format::Gemini,
+            Format::Responses,
+        ] {
+            let mut notes = Notes::default();
+            let p = prepare(&t, to, placeholder, &mut notes);
+            assert_eq!(results(&p), 0, "{to:?}: {p:?}");
+            assert!(
+                notes
+                    .lines()
+                    .iter()
+                    .all(|l| !l.contains("no result answers")),
+                "{to:?}"
+            );
+        }
+        // A user's message between them: the first call needs its result before it.
+        let mut apart = t.clone();
+        apart
+            .messages
+            .insert(2, message(Role::User, vec![text("and?")]));
+        let p = prepare(&apart, Format::Openai, placeholder, &mut Notes::default());
+        assert_eq!(results(&p), 1, "{p:?}");
+    }
+
+    #[test]
     fn calls_left_unanswered_mid_history_get_a_placeholder_result_beside_the_others() {
         let t = Transcript {
             messages: vec![
