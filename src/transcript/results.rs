@@ -161,10 +161,10 @@ impl Interpreter {
             if let Some(at) = open {
                 self.open_named.remove(at);
             }
-            let first = self
-                .answered
-                .insert(crate::recent::hash_parts(&[&conversation, id.as_bytes()]));
-            if !first && open.is_none() {
+            let key = crate::recent::hash_parts(&[&conversation, id.as_bytes()]);
+            // Results of an id no call had (a log without its calls) are each told.
+            let first = self.answered.insert(key);
+            if !first && open.is_none() && self.called.contains(key) {
                 return;
             }
         }
