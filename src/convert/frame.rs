@@ -343,6 +343,8 @@ mod tests {
             Lines::Messages,
             "a message a line"
         );
+        // Content without a role is no message (a line of some other record).
+        assert_eq!(kind(r#"{"content":"hi","id":1}"#), Lines::Conversations);
         assert_eq!(
             kind(r#"{"messages":[{"role":"user","content":"hi"}]}"#),
             Lines::Conversations
