@@ -125,14 +125,14 @@ impl Interpreter {
         } else if (obj.has("choices") || obj.has("candidates")) && obj.has("id") {
             inner.response = obj.str("id").map(|id| hash(&id));
         }
-        // A Gemini response is a known shape also when its candidates hold no parts (a
-        // stream's last chunk, with only its finish reason): not text to read.
-        let mut found = obj.items("candidates").next().is_some();
+        let mut found = false;
         // Claude Code's structured copy of a tool result holds no calls.
         for child in obj.values_except("toolUseResult") {
             found |= self.walk(&child, &inner);
         }
-        found
+        // A Gemini response is a known shape also when its candidates hold no parts (a
+        // stream's last chunk, with only its finish reason): not text to read.
+        found || obj.items("candidates").next().is_some()
     }
 
     /// One message of any format: its text, native calls and results.

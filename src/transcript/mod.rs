@@ -67,12 +67,10 @@ pub(crate) struct Interpreter {
     /// (every fine-tuning line has its `call_1`).
     seen_calls: RecentSet,
     seen_results: RecentSet,
-    /// Hashes of (conversation, id) of recent results, and of the calls handed on: a
-    /// result of a call's id answered already, when no call of that id is open, is the
-    /// earlier result replayed in another form (wrapped by another client, its keys
-    /// reordered), not another one.
+    /// Hashes of (conversation, id) of recent calls that a result answered: a result of
+    /// such an id, when no call of that id is open, is the earlier result replayed in
+    /// another form (wrapped by another client, its keys reordered), not another one.
     answered: RecentSet,
-    called: RecentSet,
     /// The conversation the values belong to, mixed into the hashes of calls and
     /// results: a value that holds a whole conversation (`messages`) with other first
     /// messages than the one before starts another conversation, where the same id,
@@ -459,10 +457,6 @@ impl Interpreter {
             self.handed
                 .push_back((call.id.clone(), call_digest(&call), false));
             if let Some(id) = &call.id {
-                self.called.insert(crate::recent::hash_parts(&[
-                    &self.conversation.to_le_bytes(),
-                    id.as_bytes(),
-                ]));
                 if self.open_named.len() == MAX_OPEN_NAMED {
                     self.open_named.pop_front();
                 }

@@ -162,11 +162,12 @@ impl Interpreter {
                 self.open_named.remove(at);
             }
             let key = crate::recent::hash_parts(&[&conversation, id.as_bytes()]);
-            // Results of an id no call had (a log without its calls) are each told.
-            let first = self.answered.insert(key);
-            if !first && open.is_none() && self.called.contains(key) {
+            if open.is_some() {
+                self.answered.insert(key);
+            } else if self.answered.contains(key) {
                 return;
             }
+            // Results of an id no open call had (a log without its calls) are each told.
         }
         self.flush();
         self.events.push(Event::Result(result));

@@ -17,16 +17,15 @@ pub(super) fn opens_message(obj: &Obj) -> bool {
     })
 }
 
-/// Whether a value is a legacy completion (`/v1/completions`, through which local
-/// servers serve a model's raw output) or a piece of one streamed: its text is in
-/// `choices[].text`, read as a chat chunk's content.
+/// Whether a value whose `object` is `text_completion` is a legacy completion
+/// (`/v1/completions`, through which local servers serve a model's raw output) or a
+/// piece of one streamed: its text is in `choices[].text`, read as a chat chunk's
+/// content.
 pub(super) fn is_completion(obj: &Obj) -> bool {
-    obj.is("object", "text_completion")
-        && obj
-            .items("choices")
-            .next()
-            .and_then(|c| c.object())
-            .is_some_and(|c| c.has("text"))
+    obj.items("choices")
+        .next()
+        .and_then(|c| c.object())
+        .is_some_and(|c| c.has("text"))
 }
 
 impl Stream {

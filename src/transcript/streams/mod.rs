@@ -62,8 +62,10 @@ pub(crate) const MAX_OPEN_CALLS: usize = 4096;
 const FLUSHED_MEMORY: usize = 1 << 14;
 
 fn kind_of(obj: &Obj) -> Option<Kind> {
-    if obj.is("object", "chat.completion.chunk") || chat::is_completion(obj) {
-        return Some(Kind::Chat);
+    match obj.str("object").as_deref() {
+        Some("chat.completion.chunk") => return Some(Kind::Chat),
+        Some("text_completion") if chat::is_completion(obj) => return Some(Kind::Chat),
+        _ => {}
     }
     if langchain_chunk(obj).is_some() {
         return Some(Kind::LangChain);
