@@ -2381,3 +2381,29 @@ fn a_response_that_repeats_its_input_keeps_its_output() {
     assert_eq!(calls[0]["id"], "call_parallel", "{}", docs[0]);
     assert_eq!(calls[0]["function"]["name"], "parallel");
 }
+
+/// JSON Lines of conversations convert line by line: a later line of no known shape
+/// fails as that line (only a first line of none makes the input one for extract's
+/// reader), and a conversation that is not one fails as its line.
+#[test]
+fn a_line_of_no_known_shape_after_conversations_fails_as_that_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lines.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}"#,
+            "\n",
+            r#"{"event":"heartbeat","n":1}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let out = convert(&["--to", "json", file.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("line 2: no conversation of a known shape"),
+        "{err}"
+    );
+}
