@@ -352,6 +352,24 @@ mod tests {
             got,
             ["c0", "c0", "c0_2", "c0_2"].map(|s| Some(s.to_string()))
         );
+        // A call of another id left open before it does not take the result; a second
+        // result of a call answered already still answers it; a new id skips one in use.
+        let mut t = transcript(vec![
+            vec![
+                with_id(call("x", "{}"), "x"),
+                with_id(call("f", "{}"), "c0"),
+                with_id(call("g", "{}"), "c0_2"),
+            ],
+            vec![
+                with_id(named_result("f", "1"), "c0"),
+                with_id(named_result("f", "again"), "c0"),
+            ],
+            vec![with_id(call("h", "{}"), "c0")],
+        ]);
+        let pairing = pair(&mut t, 0, true);
+        assert_eq!(pairing.orphans, 0);
+        assert_eq!(names(&t), [Some("f".into()), Some("f".into())]);
+        assert_eq!(pairing.renamed, [("c0".to_string(), "c0_3".to_string())]);
     }
 
     #[test]
