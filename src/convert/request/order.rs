@@ -2,7 +2,7 @@
 //! call come right after its turn, and in Responses an item after a call is its output.
 
 use super::super::encode::{Notes, same_family};
-use super::super::model::{Format, Part, Role, Transcript};
+use super::super::model::{Format, Message, Part, Role, Transcript};
 use super::plural;
 use std::collections::HashSet;
 
@@ -12,31 +12,42 @@ use std::collections::HashSet;
 /// calls. Gemini also wants a turn of calls right after the user's (or the results'):
 /// the model's message before it joins it.
 pub(super) fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes) {
-    let model = |m: &super::super::model::Message| m.role == Role::Assistant;
+    let model = |m: &Message| m.role == Role::Assistant;
+    let has_calls = |m: &Message| m.parts.iter().any(|p| matches!(p, Part::Call(_)));
     let mut joined = 0;
-    let mut i = 0;
-    while i + 1 < t.messages.len() {
-        let (a, b) = (&t.messages[i], &t.messages[i + 1]);
+    let mut out: Vec<Message> = Vec::with_capacity(t.messages.len());
+    // The open calls of the last message of `out`, kept as messages join it: one pass,
+    // however long the run of the model's messages.
+    let mut open = OpenCalls::default();
+    for b in std::mem::take(&mut t.messages) {
         // Its calls' results, if any, come after the model's messages in a row: those
         // all join it (a recording of responses only writes one per response).
-        let open_calls = holds_open_call(a);
-        let calls_next = to == Format::Gemini && b.parts.iter().any(|p| matches!(p, Part::Call(_)));
-        if model(a) && model(b) && (open_calls || calls_next) {
-            let mut next = t.messages.remove(i + 1);
-            let m = &mut t.messages[i];
-            m.parts.append(&mut next.parts);
-            for (k, v) in next.extra {
-                if !m.extra.iter().any(|(key, _)| *key == k) {
-                    m.extra.push((k, v));
-                }
-            }
+        let calls_next = to == Format::Gemini && has_calls(&b);
+        let join = out
+            .last()
+            .is_some_and(|a| model(a) && model(&b) && (open.any() || calls_next));
+        if !join {
+            open = OpenCalls::of(&b);
+            out.push(b);
+            continue;
+        }
+        open.add(&b);
+        join_into(out.last_mut().expect("checked"), b);
+        joined += 1;
+        // A turn of calls may now join the model's message before it (Gemini): that
+        // message holds no open call, or the two would have joined already.
+        while to == Format::Gemini
+            && out.len() >= 2
+            && model(&out[out.len() - 2])
+            && has_calls(&out[out.len() - 1])
+        {
+            let last = out.pop().expect("two messages");
+            join_into(out.last_mut().expect("two messages"), last);
             joined += 1;
-            // The turn may now join the model's message before it (Gemini).
-            i = i.saturating_sub(1);
-        } else {
-            i += 1;
+            open = OpenCalls::of(out.last().expect("one message"));
         }
     }
+    t.messages = out;
     if joined > 0 {
         notes.add(format!(
             "{} of the model joined to the message whose calls {} (a call's results come right after its turn)",
@@ -46,19 +57,66 @@ pub(super) fn join_model_turns(t: &mut Transcript, to: Format, notes: &mut Notes
     }
 }
 
-/// Whether a message holds a call that no result in it answers.
-fn holds_open_call(m: &super::super::model::Message) -> bool {
-    let answered: HashSet<&str> = m
-        .parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Result(r) => r.call_id.as_deref(),
-            _ => None,
-        })
-        .collect();
-    m.parts.iter().any(
-        |p| matches!(p, Part::Call(c) if c.id.as_deref().is_none_or(|id| !answered.contains(id))),
-    )
+/// Appends `next`'s parts to `m`, and its fields that `m` has not.
+fn join_into(m: &mut Message, next: Message) {
+    let Message {
+        mut parts, extra, ..
+    } = next;
+    m.parts.append(&mut parts);
+    for (k, v) in extra {
+        if !m.extra.iter().any(|(key, _)| *key == k) {
+            m.extra.push((k, v));
+        }
+    }
+}
+
+/// The calls of a message that no result in it answers: their ids (each once), the
+/// ids results answer, and how many of the calls' ids no result answers.
+#[derive(Default)]
+struct OpenCalls {
+    calls: HashSet<String>,
+    answered: HashSet<String>,
+    open: usize,
+    /// A call without an id, which no result names.
+    idless: bool,
+}
+
+impl OpenCalls {
+    fn of(m: &Message) -> OpenCalls {
+        let mut open = OpenCalls::default();
+        open.add(m);
+        open
+    }
+
+    /// Adds a message's parts: calls first, then results, as a message's results answer
+    /// its calls wherever they stand in it.
+    fn add(&mut self, m: &Message) {
+        for p in &m.parts {
+            if let Part::Call(c) = p {
+                match &c.id {
+                    Some(id) => {
+                        if !self.answered.contains(id) && self.calls.insert(id.clone()) {
+                            self.open += 1;
+                        }
+                    }
+                    None => self.idless = true,
+                }
+            }
+        }
+        for p in &m.parts {
+            if let Part::Result(r) = p
+                && let Some(id) = &r.call_id
+                && self.answered.insert(id.clone())
+                && self.calls.contains(id)
+            {
+                self.open -= 1;
+            }
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.idless || self.open > 0
+    }
 }
 
 /// A model message that holds results (a server tool's: Anthropic's code execution,
