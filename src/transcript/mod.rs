@@ -428,15 +428,7 @@ impl Interpreter {
             self.give_id(&mut call, &arguments);
         }
         if let Some(id) = &call.id {
-            let map;
-            let arguments = match (&call.arguments_raw, call.arguments.compact()) {
-                (Some(raw), _) => raw.as_str(),
-                (None, Some(text)) => text,
-                (None, None) => {
-                    map = serde_json::to_string(&*call.arguments).unwrap_or_default();
-                    &map
-                }
-            };
+            let arguments = results::arguments_as_written(&call);
             let key = crate::recent::hash_parts(&[
                 &self.conversation.to_le_bytes(),
                 id.as_bytes(),

@@ -10,16 +10,20 @@ use crate::model::{Call, Event, JsonText, ToolResult};
 /// serde_json writes for their map: decoding them to write them again cost a third of
 /// the work on an API log, for every call, replayed or not.
 pub(super) fn call_digest(call: &Call) -> u64 {
-    let written;
-    let arguments = match (&call.arguments_raw, call.arguments.compact()) {
-        (Some(raw), _) => raw.as_str(),
-        (None, Some(text)) => text,
-        (None, None) => {
-            written = serde_json::to_string(&*call.arguments).unwrap_or_default();
-            &written
-        }
-    };
+    let arguments = arguments_as_written(call);
     crate::recent::hash_parts(&[call.name.as_bytes(), arguments.as_bytes()])
+}
+
+/// A call's arguments as text to hash: the text that is not an object, else the
+/// compact text still held, else the map written out.
+pub(super) fn arguments_as_written(call: &Call) -> std::borrow::Cow<'_, str> {
+    match (&call.arguments_raw, call.arguments.compact()) {
+        (Some(raw), _) => raw.as_str().into(),
+        (None, Some(text)) => text.into(),
+        (None, None) => serde_json::to_string(&*call.arguments)
+            .unwrap_or_default()
+            .into(),
+    }
 }
 
 impl Interpreter {
