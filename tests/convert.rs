@@ -2407,3 +2407,51 @@ fn a_line_of_no_known_shape_after_conversations_fails_as_that_line() {
         "{err}"
     );
 }
+
+/// A system message between two of the model's messages goes to `systemInstruction`;
+/// the model's function-call message then follows another model turn, which Gemini
+/// refuses: it joins that turn, and the notes say so.
+#[test]
+fn gemini_joins_a_call_turn_to_the_model_turn_before_it() {
+    let doc = r#"{"messages":[
+        {"role":"user","content":"Refund order 1."},
+        {"role":"assistant","content":"I will load the tool."},
+        {"role":"system","content":"The tool refund is now available."},
+        {"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"refund","arguments":"{\"order\":1}"}}]},
+        {"role":"tool","tool_call_id":"c1","content":"done"}
+    ]}"#;
+    let out = toolsift()
+        .args(["convert", "--to", "gemini", "--verify", "-"])
+        .write_stdin(doc)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let turns: Vec<(String, Vec<String>)> = written["contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let kinds = c["parts"].as_array().unwrap().iter();
+            let kinds = kinds.map(|p| p.as_object().unwrap().keys().next().unwrap().clone());
+            (c["role"].as_str().unwrap().to_owned(), kinds.collect())
+        })
+        .collect();
+    let expected = [
+        ("user", vec!["text"]),
+        ("model", vec!["text", "functionCall"]),
+        ("user", vec!["functionResponse"]),
+    ]
+    .map(|(r, k)| {
+        (
+            r.to_owned(),
+            k.into_iter().map(String::from).collect::<Vec<_>>(),
+        )
+    });
+    assert_eq!(turns, expected);
+    assert!(
+        stderr(&out).contains("1 model turn with function calls joined"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -189,6 +189,29 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("second_tool", Some("call_0"), 222),
         ],
     ),
+    // A history the test built: the call is in the request only, answered there.
+    (
+        "cassettes/pydantic-ai-bedrock-nova-history-built-by-the-test.yaml",
+        &[("get_expenses", Some("t1"), 3)],
+    ),
+    // The client inserted a call of its own (`search_tools`, id `auto_load_…`) into the
+    // second request, between results; the third request replays it.
+    (
+        "cassettes/pydantic-ai-anthropic-call-inserted-by-the-client.yaml",
+        &[
+            (
+                "load_capability",
+                Some("toolu_01JzwQ18FJQr29z9vLFKFBao"),
+                79,
+            ),
+            ("search_tools", Some("auto_load_0f10f8b659c3c105"), 146),
+            (
+                "lookup_refund_policy",
+                Some("toolu_01E6sWawGHGNL2fn7tzCNqF6"),
+                216,
+            ),
+        ],
+    ),
     (
         "cassettes/pydantic-ai-bedrock-mantle-reused-tool-call-ids-stream.yaml",
         &[

@@ -376,6 +376,7 @@ pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
         }
         push_grouped(role, "user", &mut parts, &mut contents, m);
     }
+    join_call_turns(&mut contents, notes);
     let contents: Vec<J> = contents
         .into_iter()
         .map(|(role, parts, m)| {
@@ -398,6 +399,30 @@ pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
     doc.push("contents", J::Arr(contents));
     keep_extra(&mut doc, &t.extra, t, to, notes, "top-level fields");
     doc
+}
+
+/// Gemini takes a function-call turn only right after a user turn or a function
+/// response: one right after another model turn (two of the model's messages with a
+/// system message between them, which went to `systemInstruction`) joins it.
+fn join_call_turns(contents: &mut Grouped, notes: &mut Notes) {
+    let mut joined = 0;
+    let mut i = 1;
+    while i < contents.len() {
+        let calls = contents[i].1.iter().any(|p| p.has("functionCall"));
+        if calls && contents[i].0 == "model" && contents[i - 1].0 == "model" {
+            let (_, mut parts, _) = contents.remove(i);
+            contents[i - 1].1.append(&mut parts);
+            joined += 1;
+        } else {
+            i += 1;
+        }
+    }
+    if joined > 0 {
+        notes.add(format!(
+            "{} joined to the model turn right before it (Gemini takes function calls only right after a user turn or function responses)",
+            crate::diag::plural(joined as u64, "model turn with function calls", "model turns with function calls")
+        ));
+    }
 }
 
 #[cfg(test)]

@@ -26,9 +26,9 @@ use crate::json::{Kind, LineIndex, Node};
 use crate::model::{Call, Event, Origin, Role, ToolResult, Turn};
 use crate::recent::RecentSet;
 use containers::LOG_KEYS;
-use results::call_digest;
+use results::{Replay, call_digest};
 use roles::is_langgraph_metadata;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use streams::Stream;
 
 /// Context that flows down the walk of one value.
@@ -123,7 +123,25 @@ pub(crate) struct Interpreter {
     /// The source is a recording: its requests replay each call under the id its
     /// client gave it, and that id, not a generated one, is the call's.
     recording: bool,
+    /// A call of the message being read replayed one handed on (see
+    /// [`Interpreter::request_turn_is_new`]).
+    replay_in_turn: bool,
+    /// A recording's request was answered: its assistant messages from now on may
+    /// replay what a response said.
+    response_read: bool,
+    /// The text of the last response's assistant turns, at most [`MAX_RESPONSE_TEXT`]
+    /// bytes: a call the next request replays under a made-up id, matching no call
+    /// handed on, was read from it if it names the call's tool.
+    response_text: String,
+    /// User and system messages of a recording, by (role, conversation, texts) hash:
+    /// how often the current request holds each so far, and how often one was told.
+    request_messages: HashMap<u64, u32>,
+    told_messages: HashMap<u64, u32>,
 }
+
+/// How much of a response's text is kept to tell a replayed text call (see
+/// [`Interpreter::response_text`]).
+const MAX_RESPONSE_TEXT: usize = 1 << 20;
 
 /// How many unanswered calls are remembered for results that name their tool only.
 const MAX_OPEN_NAMED: usize = 256;
@@ -154,7 +172,7 @@ fn conversation_of(messages: &[Node]) -> u64 {
         let role = m.get("role").map_or("", |r| r.text());
         parts.push(role.as_bytes());
         parts.push(m.get("content").map_or("", |c| c.text()).as_bytes());
-        if role == "\"user\"" {
+        if m.str("role").and_then(|r| Role::from_name(&r)) == Some(Role::User) {
             break;
         }
     }
@@ -173,6 +191,13 @@ impl Interpreter {
 
     /// Marks the values fed from now on as request history (a recording's requests).
     pub(crate) fn set_history(&mut self, history: bool) {
+        if history {
+            self.request_messages.clear();
+        } else if self.recording {
+            // The requests read so far are answered from now on.
+            self.response_read = true;
+            self.response_text.clear();
+        }
         self.history = history;
         self.recording |= history;
     }
@@ -335,11 +360,17 @@ impl Interpreter {
         }
     }
 
-    /// Adds a finished message, then the results read in it.
+    /// Adds a finished message and the results read in it: after the model's message
+    /// (a server tool's result follows its call), before anyone else's (a user message
+    /// answers the calls before it, then says more).
     fn submit(&mut self, turn: Turn, key: Option<TurnKey>) {
-        self.place(turn, key);
-        for result in std::mem::take(&mut self.results_after_turn) {
-            self.result(result);
+        let results = std::mem::take(&mut self.results_after_turn);
+        if turn.role == Role::Assistant {
+            self.place(turn, key);
+            results.into_iter().for_each(|r| self.result(r));
+        } else {
+            results.into_iter().for_each(|r| self.result(r));
+            self.place(turn, key);
         }
     }
 
@@ -347,8 +378,15 @@ impl Interpreter {
     /// message over several lines); a key seen before only adds what is new (copies of
     /// a response in OpenHands events).
     fn place(&mut self, mut turn: Turn, key: Option<TurnKey>) {
-        if self.history {
+        if self.history && !self.request_turn_is_new(&mut turn) {
             return;
+        }
+        if self.recording && !self.history && turn.role == Role::Assistant {
+            for text in &turn.texts {
+                if self.response_text.len() + text.text.len() <= MAX_RESPONSE_TEXT {
+                    self.response_text.push_str(&text.text);
+                }
+            }
         }
         if let Some(key_hash) = key {
             let seen = &mut self.seen_texts;
@@ -439,22 +477,61 @@ impl Interpreter {
                 return;
             }
         }
-        if self.history {
-            self.replayed(&call);
-        } else {
-            if self.handed.len() == MAX_OPEN_NAMED * 16 {
-                self.handed.pop_front();
+        if self.history && self.replayed(&call) == Replay::Matched {
+            self.replay_in_turn = true;
+            return;
+        }
+        if self.handed.len() == MAX_OPEN_NAMED * 16 {
+            self.handed.pop_front();
+        }
+        self.ordinal += 1;
+        self.handed
+            .push_back((call.id.clone(), call_digest(&call), false));
+        if let Some(id) = &call.id {
+            if self.open_named.len() == MAX_OPEN_NAMED {
+                self.open_named.pop_front();
             }
-            self.ordinal += 1;
-            self.handed
-                .push_back((call.id.clone(), call_digest(&call), false));
-            if let Some(id) = &call.id {
-                if self.open_named.len() == MAX_OPEN_NAMED {
-                    self.open_named.pop_front();
+            self.open_named.push_back((id.clone(), call.name.clone()));
+        }
+        turn.push_call(call);
+    }
+
+    /// Whether a message of a recording's request is new to the conversation, and so
+    /// a turn of it: what the user (or system) says that no earlier request held as
+    /// often (each request repeats the history before it), and an assistant message
+    /// with calls of the request's own (see [`Replay::Own`]), or in the first request,
+    /// before any response (a history the client built). Its text is kept only when
+    /// none of its calls replays a response's.
+    fn request_turn_is_new(&mut self, turn: &mut Turn) -> bool {
+        let replayed_call = std::mem::take(&mut self.replay_in_turn);
+        match turn.role {
+            Role::Assistant => {
+                if replayed_call || (self.response_read && turn.calls.is_empty()) {
+                    turn.texts.clear();
                 }
-                self.open_named.push_back((id.clone(), call.name.clone()));
+                !turn.is_empty()
             }
-            turn.push_call(call);
+            Role::Tool => false,
+            Role::User | Role::System => {
+                if turn.texts.is_empty() {
+                    return false;
+                }
+                let role = [turn.role as u8];
+                let mut parts: Vec<&[u8]> = vec![&role];
+                let conversation = self.conversation.to_le_bytes();
+                parts.push(&conversation);
+                parts.extend(turn.texts.iter().map(|t| t.text.as_bytes()));
+                let key = crate::recent::hash_parts(&parts);
+                let here = self.request_messages.entry(key).or_insert(0);
+                *here += 1;
+                let told = self.told_messages.entry(key).or_insert(0);
+                if *here > *told {
+                    *told += 1;
+                    true
+                } else {
+                    false
+                }
+            }
         }
     }
 }

@@ -5,6 +5,15 @@ use super::{Ctx, Interpreter, MAX_OPEN_NAMED};
 use crate::json::{Kind, Node};
 use crate::model::{Call, Event, JsonText, ToolResult};
 
+/// What a call in a recording's request is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Replay {
+    /// A call handed on before (or read from text), replayed.
+    Matched,
+    /// A call of the request's own, in no response.
+    Own,
+}
+
 /// A call's name and arguments, hashed: the same call replayed has the same digest.
 /// Arguments still held as compact text are hashed as that text, which is what
 /// serde_json writes for their map: decoding them to write them again cost a third of
@@ -27,25 +36,34 @@ pub(super) fn arguments_as_written(call: &Call) -> std::borrow::Cow<'_, str> {
 }
 
 impl Interpreter {
-    /// A call replayed in a recording's request history: the earliest call handed on
-    /// with its name and arguments not replayed yet is the same call; when it had
-    /// another id, results that answer the replayed id answer it.
-    pub(super) fn replayed(&mut self, call: &Call) {
-        let Some(id) = &call.id else { return };
+    /// A call in a recording's request history: the earliest call handed on with its
+    /// name and arguments not replayed yet is the same call; when it had another id,
+    /// results that answer the replayed id answer it. A call that matches none is the
+    /// request's own (a history the client built, a call it inserted), unless the last
+    /// response held text naming its tool: then it replays a call the json or text
+    /// channel reads there (Groq's `failed_generation`), which the interpreter does not
+    /// see, under an id the client made up.
+    pub(super) fn replayed(&mut self, call: &Call) -> Replay {
+        let Some(id) = &call.id else {
+            return Replay::Matched;
+        };
         if self.replayed_ids.contains_key(id) {
-            return;
+            return Replay::Matched;
         }
         if let Some(own) = self.handed.iter_mut().find(|h| h.0.as_ref() == Some(id)) {
             own.2 = true;
-            return;
+            return Replay::Matched;
         }
         let digest = call_digest(call);
         let Some(own) = self.handed.iter_mut().find(|h| !h.2 && h.1 == digest) else {
+            if !self.response_text.contains(call.name.as_str()) {
+                return Replay::Own;
+            }
             if self.replayed_names.len() >= MAX_OPEN_NAMED * 16 {
                 self.replayed_names.clear();
             }
             self.replayed_names.insert(id.clone(), call.name.clone());
-            return;
+            return Replay::Matched;
         };
         own.2 = true;
         if let Some(own_id) = &own.0 {
@@ -54,6 +72,7 @@ impl Interpreter {
             }
             self.replayed_ids.insert(id.clone(), own_id.clone());
         }
+        Replay::Matched
     }
 
     /// Cline's results in a user message's blocks (`[read_file for 'x'] Result:` and the
@@ -238,5 +257,161 @@ mod tests {
         let mut renamed = as_text.clone();
         renamed.name = "get_time".into();
         assert_ne!(call_digest(&as_text), call_digest(&renamed));
+    }
+
+    /// A recording's events, fed as (request?, body) pairs, each an exchange's half:
+    /// `role: text`, `call name id`, `result id`.
+    fn recording(bodies: &[(bool, &str)]) -> Vec<String> {
+        let mut interp = Interpreter::new();
+        let mut out = Vec::new();
+        for (n, (request, text)) in bodies.iter().enumerate() {
+            interp.set_history(*request);
+            let doc = crate::json::Doc::parse(text).unwrap();
+            interp.feed(doc.root(), &crate::json::LineIndex::new(text, n as u64 + 1));
+            interp.finish();
+            out.extend(interp.drain().flat_map(|e| match e {
+                Event::Turn(t) => {
+                    let mut v: Vec<String> = t
+                        .texts
+                        .iter()
+                        .map(|x| format!("{:?}: {}", t.role, x.text))
+                        .collect();
+                    v.extend(
+                        t.calls
+                            .iter()
+                            .map(|c| format!("call {} {}", c.name, c.id.as_deref().unwrap_or("-"))),
+                    );
+                    v
+                }
+                Event::Result(r) => vec![format!("result {}", r.id.as_deref().unwrap_or("-"))],
+                _ => vec![],
+            }));
+        }
+        out
+    }
+
+    const CALL_F: &str = r#"{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"t1","type":"function","function":{"name":"f","arguments":"{}"}}]}"#;
+
+    /// A history the client built is in the first request only: its messages are the
+    /// conversation's, told once however often later requests repeat them.
+    #[test]
+    fn a_history_built_in_the_first_request_is_the_conversations() {
+        let first = format!(
+            r#"{{"messages":[{{"role":"system","content":"Be brief."}},{{"role":"user","content":"Hi"}},{CALL_F},{{"role":"tool","tool_call_id":"t1","content":"ok"}},{{"role":"user","content":"And now?"}}]}}"#
+        );
+        let response = r#"{"choices":[{"message":{"role":"assistant","content":"Done."}}]}"#;
+        let second = format!(
+            r#"{{"messages":[{{"role":"system","content":"Be brief."}},{{"role":"user","content":"Hi"}},{CALL_F},{{"role":"tool","tool_call_id":"t1","content":"ok"}},{{"role":"user","content":"And now?"}},{{"role":"assistant","content":"Done."}},{{"role":"user","content":"Hi"}}]}}"#
+        );
+        let got = recording(&[(true, &first), (false, response), (true, &second)]);
+        assert_eq!(
+            got,
+            [
+                "System: Be brief.",
+                "User: Hi",
+                "Assistant: Let me look.",
+                "call f t1",
+                "result t1",
+                "User: And now?",
+                "Assistant: Done.",
+                // Said a second time: the earlier requests held it once.
+                "User: Hi",
+            ]
+        );
+    }
+
+    /// A call the client inserted in a later request (in no response) is a call, its
+    /// result answers it, and the next request's copy of it is not another; a call
+    /// replayed from a response is not, and neither is its text.
+    #[test]
+    fn a_call_inserted_by_the_client_is_handed_on_once() {
+        let inserted = r#"{"role":"assistant","tool_calls":[{"id":"auto_1","type":"function","function":{"name":"search","arguments":"{\"q\":1}"}}]}"#;
+        let second = format!(
+            r#"{{"messages":[{{"role":"user","content":"Hi"}},{CALL_F},{{"role":"tool","tool_call_id":"t1","content":"ok"}},{inserted},{{"role":"tool","tool_call_id":"auto_1","content":"found"}}]}}"#
+        );
+        let third = format!(
+            r#"{{"messages":[{{"role":"user","content":"Hi"}},{CALL_F},{{"role":"tool","tool_call_id":"t1","content":"ok"}},{inserted},{{"role":"tool","tool_call_id":"auto_1","content":"found"}},{{"role":"assistant","content":"Bye."}}]}}"#
+        );
+        let response = format!(r#"{{"choices":[{{"message":{CALL_F}}}]}}"#);
+        let got = recording(&[
+            (true, r#"{"messages":[{"role":"user","content":"Hi"}]}"#),
+            (false, &response),
+            (true, &second),
+            (
+                false,
+                r#"{"choices":[{"message":{"role":"assistant","content":"Bye."}}]}"#,
+            ),
+            (true, &third),
+        ]);
+        assert_eq!(
+            got,
+            [
+                "User: Hi",
+                "Assistant: Let me look.",
+                "call f t1",
+                "result t1",
+                "call search auto_1",
+                "result auto_1",
+                "Assistant: Bye.",
+            ]
+        );
+    }
+
+    /// A call the next request replays under an id the client made up, which matches no
+    /// call handed on, was read from the response's text when that text names its tool
+    /// (Groq's `failed_generation`): not a call again; its results name the tool.
+    #[test]
+    fn a_replayed_call_that_the_response_wrote_as_text_is_not_a_new_call() {
+        let failed =
+            r#"{"error":{"failed_generation":"{\"name\": \"lookup\", \"arguments\": {}}"}}"#;
+        let replay = r#"{"messages":[{"role":"user","content":"Go"},{"role":"assistant","tool_calls":[{"id":"made_up","type":"function","function":{"name":"lookup","arguments":"{}"}}]},{"role":"tool","tool_call_id":"made_up","content":"no"}]}"#;
+        let mut interp = Interpreter::new();
+        let mut results = Vec::new();
+        let mut calls = 0;
+        for (request, text) in [
+            (true, r#"{"messages":[{"role":"user","content":"Go"}]}"#),
+            (false, failed),
+            (true, replay),
+        ] {
+            interp.set_history(request);
+            let doc = crate::json::Doc::parse(text).unwrap();
+            let lines = crate::json::LineIndex::new(text, 1);
+            if !interp.feed(doc.root(), &lines) {
+                interp.feed_unknown_json(doc.root(), text, 1, &lines);
+            }
+            interp.finish();
+            for e in interp.drain() {
+                match e {
+                    Event::Turn(t) => calls += t.calls.len(),
+                    Event::Result(r) => results.push(r.name),
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(calls, 0);
+        assert_eq!(results, [Some("lookup".to_owned())]);
+    }
+
+    /// A user message that answers calls and says more: its results come first, as
+    /// the message holds them, then its text.
+    #[test]
+    fn a_requests_results_come_before_the_text_after_them() {
+        let call = r#"{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":{}}]}"#;
+        let request = format!(
+            r#"{{"messages":[{{"role":"user","content":"Hi"}},{call},{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"ok"}},{{"type":"text","text":"More?"}}]}}]}}"#
+        );
+        let got = recording(&[(true, &request)]);
+        assert_eq!(got, ["User: Hi", "call f t1", "result t1", "User: More?"]);
+    }
+
+    /// xAI's roles are `ROLE_USER` and the like: a conversation is still its messages up
+    /// to the first user message, so the prompt the next request repeats is told once.
+    #[test]
+    fn a_conversation_with_xai_roles_is_told_once_across_requests() {
+        let first = r#"{"messages":[{"role":"ROLE_USER","content":[{"text":"Hi"}]}]}"#;
+        let response = r#"{"choices":[{"message":{"role":"assistant","content":"Hello."}}]}"#;
+        let second = r#"{"messages":[{"role":"ROLE_USER","content":[{"text":"Hi"}]},{"role":"ROLE_ASSISTANT","content":[{"text":"Hello."}]},{"role":"ROLE_USER","content":[{"text":"More"}]}]}"#;
+        let got = recording(&[(true, first), (false, response), (true, second)]);
+        assert_eq!(got, ["User: Hi", "Assistant: Hello.", "User: More"]);
     }
 }
