@@ -172,7 +172,13 @@ fn conversation_of(messages: &[Node]) -> u64 {
         let role = m.get("role").map_or("", |r| r.text());
         parts.push(role.as_bytes());
         parts.push(m.get("content").map_or("", |c| c.text()).as_bytes());
-        if m.str("role").and_then(|r| Role::from_name(&r)) == Some(Role::User) {
+        // Most roles are plain names: only another spelling is decoded and looked up.
+        let user = match role {
+            "\"user\"" => true,
+            "\"system\"" | "\"assistant\"" | "\"tool\"" => false,
+            _ => m.str("role").and_then(|r| Role::from_name(&r)) == Some(Role::User),
+        };
+        if user {
             break;
         }
     }
@@ -364,12 +370,15 @@ impl Interpreter {
     /// (a server tool's result follows its call), before anyone else's (a user message
     /// answers the calls before it, then says more).
     fn submit(&mut self, turn: Turn, key: Option<TurnKey>) {
-        let results = std::mem::take(&mut self.results_after_turn);
-        if turn.role == Role::Assistant {
+        if turn.role == Role::Assistant || self.results_after_turn.is_empty() {
             self.place(turn, key);
-            results.into_iter().for_each(|r| self.result(r));
+            for result in std::mem::take(&mut self.results_after_turn) {
+                self.result(result);
+            }
         } else {
-            results.into_iter().for_each(|r| self.result(r));
+            for result in std::mem::take(&mut self.results_after_turn) {
+                self.result(result);
+            }
             self.place(turn, key);
         }
     }
@@ -378,15 +387,8 @@ impl Interpreter {
     /// message over several lines); a key seen before only adds what is new (copies of
     /// a response in OpenHands events).
     fn place(&mut self, mut turn: Turn, key: Option<TurnKey>) {
-        if self.history && !self.request_turn_is_new(&mut turn) {
+        if self.recording && !self.recorded_turn(&mut turn) {
             return;
-        }
-        if self.recording && !self.history && turn.role == Role::Assistant {
-            for text in &turn.texts {
-                if self.response_text.len() + text.text.len() <= MAX_RESPONSE_TEXT {
-                    self.response_text.push_str(&text.text);
-                }
-            }
         }
         if let Some(key_hash) = key {
             let seen = &mut self.seen_texts;
@@ -494,6 +496,26 @@ impl Interpreter {
             self.open_named.push_back((id.clone(), call.name.clone()));
         }
         turn.push_call(call);
+    }
+
+    /// Whether a turn of a recording is the conversation's (see
+    /// [`Interpreter::request_turn_is_new`]); the text of a response's is kept to tell
+    /// a call the next request replays (see [`Interpreter::response_text`]). Apart:
+    /// most input is no recording.
+    #[cold]
+    #[inline(never)]
+    fn recorded_turn(&mut self, turn: &mut Turn) -> bool {
+        if self.history {
+            return self.request_turn_is_new(turn);
+        }
+        if turn.role == Role::Assistant {
+            for text in &turn.texts {
+                if self.response_text.len() + text.text.len() <= MAX_RESPONSE_TEXT {
+                    self.response_text.push_str(&text.text);
+                }
+            }
+        }
+        true
     }
 
     /// Whether a message of a recording's request is new to the conversation, and so
