@@ -2455,3 +2455,37 @@ fn gemini_joins_a_call_turn_to_the_model_turn_before_it() {
         stderr(&out)
     );
 }
+
+/// An Anthropic `tool_result` without content: `extract` reports its content as null,
+/// `convert --to json` holds null too, and Anthropic gets a block without content
+/// back (a null result is none, not the text `null`).
+#[test]
+fn a_result_without_content_is_null_and_written_back_without_content() {
+    let doc = r#"{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1"}]}]}"#;
+    let extracted = toolsift()
+        .args(["extract", "--with-results", "-"])
+        .write_stdin(doc)
+        .output()
+        .unwrap();
+    let result = String::from_utf8(extracted.stdout).unwrap();
+    let result: Value = serde_json::from_str(result.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(result["content"], Value::Null);
+    let json = toolsift()
+        .args(["convert", "--to", "json", "-"])
+        .write_stdin(doc)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["messages"][1]["parts"][0]["content"], Value::Null);
+    let anthropic = toolsift()
+        .args(["convert", "--to", "anthropic", "--verify", "-"])
+        .write_stdin(doc)
+        .output()
+        .unwrap();
+    assert!(anthropic.status.success(), "{}", stderr(&anthropic));
+    let anthropic: Value = serde_json::from_slice(&anthropic.stdout).unwrap();
+    assert_eq!(
+        anthropic["messages"][1]["content"][0],
+        serde_json::json!({"type": "tool_result", "tool_use_id": "t1"})
+    );
+}

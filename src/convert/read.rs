@@ -586,7 +586,8 @@ fn content_block(block: &Node, m: &mut Message, signals: &mut Signals) -> Result
         // A client tool's result, or a server tool's beside its call.
         _ if let Some(d) = crate::formats::anthropic::result(&obj) => {
             signals.anthropic += 1;
-            m.parts.push(Part::Result(d.result_part(&obj, "\"\"")));
+            // No content is none (null), as extract reports it.
+            m.parts.push(Part::Result(d.result_part(&obj, "null")));
         }
         _ => {
             if matches!(kind.as_str(), "image_url" | "input_audio" | "refusal") {

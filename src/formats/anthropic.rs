@@ -194,7 +194,10 @@ pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
                     }
                     let mut j = J::obj().with("type", J::str("tool_result"));
                     j.push_some("tool_use_id", r.call_id.as_deref().map(J::str));
-                    j.push("content", anthropic_result_content(r));
+                    // A result with no content (null) is a block without one.
+                    if r.content.as_str().trim() != "null" {
+                        j.push("content", anthropic_result_content(r));
+                    }
                     if r.is_error {
                         j.push("is_error", J::Bool(true));
                     }

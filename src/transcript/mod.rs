@@ -133,7 +133,7 @@ pub(crate) struct Interpreter {
     /// bytes: a call the next request replays under a made-up id, matching no call
     /// handed on, was read from it if it names the call's tool.
     response_text: String,
-    /// User and system messages of a recording, by (role, conversation, texts) hash:
+    /// User and system messages of a recording (one conversation), by (role, texts) hash:
     /// how often the current request holds each so far, and how often one was told.
     request_messages: HashMap<u64, u32>,
     told_messages: HashMap<u64, u32>,
@@ -251,7 +251,10 @@ impl Interpreter {
             langchain: false,
         };
         if let Some(obj) = node.object() {
+            // A recording is one conversation, whose requests repeat it, also in
+            // another provider's format (an agent handed on to another model).
             if depth == 0
+                && !(self.recording && self.conversations > 0)
                 && let Some(messages) = obj.arr("messages")
             {
                 let conversation = conversation_of(&messages);
@@ -540,8 +543,6 @@ impl Interpreter {
                 }
                 let role = [turn.role as u8];
                 let mut parts: Vec<&[u8]> = vec![&role];
-                let conversation = self.conversation.to_le_bytes();
-                parts.push(&conversation);
                 parts.extend(turn.texts.iter().map(|t| t.text.as_bytes()));
                 let key = crate::recent::hash_parts(&parts);
                 let here = self.request_messages.entry(key).or_insert(0);

@@ -414,4 +414,21 @@ mod tests {
         let got = recording(&[(true, first), (false, response), (true, second)]);
         assert_eq!(got, ["User: Hi", "Assistant: Hello.", "User: More"]);
     }
+
+    /// A recording is one conversation, also when its requests change format (an
+    /// agent's history handed on to another provider's model): the prompt and the
+    /// result the later request repeats in its own format are told once.
+    #[test]
+    fn a_recording_whose_requests_change_format_is_one_conversation() {
+        let openai = r#"{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}"#;
+        let anthropic = r#"{"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"{\"return_value\":\"ok\"}"}]}]}"#;
+        let response = r#"{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}"#;
+        let got = recording(&[
+            (true, r#"{"messages":[{"role":"user","content":"Hi"}]}"#),
+            (false, response),
+            (true, openai),
+            (true, anthropic),
+        ]);
+        assert_eq!(got, ["User: Hi", "call f c1", "result c1"]);
+    }
 }
