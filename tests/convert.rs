@@ -2489,3 +2489,50 @@ fn a_result_without_content_is_null_and_written_back_without_content() {
         serde_json::json!({"type": "tool_result", "tool_use_id": "t1"})
     );
 }
+
+/// JSON Lines whose first line is cut (a capture that starts or was trimmed mid-record)
+/// are no JSON document: they convert as `extract` reads them, the calls of the other
+/// lines kept, instead of failing as "not JSON".
+#[test]
+fn json_lines_with_a_cut_first_line_convert_as_extract_reads_them() {
+    let text = concat!(
+        r#"{"type":"response.created","response":{"id":"resp_1","status":"in_pro"#,
+        "\n",
+        r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}}"#,
+        "\n"
+    );
+    let out = toolsift()
+        .args(["convert", "--to", "json", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("JSON Lines whose first line is not JSON"),
+        "{}",
+        stderr(&out)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls: Vec<&Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| p["type"] == "call")
+        .collect();
+    assert_eq!(calls.len(), 1, "{doc}");
+    assert_eq!(calls[0]["name"], "weather");
+    assert_eq!(calls[0]["id"], "call_1");
+    // A document that is only broken still fails as what it is.
+    let broken = toolsift()
+        .args(["convert", "--to", "json", "-"])
+        .write_stdin("{\"messages\": [\n{\"role\": \"user\"\n")
+        .output()
+        .unwrap();
+    assert!(!broken.status.success());
+    assert!(
+        stderr(&broken).contains("-: not JSON: EOF while parsing"),
+        "{}",
+        stderr(&broken)
+    );
+}

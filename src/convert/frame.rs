@@ -52,6 +52,18 @@ pub(crate) struct Doc<'a> {
     pub(crate) line: u64,
 }
 
+/// Whether a line after the first non-blank one is a JSON value on its own: text that
+/// is no JSON document is then JSON Lines whose first line is not JSON.
+pub(crate) fn later_line_is_json(text: &str) -> bool {
+    text.split('\n')
+        .filter(|l| !l.trim().is_empty())
+        .nth(1)
+        .is_some_and(|l| {
+            let l = l.trim();
+            l.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()
+        })
+}
+
 pub(crate) fn frame(text: &str) -> Result<Framed<'_>> {
     let trimmed = text.trim_start();
     // A value that ends on its first line, followed by more values, is JSON Lines.

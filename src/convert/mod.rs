@@ -227,7 +227,17 @@ fn transcript(
     engine: &mut Engine,
     conversation: usize,
 ) -> Result<Transcript> {
-    let doc = crate::json::Doc::parse(text).map_err(|e| anyhow!("not JSON: {e}"))?;
+    let doc = crate::json::Doc::parse(text).map_err(|e| {
+        // JSON Lines whose first line is cut (a capture that starts mid-record) are
+        // read as extract reads them, which warns about that line and reads the rest.
+        if frame::later_line_is_json(text) {
+            anyhow::Error::new(frame::NotADocument(
+                "JSON Lines whose first line is not JSON".into(),
+            ))
+        } else {
+            anyhow!("not JSON: {e}")
+        }
+    })?;
     let mut t = frame::transcript(doc.root(), from)?.ok_or_else(|| {
         anyhow::Error::new(frame::NotADocument(
             "no conversation of a known shape (messages, contents or input items)".into(),
