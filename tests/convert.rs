@@ -2536,3 +2536,57 @@ fn json_lines_with_a_cut_first_line_convert_as_extract_reads_them() {
         stderr(&broken)
     );
 }
+
+/// A replayed SWE-agent trajectory reuses the ids of the run it replays: the same
+/// command run twice in its history, with the same id, is two calls (each history
+/// message is a step of its own), in `extract` as in `convert`.
+#[test]
+fn a_swe_agent_command_run_twice_with_one_id_is_two_calls() {
+    let step = |output: &str| {
+        format!(
+            r#"{{"role":"assistant","content":"Run it.","thought":"Run it.","action":"python reproduce.py","agent":"main","tool_calls":[{{"id":"call_1","type":"function","function":{{"name":"bash","arguments":"{{\"command\":\"python reproduce.py\"}}"}}}}],"message_type":"action"}},{{"role":"tool","content":"{output}","tool_call_ids":["call_1"],"agent":"main","message_type":"observation"}}"#
+        )
+    };
+    let trajectory = format!(
+        r#"{{"history":[{{"role":"user","content":"Fix it.","agent":"main","message_type":"user"}},{},{}],"trajectory":[],"info":{{}}}}"#,
+        step("345"),
+        step("344")
+    );
+    let extracted = toolsift()
+        .args(["extract", "--with-results", "-"])
+        .write_stdin(trajectory.as_str())
+        .output()
+        .unwrap();
+    let records: Vec<Value> = String::from_utf8(extracted.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<String> = records
+        .iter()
+        .map(|r| format!("{} {}", r["type"].as_str().unwrap(), r["id"]))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "call \"call_1\"",
+            "result \"call_1\"",
+            "call \"call_1\"",
+            "result \"call_1\""
+        ]
+    );
+    let converted = toolsift()
+        .args(["convert", "--to", "json", "-"])
+        .write_stdin(trajectory.as_str())
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&converted.stdout).unwrap();
+    let calls = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| p["type"] == "call")
+        .count();
+    assert_eq!(calls, 2, "{doc}");
+}

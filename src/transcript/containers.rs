@@ -155,7 +155,9 @@ impl Interpreter {
                 }
                 acted = m.is("role", "assistant") && m.has("action") && !native;
             }
+            self.distinct_steps = true;
             self.walk(message, &ctx);
+            self.distinct_steps = false;
             if let Some(content) = observation {
                 self.swe_agent_observation(&content, &ctx);
             }

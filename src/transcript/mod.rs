@@ -123,6 +123,10 @@ pub(crate) struct Interpreter {
     /// The source is a recording: its requests replay each call under the id its
     /// client gave it, and that id, not a generated one, is the call's.
     recording: bool,
+    /// Walking a history whose messages are each a step of their own (SWE-agent's):
+    /// a call repeated with its id and arguments is run again, not a copy (replayed
+    /// trajectories reuse ids).
+    distinct_steps: bool,
     /// A call of the message being read replayed one handed on (see
     /// [`Interpreter::request_turn_is_new`]).
     replay_in_turn: bool,
@@ -478,7 +482,7 @@ impl Interpreter {
                 call.name.as_bytes(),
                 arguments.as_bytes(),
             ]);
-            if !self.seen_calls.insert(key) {
+            if !self.seen_calls.insert(key) && !self.distinct_steps {
                 return;
             }
         }
