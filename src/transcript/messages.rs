@@ -183,9 +183,13 @@ impl Interpreter {
             }
             _ => {}
         }
+        // Parts are written once each (toolsift's own transcript, Gemini's contents): a
+        // call repeated with its id and arguments in another message is made again.
+        let distinct = std::mem::replace(&mut self.distinct_steps, true);
         for block in obj.items("parts") {
             self.content_block(&block, &mut turn, ctx);
         }
+        self.distinct_steps = distinct;
         for key in ["reasoning_content", "reasoning"] {
             if let Some(r) = obj.get(key).filter(|r| r.kind() == Kind::String) {
                 turn.push_text(

@@ -123,9 +123,10 @@ pub(crate) struct Interpreter {
     /// The source is a recording: its requests replay each call under the id its
     /// client gave it, and that id, not a generated one, is the call's.
     recording: bool,
-    /// Walking a history whose messages are each a step of their own (SWE-agent's):
-    /// a call repeated with its id and arguments is run again, not a copy (replayed
-    /// trajectories reuse ids).
+    /// Walking messages that are each a step of their own (SWE-agent's history, parts
+    /// written once each): a call repeated with its id and arguments is made again,
+    /// not a copy (replayed trajectories reuse ids). Not in a recording's requests,
+    /// which repeat every call.
     distinct_steps: bool,
     /// A call of the message being read replayed one handed on (see
     /// [`Interpreter::request_turn_is_new`]).
@@ -482,7 +483,7 @@ impl Interpreter {
                 call.name.as_bytes(),
                 arguments.as_bytes(),
             ]);
-            if !self.seen_calls.insert(key) && !self.distinct_steps {
+            if !self.seen_calls.insert(key) && (self.history || !self.distinct_steps) {
                 return;
             }
         }

@@ -168,7 +168,7 @@ pub(super) fn result_names(t: &mut Transcript) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{message, named_call, result};
+    use super::super::tests::{message, named_call, result, text};
     use super::super::{WriteOptions, prepare};
     use super::*;
     use crate::convert::model::{Format, Raw, ResultPart, Role};
@@ -196,6 +196,8 @@ mod tests {
                         .collect(),
                 ),
                 message(Role::User, vec![result("c0")]),
+                // The calls no result answers stay in their message.
+                message(Role::User, vec![text("next")]),
             ],
             ..Transcript::default()
         };
@@ -258,6 +260,7 @@ mod tests {
                     ],
                 ),
                 message(Role::User, vec![result("c0"), result("c2"), orphan]),
+                message(Role::User, vec![text("next")]),
             ],
             ..Transcript::default()
         };

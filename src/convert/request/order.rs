@@ -173,6 +173,85 @@ pub(super) fn calls_after_turn_results(t: &mut Transcript, to: Format, notes: &m
             plural(moved, "call", "calls")
         ));
     }
+    calls_after_next_results(t, notes);
+}
+
+/// The same for results read as messages of their own right after the model's (a
+/// recording's server tool results, which follow the message that held them): a call
+/// of the model's message that none of them answers goes after them, at the start of
+/// the model's next message or in one of its own, when that makes it a call of the
+/// last turn, which may stay open.
+fn calls_after_next_results(t: &mut Transcript, notes: &mut Notes) {
+    let only_results = |m: &Message| {
+        m.role != Role::Assistant
+            && !m.parts.is_empty()
+            && m.parts
+                .iter()
+                .all(|p| matches!(p, Part::Result(r) if r.written.is_none()))
+    };
+    let mut moved = 0;
+    let mut i = 0;
+    while i < t.messages.len() {
+        let run = t.messages[i + 1..]
+            .iter()
+            .take_while(|m| only_results(m))
+            .count();
+        if t.messages[i].role != Role::Assistant || run == 0 {
+            i += 1;
+            continue;
+        }
+        let answered: HashSet<String> = t.messages[i + 1..=i + run]
+            .iter()
+            .flat_map(|m| &m.parts)
+            .filter_map(|p| match p {
+                Part::Result(r) => r.call_id.clone(),
+                _ => None,
+            })
+            .collect();
+        let open = |p: &Part| {
+            matches!(p, Part::Call(c) if c.written.is_none()
+                && c.id.as_deref().is_some_and(|id| !answered.contains(id)))
+        };
+        let calls = &t.messages[i].parts;
+        // Only when some call of the message is answered there: a run answering none
+        // of them answers an earlier message.
+        let some_answered = calls
+            .iter()
+            .any(|p| matches!(p, Part::Call(c) if c.id.as_deref().is_some_and(|id| answered.contains(id))));
+        // Only where that makes them the last turn's: the run ends the conversation,
+        // or the model's last message follows it. Elsewhere they stay unanswered where
+        // they are (and `--unanswered` decides).
+        let next = i + run + 1;
+        let last_turn = next == t.messages.len()
+            || (next + 1 == t.messages.len() && t.messages[next].role == Role::Assistant);
+        if !last_turn || !some_answered || !calls.iter().any(open) {
+            i += run + 1;
+            continue;
+        }
+        let (later, kept): (Vec<Part>, Vec<Part>) = std::mem::take(&mut t.messages[i].parts)
+            .into_iter()
+            .partition(open);
+        moved += later.len();
+        t.messages[i].parts = kept;
+        // They join the model's next message, or stand as one of their own.
+        match t.messages.get_mut(i + run + 1) {
+            Some(next) if next.role == Role::Assistant => {
+                next.parts.splice(0..0, later);
+            }
+            _ => {
+                let mut m = Message::new(Role::Assistant);
+                m.parts = later;
+                t.messages.insert(i + run + 1, m);
+            }
+        }
+        i += run + 1;
+    }
+    if moved > 0 {
+        notes.add(format!(
+            "{} written after the results that follow their message (none of them answers it), with the model's next message",
+            plural(moved, "call", "calls")
+        ));
+    }
 }
 
 /// Responses: the calls left open at the end are the last items; text the model wrote
@@ -372,6 +451,96 @@ mod tests {
                 "call y",
                 "done"
             ]
+        );
+    }
+
+    /// Results read as messages of their own right after the model's (a recording's
+    /// server results): a call they do not answer goes after them, at the start of the
+    /// model's next message, or alone when none follows; a run answering none of the
+    /// message's calls moves nothing.
+    #[test]
+    fn calls_no_result_after_their_message_answers_go_after_those_results() {
+        let shape = |t: &Transcript| -> Vec<String> {
+            t.messages
+                .iter()
+                .map(|m| {
+                    let parts: Vec<String> = m
+                        .parts
+                        .iter()
+                        .map(|p| match p {
+                            Part::Text(x) => x.text.clone(),
+                            Part::Call(c) => format!("call {}", c.id.as_deref().unwrap_or("")),
+                            Part::Result(r) => {
+                                format!("result {}", r.call_id.as_deref().unwrap_or(""))
+                            }
+                            _ => "other".into(),
+                        })
+                        .collect();
+                    format!("{:?}: {}", m.role, parts.join(", "))
+                })
+                .collect()
+        };
+        let t = |after: Vec<Message>| {
+            let mut messages = vec![
+                message(Role::User, vec![text("go")]),
+                message(
+                    Role::Assistant,
+                    vec![text("on it"), call("srv", false), call("x", false)],
+                ),
+                message(Role::Tool, vec![result("srv")]),
+            ];
+            messages.extend(after);
+            Transcript {
+                source: Some(Format::Openai),
+                messages,
+                ..Transcript::default()
+            }
+        };
+        let mut notes = Notes::default();
+        let alone = prepare(
+            &t(vec![]),
+            Format::Openai,
+            WriteOptions::default(),
+            &mut notes,
+        );
+        assert_eq!(
+            shape(&alone),
+            [
+                "User: go",
+                "Assistant: on it, call srv",
+                "Tool: result srv",
+                "Assistant: call x"
+            ]
+        );
+        assert!(
+            notes
+                .lines()
+                .iter()
+                .any(|l| l.starts_with("1 call written after the results that follow"))
+        );
+        let next = message(Role::Assistant, vec![call("y", false)]);
+        assert_eq!(
+            shape(&prepared(&t(vec![next]), Format::Openai)),
+            [
+                "User: go",
+                "Assistant: on it, call srv",
+                "Tool: result srv",
+                "Assistant: call x, call y"
+            ]
+        );
+        // Answered by the run: nothing moves.
+        let answered = prepared(
+            &t(vec![message(Role::Tool, vec![result("x")])]),
+            Format::Openai,
+        );
+        assert_eq!(answered.messages.len(), 4);
+        assert_eq!(shape(&answered)[1], "Assistant: on it, call srv, call x");
+        // A run answering none of the message's calls answers an earlier message.
+        let mut other = t(vec![]);
+        other.messages[2] = message(Role::Tool, vec![result("elsewhere")]);
+        assert_eq!(
+            shape(&prepared(&other, Format::Openai))[1],
+            "Assistant: on it, call srv, call x"
         );
     }
 }
