@@ -106,8 +106,8 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Recorded exchanges: requests replay earlier calls as history (only their results
-    /// count); responses hold the calls.
+    /// Recorded exchanges: requests replay the conversation so far (the interpreter
+    /// keeps what no earlier request or response held); responses hold the calls.
     pub(super) fn interactions(
         &mut self,
         interactions: Vec<cassette::Interaction>,
