@@ -269,6 +269,9 @@ impl Interpreter {
                     self.ordinal = 0;
                 }
             }
+            if depth == 0 && self.history {
+                self.request_system(&obj, lines);
+            }
             if let Some(kind) = streams::stream_kind(&obj) {
                 self.stream_event(&node, &obj, kind, &ctx);
                 return true;
@@ -524,6 +527,48 @@ impl Interpreter {
             }
         }
         true
+    }
+
+    /// A request's system prompt given beside its messages (Anthropic's and Bedrock's
+    /// `system`, Gemini's `systemInstruction`, the Responses API's `instructions`): a
+    /// system turn, told once as the messages are.
+    #[cold]
+    fn request_system(&mut self, obj: &crate::json::Obj, lines: &LineIndex) {
+        let Some(system) = [
+            "system",
+            "systemInstruction",
+            "system_instruction",
+            "instructions",
+        ]
+        .iter()
+        .find_map(|k| obj.get(k)) else {
+            return;
+        };
+        let mut turn = Turn::new(Role::System, lines.line(system.offset()));
+        let mut push = |node: Node| {
+            if let Some(text) = node.str() {
+                if !text.trim().is_empty() {
+                    turn.push_text(text, lines.line(node.offset()), false);
+                }
+            }
+        };
+        match system.kind() {
+            Kind::String => push(system),
+            _ => {
+                let parts = system
+                    .object()
+                    .and_then(|o| o.get("parts"))
+                    .unwrap_or(system);
+                for part in parts.items() {
+                    if let Some(text) = part.object().and_then(|p| p.get("text")) {
+                        push(text);
+                    }
+                }
+            }
+        }
+        if !turn.is_empty() {
+            self.submit(turn, None);
+        }
     }
 
     /// Whether a message of a recording's request is new to the conversation, and so

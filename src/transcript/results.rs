@@ -431,4 +431,22 @@ mod tests {
         ]);
         assert_eq!(got, ["User: Hi", "call f c1", "result c1"]);
     }
+
+    /// A system prompt beside the messages (Anthropic's `system`, Gemini's
+    /// `systemInstruction`, `instructions`) is the conversation's system turn, told
+    /// once however often requests repeat it.
+    #[test]
+    fn a_requests_system_prompt_beside_its_messages_is_told_once() {
+        let anthropic = r#"{"system":[{"type":"text","text":"Be brief."}],"messages":[{"role":"user","content":"Hi"}]}"#;
+        let response = r#"{"choices":[{"message":{"role":"assistant","content":"Hello."}}]}"#;
+        let got = recording(&[(true, anthropic), (false, response), (true, anthropic)]);
+        assert_eq!(got, ["System: Be brief.", "User: Hi", "Assistant: Hello."]);
+        let gemini = r#"{"systemInstruction":{"parts":[{"text":"Be kind."}]},"contents":[{"role":"user","parts":[{"text":"Hey"}]}]}"#;
+        assert_eq!(
+            recording(&[(true, gemini)]),
+            ["System: Be kind.", "User: Hey"]
+        );
+        let responses = r#"{"instructions":"Be exact.","input":"Why?"}"#;
+        assert_eq!(recording(&[(true, responses)])[0], "System: Be exact.");
+    }
 }
