@@ -449,4 +449,35 @@ mod tests {
         let responses = r#"{"instructions":"Be exact.","input":"Why?"}"#;
         assert_eq!(recording(&[(true, responses)])[0], "System: Be exact.");
     }
+
+    /// Lines that each hold a conversation so far, with xAI's role names: a line that
+    /// repeats the one before and goes on is the same conversation (its first messages
+    /// up to the first user message), so its call is a copy, told once.
+    #[test]
+    fn a_conversation_with_xai_roles_keeps_its_scope_from_line_to_line() {
+        let first = r#"{"messages":[{"role":"ROLE_SYSTEM","content":"S"},{"role":"ROLE_USER","content":"Hi"},{"role":"ROLE_ASSISTANT","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#;
+        let second = r#"{"messages":[{"role":"ROLE_SYSTEM","content":"S"},{"role":"ROLE_USER","content":"Hi"},{"role":"ROLE_ASSISTANT","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"ROLE_USER","content":"More"}]}"#;
+        let calls = |lines: &[&str]| {
+            let mut interp = Interpreter::new();
+            let mut calls = 0;
+            for (n, text) in lines.iter().enumerate() {
+                let doc = crate::json::Doc::parse(text).unwrap();
+                interp.feed(doc.root(), &crate::json::LineIndex::new(text, n as u64 + 1));
+                interp.finish();
+                calls += interp
+                    .drain()
+                    .map(|e| match e {
+                        Event::Turn(t) => t.calls.len(),
+                        _ => 0,
+                    })
+                    .sum::<usize>();
+            }
+            calls
+        };
+        assert_eq!(calls(&[first, second]), 1);
+        // Another user message after the same system prompt: another conversation,
+        // whose call of the same id is its own.
+        let other = first.replace("\"Hi\"", "\"Hello\"");
+        assert_eq!(calls(&[first, &other]), 2);
+    }
 }
