@@ -259,7 +259,7 @@ impl Interpreter {
             // A recording is one conversation, whose requests repeat it, also in
             // another provider's format (an agent handed on to another model).
             if depth == 0
-                && !(self.recording && self.conversations > 0)
+                && !self.recording
                 && let Some(messages) = obj.arr("messages")
             {
                 let conversation = conversation_of(&messages);
