@@ -325,7 +325,7 @@ mod tests {
     /// replayed from a response is not, and neither is its text.
     #[test]
     fn a_call_inserted_by_the_client_is_handed_on_once() {
-        let inserted = r#"{"role":"assistant","tool_calls":[{"id":"auto_1","type":"function","function":{"name":"search","arguments":"{\"q\":1}"}}]}"#;
+        let inserted = r#"{"role":"assistant","content":"Searching.","tool_calls":[{"id":"auto_1","type":"function","function":{"name":"search","arguments":"{\"q\":1}"}}]}"#;
         let second = format!(
             r#"{{"messages":[{{"role":"user","content":"Hi"}},{CALL_F},{{"role":"tool","tool_call_id":"t1","content":"ok"}},{inserted},{{"role":"tool","tool_call_id":"auto_1","content":"found"}}]}}"#
         );
@@ -350,6 +350,8 @@ mod tests {
                 "Assistant: Let me look.",
                 "call f t1",
                 "result t1",
+                // Its own text, beside its own call.
+                "Assistant: Searching.",
                 "call search auto_1",
                 "result auto_1",
                 "Assistant: Bye.",
