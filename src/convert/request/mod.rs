@@ -80,6 +80,18 @@ pub(crate) fn prepare(
     t
 }
 
+/// The call ids the results of `messages` answer.
+fn result_ids(messages: &[super::model::Message]) -> std::collections::HashSet<String> {
+    messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            super::model::Part::Result(r) => r.call_id.clone(),
+            _ => None,
+        })
+        .collect()
+}
+
 pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     crate::diag::plural(n as u64, one, many)
 }

@@ -3,7 +3,8 @@
 
 use super::super::encode::{Notes, same_family};
 use super::super::model::{Format, Message, Part, Role, Transcript};
-use super::plural;
+use super::unanswered::last_turn;
+use super::{plural, result_ids};
 use std::collections::HashSet;
 
 /// The model's messages one after another, the first ending in calls, are one turn (a
@@ -200,14 +201,7 @@ fn calls_after_next_results(t: &mut Transcript, notes: &mut Notes) {
             i += 1;
             continue;
         }
-        let answered: HashSet<String> = t.messages[i + 1..=i + run]
-            .iter()
-            .flat_map(|m| &m.parts)
-            .filter_map(|p| match p {
-                Part::Result(r) => r.call_id.clone(),
-                _ => None,
-            })
-            .collect();
+        let answered = result_ids(&t.messages[i + 1..=i + run]);
         let open = |p: &Part| {
             matches!(p, Part::Call(c) if c.written.is_none()
                 && c.id.as_deref().is_some_and(|id| !answered.contains(id)))
@@ -221,10 +215,7 @@ fn calls_after_next_results(t: &mut Transcript, notes: &mut Notes) {
         // Only where that makes them the last turn's: the run ends the conversation,
         // or the model's last message follows it. Elsewhere they stay unanswered where
         // they are (and `--unanswered` decides).
-        let next = i + run + 1;
-        let last_turn = next == t.messages.len()
-            || (next + 1 == t.messages.len() && t.messages[next].role == Role::Assistant);
-        if !last_turn || !some_answered || !calls.iter().any(open) {
+        if i + run + 1 < last_turn(t) || !some_answered || !calls.iter().any(open) {
             i += run + 1;
             continue;
         }

@@ -3,13 +3,12 @@
 
 use super::super::encode::Notes;
 use super::super::model::{Part, Role, TextPart, Transcript};
-use super::plural;
-use std::collections::HashSet;
+use super::{plural, result_ids};
 
 /// The index of the message whose calls may stay open: the last, when it is the
 /// model's (a request that asks for the results' answer ends there; any message after
 /// a call must hold its result).
-fn last_turn(t: &Transcript) -> usize {
+pub(super) fn last_turn(t: &Transcript) -> usize {
     match t.messages.last() {
         Some(m) if m.role == Role::Assistant => t.messages.len() - 1,
         _ => t.messages.len(),
@@ -34,15 +33,7 @@ pub(crate) const PLACEHOLDER: &str = "No result was recorded for this call.";
 /// is written as the text it was; a native call is answered by a placeholder result
 /// (`--unanswered placeholder`), or left as it is (`keep`).
 pub(super) fn unanswered_calls(t: &mut Transcript, unanswered: Unanswered, notes: &mut Notes) {
-    let answered: HashSet<String> = t
-        .messages
-        .iter()
-        .flat_map(|m| &m.parts)
-        .filter_map(|p| match p {
-            Part::Result(r) => r.call_id.clone(),
-            _ => None,
-        })
-        .collect();
+    let answered = result_ids(&t.messages);
     let open_from = last_turn(t);
     let mut as_text = 0;
     let mut native = 0;
