@@ -488,6 +488,21 @@ pub struct Turn {
     /// Text for the json and text channels.
     pub texts: Vec<Text>,
     pub(crate) origin: Origin,
+    /// Where a history snapshot put this turn, by a call given earlier (see
+    /// [`Placement`]): `convert` orders its messages by it; `extract` needs no order
+    /// beyond the calls'.
+    pub(crate) placement: Option<Placement>,
+}
+
+/// A turn read from a snapshot of a whole history (LangGraph's `values`) after the
+/// stream that gave the calls around it: the snapshot says where it belongs.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Placement {
+    /// Before the message holding the call of this id.
+    Before(String),
+    /// In the message holding the call of this id (what the snapshot's copy of that
+    /// message adds: its reasoning, its text).
+    Within(String),
 }
 
 impl Turn {
@@ -499,6 +514,7 @@ impl Turn {
             calls: Vec::new(),
             texts: Vec::new(),
             origin: Origin::Plain,
+            placement: None,
         }
     }
 

@@ -10,7 +10,7 @@ use super::{Converted, Settings};
 use crate::diag::Diag;
 use crate::engine::Engine;
 use crate::input::{Framing, Reader};
-use crate::model::Event;
+use crate::model::{Event, Placement};
 use anyhow::{Result, bail};
 
 /// Converts `text` through extract's reader; `what` says what it was taken for.
@@ -104,7 +104,7 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                     c.arguments_raw = call.arguments_raw.clone();
                     m.parts.push(Part::Call(c));
                 }
-                t.messages.push(m);
+                place(&mut t.messages, m, turn.placement.as_ref());
             }
             Event::Result(result) => {
                 let mut r = ResultPart::new(Raw::new(result.content.to_string()));
@@ -120,4 +120,95 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
         }
     }
     Ok((t, raw))
+}
+
+/// Adds a message where a history snapshot put it (see [`Placement`]): before, or
+/// into, the message holding a call given earlier; at the end when no message holds it.
+fn place(messages: &mut Vec<Message>, mut m: Message, placement: Option<&Placement>) {
+    let holder = |id: &str| {
+        messages.iter().rposition(|held| {
+            held.parts
+                .iter()
+                .any(|p| matches!(p, Part::Call(c) if c.id.as_deref() == Some(id)))
+        })
+    };
+    match placement {
+        Some(Placement::Before(id)) if let Some(at) = holder(id) => messages.insert(at, m),
+        Some(Placement::Within(id)) if let Some(at) = holder(id) => {
+            let parts = &mut messages[at].parts;
+            let first_call = parts
+                .iter()
+                .position(|p| matches!(p, Part::Call(_)))
+                .unwrap_or(parts.len());
+            parts.splice(first_call..first_call, m.parts.drain(..));
+        }
+        _ => messages.push(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each message as its role and part kinds, in order.
+    fn shape(t: &Transcript) -> Vec<String> {
+        t.messages
+            .iter()
+            .map(|m| {
+                let parts: Vec<&str> = m
+                    .parts
+                    .iter()
+                    .map(|p| match p {
+                        Part::Text(_) => "text",
+                        Part::Reasoning(_) => "reasoning",
+                        Part::Call(_) => "call",
+                        Part::Result(_) => "result",
+                        _ => "other",
+                    })
+                    .collect();
+                format!("{:?} {}", m.role, parts.join(","))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_history_snapshot_puts_its_new_messages_where_it_holds_them() {
+        // LangGraph streams the model's call (`messages` mode), then the whole state
+        // (`values` mode): the user's message and the reasoning come only there.
+        let text = concat!(
+            r#"["messages",[{"type":"AIMessageChunk","id":"run-1","content":"","tool_call_chunks":[{"name":"f","args":"{\"a\":1}","id":"call_1","index":0}]},{"langgraph_node":"agent"}]]"#,
+            "\n",
+            r#"["values",{"messages":[{"type":"human","id":"h1","content":"hi"},{"type":"system","id":"s1","content":"be brief"},{"type":"ai","id":"run-1","content":"","additional_kwargs":{"reasoning_content":"think"},"tool_calls":[{"name":"f","args":{"a":1},"id":"call_1"}]}]}]"#,
+            "\n",
+            r#"["messages",[{"type":"tool","id":"t1","content":"ok","tool_call_id":"call_1"},{"langgraph_node":"tools"}]]"#,
+            "\n",
+        );
+        let (t, _) = transcript(text).unwrap();
+        assert_eq!(
+            shape(&t),
+            [
+                "User text",
+                "System text",
+                "Assistant reasoning,call",
+                "Tool result"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_growing_history_keeps_its_order() {
+        // Each line holds the whole history so far: the copies come first, nothing new
+        // stands before them, and nothing moves.
+        let text = concat!(
+            r#"{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#,
+            "\n",
+            r#"{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"assistant","content":"done"}]}"#,
+            "\n",
+        );
+        let (t, _) = transcript(text).unwrap();
+        let shape = shape(&t);
+        let call = shape.iter().position(|s| s == "Assistant call").unwrap();
+        assert!(shape[..call].iter().all(|s| s.starts_with("User")), "{shape:?}");
+        assert_eq!(shape.last().unwrap(), "Assistant text", "{shape:?}");
+    }
 }

@@ -43,8 +43,18 @@ impl Interpreter {
             },
             Kind::Array => {
                 let mut found = false;
+                // Turns this list gave so far start here (the turn open before it, if
+                // any, is flushed first).
+                let first = self.events.len() + usize::from(self.open.is_some());
                 for item in node.items() {
+                    let given = self.events.len() + usize::from(self.open.is_some());
+                    self.copied_call = None;
                     found |= self.walk(&item, ctx);
+                    if let Some(id) = self.copied_call.take()
+                        && !self.recording
+                    {
+                        self.place_before_copy(first..given, &id);
+                    }
                 }
                 found
             }
@@ -135,6 +145,19 @@ impl Interpreter {
         found || obj.items("candidates").next().is_some()
     }
 
+    /// A list (a snapshot of the whole history) repeats a call given before, after
+    /// messages it gives for the first time: those came before that call's message.
+    fn place_before_copy(&mut self, new: std::ops::Range<usize>, id: &str) {
+        let end = new.end.min(self.events.len());
+        for event in self.events.get_mut(new.start..end).unwrap_or_default() {
+            if let crate::model::Event::Turn(turn) = event
+                && turn.placement.is_none()
+            {
+                turn.placement = Some(crate::model::Placement::Before(id.to_owned()));
+            }
+        }
+    }
+
     /// One message of any format: its text, native calls and results.
     fn message(&mut self, node: &Node, obj: &Obj, role: Role, ctx: &Ctx) {
         if let Some(key) = langchain_body_key(obj)
@@ -149,6 +172,8 @@ impl Interpreter {
             return;
         }
         let line = ctx.lines.line(node.offset());
+        // The copies this message holds, apart from any before it.
+        let outer_copy = self.copied_call.take();
         let key = obj
             .str("id")
             .filter(|_| obj.has("type") || obj.has("model") || ctx.langchain)
@@ -207,8 +232,9 @@ impl Interpreter {
                 false,
             );
         }
-        // LangChain keeps a provider's reasoning beside the message.
-        if ctx.langchain {
+        // LangChain keeps a provider's reasoning beside the message (a serialized
+        // message's body, or a message dict, which names its role by `type`).
+        if ctx.langchain || !obj.has("role") && super::langchain_role(obj).is_some() {
             for (text, at) in streams::langchain_reasoning(obj) {
                 turn.push_text(text, ctx.lines.line(at.offset()), true);
             }
@@ -295,6 +321,18 @@ impl Interpreter {
             && let Some(call) = native::function_call(&fc, &fc_obj, ctx.lines)
         {
             self.add_call(&mut turn, call);
+        }
+        // A copy of a message whose calls were given before adds its text to that
+        // message (a snapshot after the stream: the stream gave no reasoning).
+        if role == Role::Assistant
+            && turn.calls.is_empty()
+            && !self.recording
+            && let Some(id) = &self.copied_call
+        {
+            turn.placement = Some(crate::model::Placement::Within(id.clone()));
+        }
+        if outer_copy.is_some() {
+            self.copied_call = outer_copy;
         }
         self.submit(turn, key);
         for result in pending_results {

@@ -142,6 +142,10 @@ pub(crate) struct Interpreter {
     /// how often the current request holds each so far, and how often one was told.
     request_messages: HashMap<u64, u32>,
     told_messages: HashMap<u64, u32>,
+    /// The id of a call of the value being read that was given before (a copy): a
+    /// snapshot of the whole history repeating what a stream gave (see
+    /// [`crate::model::Placement`]).
+    copied_call: Option<String>,
 }
 
 /// How much of a response's text is kept to tell a replayed text call (see
@@ -487,6 +491,9 @@ impl Interpreter {
                 arguments.as_bytes(),
             ]);
             if !self.seen_calls.insert(key) && (self.history || !self.distinct_steps) {
+                if self.copied_call.is_none() {
+                    self.copied_call = Some(id.clone());
+                }
                 return;
             }
         }
