@@ -555,6 +555,15 @@ impl Turn {
         self.texts.push(text);
     }
 
+    /// Gives the reasoning text pushed last the signature its provider gave it.
+    pub(crate) fn sign_last_reasoning(&mut self, signature: &str) {
+        if let Some(last) = self.texts.last_mut().filter(|t| t.reasoning)
+            && !signature.is_empty()
+        {
+            last.signature = Some(signature.into());
+        }
+    }
+
     fn push(&mut self, text: Cow<'_, str>, line: u64, reasoning: bool, raw: bool) {
         if text.trim().is_empty() {
             return;

@@ -2604,3 +2604,30 @@ fn a_swe_agent_command_run_twice_with_one_id_is_two_calls() {
         .unwrap();
     assert_eq!(String::from_utf8(again.stdout).unwrap().lines().count(), 2);
 }
+
+#[test]
+fn an_anthropic_streams_signed_thinking_goes_back_to_anthropic_with_its_signature() {
+    // Anthropic takes thinking back only with the signature its stream gave it (a
+    // `signature_delta`); other targets have no field for it, and say so.
+    let file = "fixtures/anthropic/stream-thinking.sse";
+    let out = convert(&["--to", "anthropic", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["messages"][0]["content"][0],
+        serde_json::json!({
+            "type": "thinking",
+            "thinking": "The user wants the weather; I will call get_weather.",
+            "signature": "EqQBCkYIARgCIkCsig0"
+        })
+    );
+    assert!(!stderr(&out).contains("reasoning part"), "{}", stderr(&out));
+    let out = convert(&["--to", "gemini", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("reasoning fields of the source format not written (signature)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("EqQBCkYIARgCIkCsig0"));
+}

@@ -188,6 +188,18 @@ impl TextPart {
             extra: Vec::new(),
         }
     }
+
+    /// The signature Anthropic gave this reasoning, when a transcript of `source` holds
+    /// one: read from Anthropic, or by extract's reader (no source), which keeps only
+    /// the signatures of Anthropic's thinking blocks.
+    pub(crate) fn anthropic_signature(&self, source: Option<Format>) -> Option<&Raw> {
+        if !matches!(source, Some(Format::Anthropic) | None) {
+            return None;
+        }
+        self.extra
+            .iter()
+            .find_map(|(k, v)| (k == "signature").then_some(v))
+    }
 }
 
 /// Where a call or result sat in message text, and how it was written there: a writer

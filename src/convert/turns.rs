@@ -84,7 +84,11 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                     .take(if source_only { 1 } else { usize::MAX })
                 {
                     raw |= text.raw;
-                    let part = TextPart::new(text.text.as_str());
+                    let mut part = TextPart::new(text.text.as_str());
+                    if let Some(signature) = &text.signature {
+                        let quoted = serde_json::to_string(&**signature).expect("a string");
+                        part.extra.push(("signature".into(), Raw::new(quoted)));
+                    }
                     m.parts.push(if text.reasoning {
                         Part::Reasoning(part)
                     } else {
@@ -208,7 +212,10 @@ mod tests {
         let (t, _) = transcript(text).unwrap();
         let shape = shape(&t);
         let call = shape.iter().position(|s| s == "Assistant call").unwrap();
-        assert!(shape[..call].iter().all(|s| s.starts_with("User")), "{shape:?}");
+        assert!(
+            shape[..call].iter().all(|s| s.starts_with("User")),
+            "{shape:?}"
+        );
         assert_eq!(shape.last().unwrap(), "Assistant text", "{shape:?}");
     }
 }

@@ -20,6 +20,9 @@ pub struct Text {
     /// it (a whole call object), the text channel does not, as text syntaxes inside its
     /// strings are read from their decoded values instead (escapes undone).
     pub(crate) json_source: bool,
+    /// The signature the provider gave this reasoning (Anthropic's thinking block):
+    /// `convert` sends it back with the thinking, which Anthropic takes only so.
+    pub(crate) signature: Option<Box<str>>,
     /// How many line breaks come before each block of `LINE_BLOCK` bytes (and one more
     /// entry for the end), counted once when a line is first asked for.
     breaks_before: OnceLock<Vec<usize>>,
@@ -259,6 +262,7 @@ impl Text {
             reasoning,
             raw,
             json_source: false,
+            signature: None,
             breaks_before: OnceLock::new(),
             openers: OnceLock::new(),
             wil: OnceLock::new(),

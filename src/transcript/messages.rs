@@ -409,7 +409,13 @@ impl Interpreter {
                 let kind = obj.str("type");
                 match kind.as_deref() {
                     Some("thinking") => {
+                        let before = turn.texts.len();
                         turn.push_text(obj.str("thinking").unwrap_or_default(), line, true);
+                        if turn.texts.len() > before
+                            && let Some(signature) = obj.str("signature")
+                        {
+                            turn.sign_last_reasoning(&signature);
+                        }
                     }
                     Some("reasoning") if obj.has("text") => {
                         turn.push_text(obj.str("text").unwrap_or_default(), line, true);

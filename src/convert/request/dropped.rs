@@ -11,9 +11,7 @@ use super::plural;
 /// text. Responses keeps every reasoning item (encrypted ones are sent back as they
 /// were).
 pub(super) fn reasoning(t: &mut Transcript, to: Format, notes: &mut Notes) {
-    let signed = |r: &TextPart| {
-        t.source == Some(Format::Anthropic) && r.extra.iter().any(|(k, _)| k == "signature")
-    };
+    let signed = |r: &TextPart| r.anthropic_signature(t.source).is_some();
     let keep: Vec<Vec<bool>> = t
         .messages
         .iter()

@@ -36,6 +36,8 @@ impl Stream {
                 } else if kind == "text" {
                     self.push_text(&block.str("text").unwrap_or_default(), line, false);
                 } else if kind == "thinking" {
+                    self.thinking_blocks += 1;
+                    self.signature = block.str("signature").unwrap_or_default().into_owned();
                     self.push_text(&block.str("thinking").unwrap_or_default(), line, true);
                 } else if kind == "tool_result" || kind.ends_with("_tool_result") {
                     self.results.push(ToolResult {
@@ -68,6 +70,9 @@ impl Stream {
                     Some("thinking_delta") => {
                         self.push_text(&delta.str("thinking").unwrap_or_default(), line, true)
                     }
+                    Some("signature_delta") => self
+                        .signature
+                        .push_str(&delta.str("signature").unwrap_or_default()),
                     _ => {}
                 }
             }
@@ -100,5 +105,40 @@ mod tests {
             r#"{"type":"content_block_stop","index":0}"#,
         ]);
         assert_eq!(t.calls[0].arguments["q"], "a\"b");
+    }
+
+    fn thinking_block(index: u64, signature: &str) -> [String; 3] {
+        [
+            format!(
+                r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"thinking","thinking":"","signature":""}}}}"#
+            ),
+            format!(
+                r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"thinking_delta","thinking":"t{index}"}}}}"#
+            ),
+            format!(
+                r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"signature_delta","signature":"{signature}"}}}}"#
+            ),
+        ]
+    }
+
+    #[test]
+    fn one_thinking_block_keeps_its_signature_and_two_joined_keep_none() {
+        let start = r#"{"type":"message_start","message":{"id":"m"}}"#.to_owned();
+        let one: Vec<String> = std::iter::once(start.clone())
+            .chain(thinking_block(0, "sig0"))
+            .collect();
+        let refs: Vec<&str> = one.iter().map(String::as_str).collect();
+        let t = run(&refs);
+        assert_eq!(t.texts[0].text, "t0");
+        assert_eq!(t.texts[0].signature.as_deref(), Some("sig0"));
+        // Two blocks' thinking is read as one text, which neither signature signs.
+        let two: Vec<String> = std::iter::once(start)
+            .chain(thinking_block(0, "sig0"))
+            .chain(thinking_block(1, "sig1"))
+            .collect();
+        let refs: Vec<&str> = two.iter().map(String::as_str).collect();
+        let t = run(&refs);
+        assert_eq!(t.texts[0].text, "t0t1");
+        assert_eq!(t.texts[0].signature, None);
     }
 }

@@ -199,6 +199,10 @@ pub(super) struct Stream {
     text_line: u64,
     reasoning: String,
     reasoning_line: u64,
+    /// Anthropic's thinking blocks so far, and the signature of the last: one block's
+    /// signature goes back with its thinking; the joined text of several has none.
+    thinking_blocks: u32,
+    signature: String,
     /// The calls under way, oldest first. A call's slot is its place among all the
     /// calls the stream started: `calls[slot - base]`, where `base` calls were flushed
     /// before (see [`Stream::flush_oldest`]).
@@ -321,6 +325,8 @@ impl Stream {
             text_line: line,
             reasoning: String::new(),
             reasoning_line: line,
+            thinking_blocks: 0,
+            signature: String::new(),
             calls: VecDeque::new(),
             base: 0,
             chat_slots: HashMap::new(),
@@ -524,6 +530,9 @@ impl Stream {
             self.reasoning_line,
             true,
         );
+        if self.thinking_blocks == 1 {
+            turn.sign_last_reasoning(&self.signature);
+        }
         turn.push_text(std::mem::take(&mut self.text), self.text_line, false);
         for (_, text) in std::mem::take(&mut self.item_texts) {
             turn.push_text(text, self.text_line, false);
