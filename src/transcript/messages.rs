@@ -661,4 +661,32 @@ mod tests {
         assert_eq!(results[0].id.as_deref(), Some("call_1"));
         assert_eq!(results[0].dialect, native::XAI);
     }
+
+    #[test]
+    fn each_thinking_block_keeps_its_own_signature() {
+        // An empty block's signature signs nothing read: it is not given to the
+        // thinking before it.
+        let line = r#"{"id":"m","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"a","signature":"s1"},{"type":"thinking","thinking":"","signature":"s2"},{"type":"thinking","thinking":"b"},{"type":"thinking","thinking":"c","signature":"s3"}]}"#;
+        let mut interp = Interpreter::new();
+        let doc = crate::json::Doc::parse(line).unwrap();
+        interp.feed(doc.root(), &LineIndex::new(line, 1));
+        interp.finish();
+        let signed: Vec<(String, Option<String>)> = interp
+            .drain()
+            .filter_map(|e| match e {
+                Event::Turn(t) => Some(t.texts),
+                _ => None,
+            })
+            .flatten()
+            .map(|t| (t.text.clone(), t.signature.as_deref().map(Into::into)))
+            .collect();
+        assert_eq!(
+            signed,
+            [
+                ("a".into(), Some("s1".into())),
+                ("b".into(), None),
+                ("c".into(), Some("s3".into()))
+            ]
+        );
+    }
 }
