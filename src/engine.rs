@@ -322,12 +322,14 @@ impl<'o> Engine<'o> {
                         && !turn.texts.first().is_some_and(|t| t.json_source)
             }
             Event::Result(_) => true,
-            Event::Window(_) => false,
+            Event::Window(_) | Event::Conversation(_) => false,
         };
         match event {
             Event::Turn(turn) => self.turn(turn),
             Event::Result(result) => self.result(result),
             Event::Window(window) => self.window(window),
+            // Records are per call: which conversation holds it is convert's concern.
+            Event::Conversation(_) => Ok(()),
         }
     }
 

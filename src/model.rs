@@ -641,6 +641,10 @@ pub enum Event {
     Result(ToolResult),
     /// One window of a plain-text input too large to hold whole.
     Window(Window),
+    /// The events after this one belong to conversation `n` of the source (from 0): a
+    /// recording whose requests start another history (a subagent's, another test's),
+    /// and return to an earlier one.
+    Conversation(u32),
 }
 
 /// A piece of one long plain text (one assistant turn), read window by window. Windows

@@ -2631,3 +2631,62 @@ fn an_anthropic_streams_signed_thinking_goes_back_to_anthropic_with_its_signatur
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("EqQBCkYIARgCIkCsig0"));
 }
+
+#[test]
+fn a_recording_of_two_conversations_converts_to_two_requests() {
+    // A manager agent delegates to a worker, whose conversation opens with its own
+    // system prompt, then goes on: each request continues the conversation that opened
+    // as it opens, so each API request holds one conversation, its calls answered.
+    let file = "fixtures/corpus/cassettes/crewai-delegation-returns-to-the-manager.yaml";
+    let out = convert(&["--verify", "--to", "openai", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<Value> = String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let shape = |doc: &Value| -> Vec<String> {
+        doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let calls: Vec<&str> = m["tool_calls"]
+                    .as_array()
+                    .map(|c| {
+                        c.iter()
+                            .filter_map(|c| c["function"]["name"].as_str())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                format!("{} {}", m["role"].as_str().unwrap(), calls.join(","))
+            })
+            .collect()
+    };
+    assert_eq!(
+        lines.iter().map(shape).collect::<Vec<_>>(),
+        [
+            [
+                "system ",
+                "user ",
+                "assistant Delegate_work_to_coworker",
+                "tool ",
+                "user ",
+                "assistant "
+            ],
+            [
+                "system ",
+                "user ",
+                "assistant scoring_examples",
+                "tool ",
+                "user ",
+                "assistant "
+            ],
+        ]
+    );
+    assert!(stderr(&out).contains("its requests hold 2 conversations"));
+    // `json` keeps the recording as it came, one document.
+    let out = convert(&["--to", "json", file]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["messages"].as_array().unwrap().len(), 12);
+}

@@ -189,6 +189,30 @@ const EXPECTED: &[(&str, Calls)] = &[
             ("second_tool", Some("call_0"), 222),
         ],
     ),
+    // Two conversations in one recording: the manager's delegation, the worker's own
+    // (another system prompt), then the manager's again.
+    (
+        "cassettes/crewai-delegation-returns-to-the-manager.yaml",
+        &[
+            (
+                "Delegate_work_to_coworker",
+                Some("call_dnaC8S2aLtdNR4pYIkJTsH49"),
+                69,
+            ),
+            (
+                "scoring_examples",
+                Some("call_EvOmxTGewasw4mb6C7evkMkC"),
+                213,
+            ),
+        ],
+    ),
+    (
+        "cassettes/crewai-two-tests-in-one-cassette.yaml",
+        &[
+            ("get_weather", Some("call_x9KzZUT3UYazEUJiRmE0PvaU"), 117),
+            ("get_weather", Some("call_k8rYmsdMcCWSRKqVDFItmJ8v"), 301),
+        ],
+    ),
     // A history the test built: the call is in the request only, answered there.
     (
         "cassettes/pydantic-ai-bedrock-nova-history-built-by-the-test.yaml",

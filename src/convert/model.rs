@@ -304,3 +304,25 @@ impl ResultPart {
         self.content.0.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_anthropic_or_extracts_reader_vouches_for_a_signature() {
+        let mut signed = TextPart::new("t");
+        signed
+            .extra
+            .push(("signature".into(), Raw::new("\"s\"".to_owned())));
+        for source in [Some(Format::Anthropic), None] {
+            assert_eq!(
+                signed.anthropic_signature(source).map(Raw::as_str),
+                Some("\"s\""),
+                "{source:?}"
+            );
+        }
+        assert!(signed.anthropic_signature(Some(Format::Gemini)).is_none());
+        assert!(TextPart::new("t").anthropic_signature(None).is_none());
+    }
+}

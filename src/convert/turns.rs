@@ -15,19 +15,28 @@ use anyhow::{Result, bail};
 
 /// Converts `text` through extract's reader; `what` says what it was taken for.
 pub(crate) fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted> {
-    let (mut t, raw) = transcript(text)?;
+    let (t, conversation_of, raw) = transcript(text)?;
     let mut sink = Settings::engine_output();
     let mut engine = Engine::new(settings.options.clone(), &mut sink);
-    super::split::split(
-        &mut t.messages,
-        &mut engine,
-        &[Role::Assistant],
-        t.origin,
-        raw,
-    );
-    let found = t
-        .messages
+    // A request holds one conversation: a recording of several is written as several,
+    // one per line, in the order they began; `json` keeps them as recorded.
+    let mut conversations = if super::rules::is_api(settings.to) {
+        apart(t, &conversation_of)
+    } else {
+        vec![t]
+    };
+    for t in &mut conversations {
+        super::split::split(
+            &mut t.messages,
+            &mut engine,
+            &[Role::Assistant],
+            t.origin,
+            raw,
+        );
+    }
+    let found = conversations
         .iter()
+        .flat_map(|t| &t.messages)
         .flat_map(|m| &m.parts)
         .any(|p| matches!(p, Part::Call(_) | Part::Result(_)));
     if !found {
@@ -36,14 +45,54 @@ pub(crate) fn convert(text: &str, what: &str, settings: &Settings) -> Result<Con
     let mut out = Converted::default();
     let mut notes = Notes::default();
     notes.add(format!("{what}: {}", super::frame::STREAM));
-    super::emit(t, 0, settings, &mut engine, &mut out, &mut notes, true, "")?;
+    let one = conversations.len() == 1;
+    if !one {
+        notes.add(format!(
+            "its requests hold {} conversations (each request continues the one that opened as it opens: same system prompt and first user message), written one per line in the order they began",
+            conversations.len()
+        ));
+    }
+    for (n, t) in conversations.into_iter().enumerate() {
+        super::emit(t, n, settings, &mut engine, &mut out, &mut notes, one, "")?;
+    }
     out.warnings = notes.lines();
     Ok(out)
 }
 
-/// The turns and results extract's reader finds, as a transcript; and whether any of
+/// The messages of each conversation, as transcripts of their own in the order the
+/// conversations began; `conversation_of` gives each message's.
+fn apart(t: Transcript, conversation_of: &[u32]) -> Vec<Transcript> {
+    let count = conversation_of.iter().max().map_or(1, |&n| n as usize + 1);
+    if count == 1 {
+        return vec![t];
+    }
+    let mut order: Vec<u32> = Vec::with_capacity(count);
+    for &n in conversation_of {
+        if !order.contains(&n) {
+            order.push(n);
+        }
+    }
+    let mut out: Vec<Transcript> = order
+        .iter()
+        .map(|_| Transcript {
+            source: t.source,
+            origin: t.origin,
+            cut: t.cut,
+            ..Transcript::default()
+        })
+        .collect();
+    for (m, n) in t.messages.into_iter().zip(conversation_of) {
+        let at = order.iter().position(|o| o == n).unwrap_or(0);
+        out[at].messages.push(m);
+    }
+    out.retain(|t| !t.messages.is_empty());
+    out
+}
+
+/// The turns and results extract's reader finds, as a transcript; the conversation of
+/// each of its messages (a recording's requests may hold several); and whether any of
 /// its text was read straight from the file (plain model output), not from a message.
-fn transcript(text: &str) -> Result<(Transcript, bool)> {
+fn transcript(text: &str) -> Result<(Transcript, Vec<u32>, bool)> {
     let mut events: Vec<Event> = Vec::new();
     let diag = Diag::new(true);
     {
@@ -57,6 +106,8 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
             .read(&mut input, Framing::Auto)?;
     }
     let mut t = Transcript::default();
+    let mut conversation_of: Vec<u32> = Vec::new();
+    let mut conversation = 0;
     let mut raw = false;
     for event in events {
         match event {
@@ -108,7 +159,13 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                     c.arguments_raw = call.arguments_raw.clone();
                     m.parts.push(Part::Call(c));
                 }
-                place(&mut t.messages, m, turn.placement.as_ref());
+                place(
+                    &mut t.messages,
+                    &mut conversation_of,
+                    conversation,
+                    m,
+                    turn.placement.as_ref(),
+                );
             }
             Event::Result(result) => {
                 let mut r = ResultPart::new(Raw::new(result.content.to_string()));
@@ -118,17 +175,26 @@ fn transcript(text: &str) -> Result<(Transcript, bool)> {
                 let mut m = Message::new(Role::Tool);
                 m.parts.push(Part::Result(r));
                 t.messages.push(m);
+                conversation_of.push(conversation);
             }
+            Event::Conversation(n) => conversation = n,
             // With no window set, text is read whole, as one turn.
             Event::Window(_) => {}
         }
     }
-    Ok((t, raw))
+    Ok((t, conversation_of, raw))
 }
 
 /// Adds a message where a history snapshot put it (see [`Placement`]): before, or
 /// into, the message holding a call given earlier; at the end when no message holds it.
-fn place(messages: &mut Vec<Message>, mut m: Message, placement: Option<&Placement>) {
+/// `conversation_of` gives each message's conversation, `conversation` the new one's.
+fn place(
+    messages: &mut Vec<Message>,
+    conversation_of: &mut Vec<u32>,
+    conversation: u32,
+    mut m: Message,
+    placement: Option<&Placement>,
+) {
     let holder = |id: &str| {
         messages.iter().rposition(|held| {
             held.parts
@@ -137,7 +203,10 @@ fn place(messages: &mut Vec<Message>, mut m: Message, placement: Option<&Placeme
         })
     };
     match placement {
-        Some(Placement::Before(id)) if let Some(at) = holder(id) => messages.insert(at, m),
+        Some(Placement::Before(id)) if let Some(at) = holder(id) => {
+            messages.insert(at, m);
+            conversation_of.insert(at, conversation);
+        }
         Some(Placement::Within(id)) if let Some(at) = holder(id) => {
             let parts = &mut messages[at].parts;
             let first_call = parts
@@ -146,7 +215,10 @@ fn place(messages: &mut Vec<Message>, mut m: Message, placement: Option<&Placeme
                 .unwrap_or(parts.len());
             parts.splice(first_call..first_call, m.parts.drain(..));
         }
-        _ => messages.push(m),
+        _ => {
+            messages.push(m);
+            conversation_of.push(conversation);
+        }
     }
 }
 
@@ -187,7 +259,7 @@ mod tests {
             r#"["messages",[{"type":"tool","id":"t1","content":"ok","tool_call_id":"call_1"},{"langgraph_node":"tools"}]]"#,
             "\n",
         );
-        let (t, _) = transcript(text).unwrap();
+        let (t, _, _) = transcript(text).unwrap();
         assert_eq!(
             shape(&t),
             [
@@ -209,7 +281,7 @@ mod tests {
             r#"{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"assistant","content":"done"}]}"#,
             "\n",
         );
-        let (t, _) = transcript(text).unwrap();
+        let (t, _, _) = transcript(text).unwrap();
         let shape = shape(&t);
         let call = shape.iter().position(|s| s == "Assistant call").unwrap();
         assert!(
@@ -217,5 +289,62 @@ mod tests {
             "{shape:?}"
         );
         assert_eq!(shape.last().unwrap(), "Assistant text", "{shape:?}");
+    }
+
+    #[test]
+    fn a_message_given_before_the_snapshot_stays_where_it_was() {
+        // The user's message between the stream and the snapshot was given first: the
+        // snapshot's copy of the call moves nothing before it.
+        let text = concat!(
+            r#"["messages",[{"type":"AIMessageChunk","id":"run-1","content":"","tool_call_chunks":[{"name":"f","args":"{}","id":"call_1","index":0}]},{"langgraph_node":"agent"}]]"#,
+            "\n",
+            r#"{"type":"human","id":"h2","content":"next"}"#,
+            "\n",
+            r#"["values",{"messages":[{"type":"ai","id":"run-1","content":"","tool_calls":[{"name":"f","args":{},"id":"call_1"}]}]}]"#,
+            "\n",
+        );
+        let (t, _, _) = transcript(text).unwrap();
+        assert_eq!(shape(&t), ["Assistant call", "User text"]);
+    }
+
+    /// A cassette of `requests`, each answered by an assistant message calling `f`
+    /// with the call id given beside it.
+    fn cassette(requests: &[(&str, &str)]) -> String {
+        let mut out = String::from("interactions:\n");
+        for (body, id) in requests {
+            let response = format!(
+                r#"{{"id":"r","object":"chat.completion","choices":[{{"index":0,"message":{{"role":"assistant","content":null,"tool_calls":[{{"id":"{id}","type":"function","function":{{"name":"f","arguments":"{{}}"}}}}]}}}}]}}"#
+            );
+            out.push_str(&format!(
+                "- request:\n    body: '{body}'\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n  response:\n    body:\n      string: '{response}'\n    status:\n      code: 200\n"
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn a_recording_tells_its_conversations_apart_by_how_they_open() {
+        let a = r#"{"messages":[{"role":"system","content":"A"},{"role":"user","content":"go"}]}"#;
+        let b = r#"{"messages":[{"role":"system","content":"B"},{"role":"user","content":"go"}]}"#;
+        // A's second request continues A: its history opens as A's first did.
+        let a2 = r#"{"messages":[{"role":"system","content":"A"},{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}"#;
+        let text = cassette(&[(a, "c1"), (b, "c2"), (a2, "c3")]);
+        let (t, conversation_of, _) = transcript(&text).unwrap();
+        assert_eq!(conversation_of.len(), t.messages.len());
+        let apart = apart(t, &conversation_of);
+        let shapes: Vec<Vec<String>> = apart.iter().map(shape).collect();
+        assert_eq!(
+            shapes,
+            [
+                vec![
+                    "System text",
+                    "User text",
+                    "Assistant call",
+                    "Tool result",
+                    "Assistant call"
+                ],
+                vec!["System text", "User text", "Assistant call"],
+            ]
+        );
     }
 }

@@ -136,9 +136,7 @@ pub(crate) fn write(t: &Transcript, notes: &mut Notes) -> J {
                         .with("thinking", J::str(&r.text));
                     if same_family(t, to) {
                         keep_extra(&mut j, &r.extra, t, to, notes, "reasoning fields");
-                    } else if to == Format::Anthropic
-                        && let Some(signature) = r.anthropic_signature(t.source)
-                    {
+                    } else if let Some(signature) = r.anthropic_signature(t.source) {
                         j.push_extra(&[("signature".into(), signature.clone())]);
                     }
                     blocks.push(j);

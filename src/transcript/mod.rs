@@ -146,6 +146,10 @@ pub(crate) struct Interpreter {
     /// snapshot of the whole history repeating what a stream gave (see
     /// [`crate::model::Placement`]).
     copied_call: Option<String>,
+    /// A recording's conversations, by the key of their opening (see
+    /// [`request_conversation_key`]), and the one its last request continued.
+    request_conversations: HashMap<u64, u32>,
+    request_conversation: u32,
 }
 
 /// How much of a response's text is kept to tell a replayed text call (see
@@ -192,6 +196,72 @@ fn conversation_of(messages: &[Node]) -> u64 {
         }
     }
     crate::recent::hash_parts(&parts)
+}
+
+/// The key of the conversation a request body continues: its system prompt and its
+/// messages up to the first user message, by role and text, in any provider's format
+/// (OpenAI and Anthropic `messages`, Gemini `contents`, Responses `input`), so a history
+/// handed from one provider to another keeps its key; and whether the request holds
+/// history (the model's messages, calls or results). `None` when it holds no messages.
+fn request_conversation_key(request: &crate::json::Obj) -> Option<(u64, bool)> {
+    let messages = ["messages", "contents", "input"]
+        .iter()
+        .find_map(|k| request.arr(k))?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut write = |bytes: &[u8]| {
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    // A string, or the `text` of each of a list's parts.
+    let text_of = |node: &Node, write: &mut dyn FnMut(&[u8])| match node.kind() {
+        Kind::String => write(node.str().unwrap_or_default().as_bytes()),
+        _ => {
+            for part in node.items() {
+                if let Some(text) = part.object().and_then(|p| p.str("text")) {
+                    write(text.as_bytes());
+                }
+            }
+        }
+    };
+    for key in [
+        "system",
+        "systemInstruction",
+        "system_instruction",
+        "instructions",
+    ] {
+        if let Some(system) = request.get(key) {
+            let parts = system
+                .object()
+                .and_then(|o| o.get("parts"))
+                .unwrap_or(system);
+            write(&[Role::System as u8]);
+            text_of(&parts, &mut write);
+        }
+    }
+    let mut opened = false;
+    let mut history = false;
+    for message in &messages {
+        let Some(m) = message.object() else { continue };
+        let role = m.str("role").and_then(|r| Role::from_name(&r));
+        // A Responses call or result item, or the model's or a tool's message.
+        history |= match role {
+            Some(role) => matches!(role, Role::Assistant | Role::Tool),
+            None => m.str("type").is_some_and(|t| t.contains("call")),
+        };
+        if opened {
+            if history {
+                break;
+            }
+            continue;
+        }
+        let Some(role) = role else { continue };
+        write(&[role as u8]);
+        if let Some(content) = m.get("content").or_else(|| m.get("parts")) {
+            text_of(&content, &mut write);
+        }
+        opened = role == Role::User;
+    }
+    Some((hasher.digest(), history))
 }
 
 impl Interpreter {
@@ -274,6 +344,7 @@ impl Interpreter {
                 }
             }
             if depth == 0 && self.history {
+                self.request_conversation(&obj);
                 self.request_system(&obj, lines);
             }
             if let Some(kind) = streams::stream_kind(&obj) {
@@ -536,6 +607,30 @@ impl Interpreter {
         true
     }
 
+    /// Which of a recording's conversations a request continues: one that opened as
+    /// it opens, or else a new one (the one before, when it holds history). When that is
+    /// not the one before, what follows is marked
+    /// ([`Event::Conversation`]).
+    #[cold]
+    fn request_conversation(&mut self, request: &crate::json::Obj) {
+        let Some((key, history)) = request_conversation_key(request) else {
+            return;
+        };
+        // A request that opens in another way but holds history continues the one
+        // before (an agent given the history without its system prompt).
+        let next = if history && !self.request_conversations.is_empty() {
+            self.request_conversation
+        } else {
+            self.request_conversations.len() as u32
+        };
+        let n = *self.request_conversations.entry(key).or_insert(next);
+        if n != self.request_conversation {
+            self.flush();
+            self.request_conversation = n;
+            self.events.push(Event::Conversation(n));
+        }
+    }
+
     /// A request's system prompt given beside its messages (Anthropic's and Bedrock's
     /// `system`, Gemini's `systemInstruction`, the Responses API's `instructions`): a
     /// system turn, told once as the messages are.
@@ -598,8 +693,10 @@ impl Interpreter {
                 if turn.texts.is_empty() {
                     return false;
                 }
+                // Told once per conversation: another may open with the same words.
                 let role = [turn.role as u8];
-                let mut parts: Vec<&[u8]> = vec![&role];
+                let conversation = self.request_conversation.to_le_bytes();
+                let mut parts: Vec<&[u8]> = vec![&role, &conversation];
                 parts.extend(turn.texts.iter().map(|t| t.text.as_bytes()));
                 let key = crate::recent::hash_parts(&parts);
                 let here = self.request_messages.entry(key).or_insert(0);
