@@ -2690,3 +2690,44 @@ fn a_recording_of_two_conversations_converts_to_two_requests() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["messages"].as_array().unwrap().len(), 12);
 }
+
+#[test]
+fn replayed_gemini_results_without_ids_answer_their_own_calls_once() {
+    // Each request replays every functionResponse so far, by tool name only; the
+    // second web_search is open when the first one's result is replayed.
+    let file = "fixtures/corpus/cassettes/crewai-gemini-planner-then-worker.yaml";
+    let out = convert(&["--verify", "--to", "openai", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    let worker: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for m in worker["messages"].as_array().unwrap() {
+        if let Some(calls) = m["tool_calls"].as_array() {
+            for c in calls {
+                pairs.push((
+                    c["function"]["arguments"].as_str().unwrap().into(),
+                    String::new(),
+                ));
+            }
+        }
+        if m["role"] == "tool" {
+            let last = pairs.iter_mut().rfind(|p| p.1.is_empty()).unwrap();
+            last.1 = m["content"].as_str().unwrap().into();
+        }
+    }
+    assert_eq!(pairs.len(), 4, "{pairs:?}");
+    // Each search's result names its own query.
+    for (arguments, result) in &pairs[..2] {
+        let query: Value = serde_json::from_str(arguments).unwrap();
+        let query = query["query"].as_str().unwrap();
+        assert!(
+            result.contains(&format!("Search results for '{query}'")),
+            "{pairs:?}"
+        );
+    }
+    assert!(
+        !stderr(&out).contains("with no call before them"),
+        "{}",
+        stderr(&out)
+    );
+}

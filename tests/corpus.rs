@@ -207,6 +207,16 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "cassettes/crewai-gemini-planner-then-worker.yaml",
+        &[
+            ("create_reasoning_plan", None, 61),
+            ("web_search", None, 159),
+            ("web_search", None, 250),
+            ("read_website", None, 347),
+            ("generate_report", None, 450),
+        ],
+    ),
+    (
         "cassettes/crewai-two-tests-in-one-cassette.yaml",
         &[
             ("get_weather", Some("call_x9KzZUT3UYazEUJiRmE0PvaU"), 117),

@@ -698,17 +698,34 @@ impl Interpreter {
                 let conversation = self.request_conversation.to_le_bytes();
                 let mut parts: Vec<&[u8]> = vec![&role, &conversation];
                 parts.extend(turn.texts.iter().map(|t| t.text.as_bytes()));
-                let key = crate::recent::hash_parts(&parts);
-                let here = self.request_messages.entry(key).or_insert(0);
-                *here += 1;
-                let told = self.told_messages.entry(key).or_insert(0);
-                if *here > *told {
-                    *told += 1;
-                    true
-                } else {
-                    false
-                }
+                self.told_more_often(crate::recent::hash_parts(&parts))
             }
+        }
+    }
+
+    /// Whether a result without an id in a recording's request is new: held more
+    /// often than by any request before, as user messages are told.
+    fn request_result_is_new(&mut self, result: &ToolResult) -> bool {
+        let conversation = self.request_conversation.to_le_bytes();
+        self.told_more_often(crate::recent::hash_parts(&[
+            b"result",
+            &conversation,
+            result.name.as_deref().unwrap_or_default().as_bytes(),
+            result.content.as_str().as_bytes(),
+        ]))
+    }
+
+    /// Counts one more of `key` in this request; true when that is more than any
+    /// request before held, so it is told.
+    fn told_more_often(&mut self, key: u64) -> bool {
+        let here = self.request_messages.entry(key).or_insert(0);
+        *here += 1;
+        let told = self.told_messages.entry(key).or_insert(0);
+        if *here > *told {
+            *told += 1;
+            true
+        } else {
+            false
         }
     }
 }

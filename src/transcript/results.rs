@@ -161,6 +161,12 @@ impl Interpreter {
         {
             result.name = Some(name.clone());
         }
+        // A request replays the results before it: one without an id is new only when
+        // this request holds it more often than all before (it would otherwise answer a
+        // newer open call of its tool).
+        if self.history && result.id.is_none() && !self.request_result_is_new(&result) {
+            return;
+        }
         // A result that names its tool but not its call (Gemini's) answers the
         // earliest open call of that tool.
         if result.id.is_none()
@@ -288,6 +294,53 @@ mod tests {
             }));
         }
         out
+    }
+
+    /// Gemini replays its results without ids in every request: an earlier result
+    /// replayed is no new one, and does not answer the call the last response opened.
+    #[test]
+    fn a_replayed_result_without_an_id_answers_nothing_new() {
+        let call = |q: &str| {
+            format!(
+                r#"{{"role":"model","parts":[{{"functionCall":{{"name":"search","args":{{"q":"{q}"}}}}}}]}}"#
+            )
+        };
+        let result = |r: &str| {
+            format!(
+                r#"{{"role":"user","parts":[{{"functionResponse":{{"name":"search","response":{{"r":"{r}"}}}}}}]}}"#
+            )
+        };
+        let response = |q: &str| format!(r#"{{"candidates":[{{"content":{}}}]}}"#, call(q));
+        let user = r#"{"role":"user","parts":[{"text":"go"}]}"#;
+        let first = format!(r#"{{"contents":[{user}]}}"#);
+        let second = format!(r#"{{"contents":[{user},{},{}]}}"#, call("a"), result("1"));
+        let third = format!(
+            r#"{{"contents":[{user},{},{},{},{}]}}"#,
+            call("a"),
+            result("1"),
+            call("b"),
+            result("2")
+        );
+        let got = recording(&[
+            (true, &first),
+            (false, &response("a")),
+            (true, &second),
+            (false, &response("b")),
+            (true, &third),
+        ]);
+        let calls: Vec<&String> = got.iter().filter(|l| l.starts_with("call")).collect();
+        let results: Vec<&String> = got.iter().filter(|l| l.starts_with("result")).collect();
+        assert_eq!(calls.len(), 2, "{got:?}");
+        // One result each, and each the id of its own call, in order.
+        let ids: Vec<&str> = calls
+            .iter()
+            .map(|c| c.rsplit(' ').next().unwrap())
+            .collect();
+        let answered: Vec<&str> = results
+            .iter()
+            .map(|r| r.rsplit(' ').next().unwrap())
+            .collect();
+        assert_eq!(answered, ids, "{got:?}");
     }
 
     const CALL_F: &str = r#"{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"t1","type":"function","function":{"name":"f","arguments":"{}"}}]}"#;
