@@ -73,15 +73,30 @@ impl AtomicFile {
     }
 }
 
+/// The longest NAME in a temporary file's name: with the dots, six random characters
+/// and the suffix, a name of 255 bytes, the most most file systems take.
+const MAX_TEMP_NAME: usize = 255 - ".".len() - ".".len() - 6 - ".toolsift-tmp".len();
+
 /// `.NAME.XXXXXX.toolsift-tmp` in the target's directory: the same file system, so the
-/// rename is atomic, and hidden, so a directory walk skips it.
+/// rename is atomic, and hidden, so a directory walk skips it. A NAME too long for
+/// that is cut (the target keeps its whole name).
 fn temp_beside(target: &Path) -> io::Result<NamedTempFile> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    let name = target.file_name().unwrap_or_default();
     let mut prefix = OsString::from(".");
-    prefix.push(target.file_name().unwrap_or_default());
+    if name.len() <= MAX_TEMP_NAME {
+        prefix.push(name);
+    } else {
+        let name = name.to_string_lossy();
+        let mut end = MAX_TEMP_NAME;
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
+        prefix.push(&name[..end]);
+    }
     prefix.push(".");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".toolsift-tmp");
@@ -165,6 +180,21 @@ mod tests {
         f.commit().unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"new\n");
         assert_eq!(names(tmp.path()), ["out.jsonl"]);
+    }
+
+    #[test]
+    fn a_name_near_the_longest_a_file_may_have_is_written() {
+        // The temporary name beside it is longer than the name: it is cut, in a
+        // character (é is two bytes, the cut falls inside one).
+        let tmp = tempfile::tempdir().unwrap();
+        let name = format!("{}{}.json", "a".repeat(232), "é".repeat(5));
+        assert_eq!(name.len(), 247);
+        let path = tmp.path().join(&name);
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"new\n").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(names(tmp.path()), [name]);
     }
 
     #[test]
