@@ -198,6 +198,32 @@ fn conversation_of(messages: &[Node]) -> u64 {
     crate::recent::hash_parts(&parts)
 }
 
+/// A request's system prompt given beside its messages (Anthropic's and Bedrock's
+/// `system`, Gemini's `systemInstruction`, the Responses API's `instructions`).
+fn system_prompt<'a>(request: &crate::json::Obj<'a>) -> Option<Node<'a>> {
+    [
+        "system",
+        "systemInstruction",
+        "system_instruction",
+        "instructions",
+    ]
+    .iter()
+    .find_map(|k| request.get(k))
+}
+
+/// The strings of a text value: itself, or the `text` of each part of a list (or of
+/// Gemini's `{"parts": […]}`).
+fn text_nodes(value: Node<'_>) -> Vec<Node<'_>> {
+    if value.kind() == Kind::String {
+        return vec![value];
+    }
+    let parts = value.object().and_then(|o| o.get("parts")).unwrap_or(value);
+    parts
+        .items()
+        .filter_map(|part| part.object()?.get("text"))
+        .collect()
+}
+
 /// The key of the conversation a request body continues: its system prompt and its
 /// messages up to the first user message, by role and text, in any provider's format
 /// (OpenAI and Anthropic `messages`, Gemini `contents`, Responses `input`), so a history
@@ -212,31 +238,14 @@ fn request_conversation_key(request: &crate::json::Obj) -> Option<(u64, bool)> {
         hasher.update(&(bytes.len() as u64).to_le_bytes());
         hasher.update(bytes);
     };
-    // A string, or the `text` of each of a list's parts.
-    let text_of = |node: &Node, write: &mut dyn FnMut(&[u8])| match node.kind() {
-        Kind::String => write(node.str().unwrap_or_default().as_bytes()),
-        _ => {
-            for part in node.items() {
-                if let Some(text) = part.object().and_then(|p| p.str("text")) {
-                    write(text.as_bytes());
-                }
-            }
+    let write_texts = |value: Node, write: &mut dyn FnMut(&[u8])| {
+        for text in text_nodes(value) {
+            write(text.str().unwrap_or_default().as_bytes());
         }
     };
-    for key in [
-        "system",
-        "systemInstruction",
-        "system_instruction",
-        "instructions",
-    ] {
-        if let Some(system) = request.get(key) {
-            let parts = system
-                .object()
-                .and_then(|o| o.get("parts"))
-                .unwrap_or(system);
-            write(&[Role::System as u8]);
-            text_of(&parts, &mut write);
-        }
+    if let Some(system) = system_prompt(request) {
+        write(&[Role::System as u8]);
+        write_texts(system, &mut write);
     }
     let mut opened = false;
     let mut history = false;
@@ -257,7 +266,7 @@ fn request_conversation_key(request: &crate::json::Obj) -> Option<(u64, bool)> {
         let Some(role) = role else { continue };
         write(&[role as u8]);
         if let Some(content) = m.get("content").or_else(|| m.get("parts")) {
-            text_of(&content, &mut write);
+            write_texts(content, &mut write);
         }
         opened = role == Role::User;
     }
@@ -636,36 +645,15 @@ impl Interpreter {
     /// system turn, told once as the messages are.
     #[cold]
     fn request_system(&mut self, obj: &crate::json::Obj, lines: &LineIndex) {
-        let Some(system) = [
-            "system",
-            "systemInstruction",
-            "system_instruction",
-            "instructions",
-        ]
-        .iter()
-        .find_map(|k| obj.get(k)) else {
+        let Some(system) = system_prompt(obj) else {
             return;
         };
         let mut turn = Turn::new(Role::System, lines.line(system.offset()));
-        let mut push = |node: Node| {
-            if let Some(text) = node.str() {
-                if !text.trim().is_empty() {
-                    turn.push_text(text, lines.line(node.offset()), false);
-                }
-            }
-        };
-        match system.kind() {
-            Kind::String => push(system),
-            _ => {
-                let parts = system
-                    .object()
-                    .and_then(|o| o.get("parts"))
-                    .unwrap_or(system);
-                for part in parts.items() {
-                    if let Some(text) = part.object().and_then(|p| p.get("text")) {
-                        push(text);
-                    }
-                }
+        for node in text_nodes(system) {
+            if let Some(text) = node.str()
+                && !text.trim().is_empty()
+            {
+                turn.push_text(text, lines.line(node.offset()), false);
             }
         }
         if !turn.is_empty() {
