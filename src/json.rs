@@ -25,7 +25,7 @@ mod unescape;
 mod write;
 
 pub(crate) use bytes::bytes_equal;
-pub(crate) use compact::{compact_escaped, compact_text};
+pub(crate) use compact::{compact_escaped, compact_text, without_layout};
 pub(crate) use lines::LineIndex;
 pub(crate) use tape::MAX_VALUES;
 use unescape::unescape;

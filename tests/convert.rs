@@ -2042,6 +2042,74 @@ fn converted_calls_are_the_calls_extract_reports() {
     );
 }
 
+/// Each JSON document of `out` (one, or one a line), with every `arguments` string
+/// read as the JSON it holds: the white space a model wrote inside its arguments is
+/// not kept by the canonical transcript, whose arguments are a value.
+fn requests(out: &[u8]) -> Vec<Value> {
+    fn arguments_as_values(v: &mut Value) {
+        match v {
+            Value::Object(members) => {
+                for (k, x) in members.iter_mut() {
+                    if k == "arguments"
+                        && let Some(parsed) = x.as_str().and_then(|s| serde_json::from_str(s).ok())
+                    {
+                        *x = parsed;
+                    }
+                    arguments_as_values(x);
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(arguments_as_values),
+            _ => {}
+        }
+    }
+    serde_json::Deserializer::from_slice(out)
+        .into_iter::<Value>()
+        .map(|d| {
+            let mut d = d.expect("output is JSON");
+            arguments_as_values(&mut d);
+            d
+        })
+        .collect()
+}
+
+/// The canonical transcript is a whole stop on the way: for every fixture it accepts,
+/// each API target written from `convert --to json FILE`'s output is the one written
+/// from FILE (ids, order, results, the conversations a recording holds, thinking's
+/// signatures, arguments and results an object's file layout held), but for the white
+/// space a model wrote inside its argument text.
+#[test]
+fn a_target_written_from_the_canonical_transcript_is_the_one_written_from_the_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let canonical = tmp.path().join("canonical.json");
+    let mut checked = 0;
+    let mut differing = Vec::new();
+    for path in every_fixture() {
+        let file = rel(&path);
+        let out = convert(&["--to", "json", &file]);
+        if !out.status.success() {
+            continue;
+        }
+        std::fs::write(&canonical, &out.stdout).unwrap();
+        checked += 1;
+        for to in ["openai", "anthropic", "gemini", "responses"] {
+            let direct = convert(&["--to", to, &file]);
+            let via = convert(&["--to", to, canonical.to_str().unwrap()]);
+            if direct.status.code() != via.status.code()
+                || requests(&direct.stdout) != requests(&via.stdout)
+            {
+                differing.push(format!("{file} --to {to}"));
+            }
+        }
+    }
+    assert!(checked >= 200, "only {checked} fixtures converted");
+    assert!(
+        differing.is_empty(),
+        "{} conversions differ through the canonical transcript:\n{}",
+        differing.len(),
+        differing.join("\n")
+    );
+}
+
 /// An --out-dir inside the directory converted: a second run does not read the first
 /// run's outputs as inputs.
 #[test]

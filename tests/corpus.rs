@@ -853,7 +853,7 @@ const EXPECTED: &[(&str, Calls)] = &[
     ),
     (
         "gemini/google-tool-call.json",
-        &[("weather", Some("call_0_bad3a222"), 6)],
+        &[("weather", Some("call_0_f7169541"), 6)],
     ),
     (
         "gemini/google-vertex-stream-tool-call-arguments-nested.1.chunks.txt",

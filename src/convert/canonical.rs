@@ -35,7 +35,10 @@ fn written_j(w: &Option<Written>) -> Option<J> {
 }
 
 pub(crate) fn write(t: &Transcript) -> J {
-    let messages = t.messages.iter().map(message_j).collect();
+    // A recording of several conversations names each message's, so that a request
+    // written from this transcript holds one, as one written from the recording does.
+    let several = t.holds_several();
+    let messages = t.messages.iter().map(|m| message_j(m, several)).collect();
     let mut doc = J::obj().with("messages", J::Arr(messages));
     doc.push_some("source", t.source.map(|f| J::str(f.name())));
     if t.bare {
@@ -45,11 +48,14 @@ pub(crate) fn write(t: &Transcript) -> J {
     doc
 }
 
-fn message_j(m: &Message) -> J {
+fn message_j(m: &Message, several: bool) -> J {
     let mut j = J::obj().with("role", J::str(m.role.name()));
     j.push_some("role_as_written", m.role_as_written.as_deref().map(J::str));
     j.push("parts", J::Arr(m.parts.iter().map(part_j).collect()));
     j.push_some("extra", extra_j(&m.extra));
+    if several {
+        j.push("conversation", J::Raw(Raw::new(m.conversation.to_string())));
+    }
     j
 }
 
@@ -109,11 +115,16 @@ fn extra(obj: &Obj) -> Result<Extra> {
             let e = e
                 .object()
                 .ok_or_else(|| anyhow!("extra: expected an object"))?;
-            Ok(e.iter()
-                .map(|(k, v)| (k.into_owned(), Raw::new(v.text())))
-                .collect())
+            Ok(e.iter().map(|(k, v)| (k.into_owned(), raw(&v))).collect())
         }
     }
+}
+
+/// A value as written, its tokens kept and the white space between them (the indented
+/// transcript's layout) taken out: a call's arguments become the same string in a
+/// target as when converted straight from the source.
+fn raw(node: &Node) -> Raw {
+    Raw::compact(node.text())
 }
 
 fn written(obj: &Obj) -> Result<Option<Written>> {
@@ -158,6 +169,12 @@ fn message(node: &Node) -> Result<Message> {
     let mut m = Message::new(role);
     m.role_as_written = string(&obj, "role_as_written")?;
     m.extra = extra(&obj)?;
+    if let Some(n) = obj.get("conversation") {
+        m.conversation = n
+            .text()
+            .parse()
+            .map_err(|_| anyhow!("conversation: expected a whole number, found {}", n.text()))?;
+    }
     for (i, p) in obj.items("parts").enumerate() {
         m.parts
             .push(part(&p).map_err(|e| anyhow!("part {i}: {e}"))?);
@@ -191,7 +208,7 @@ fn part(node: &Node) -> Result<Part> {
             Part::Call(CallPart {
                 id: call.id.checked()?,
                 name: call.name.required()?,
-                arguments: Raw::new(arguments.text()),
+                arguments: raw(&arguments),
                 arguments_raw: call.arguments_raw.checked()?,
                 namespace: call.namespace.checked()?,
                 written: written(&obj)?,
@@ -201,20 +218,68 @@ fn part(node: &Node) -> Result<Part> {
         "result" => Part::Result(ResultPart {
             call_id: string(&obj, "call_id")?,
             name: string(&obj, "name")?,
-            content: Raw::new(
-                obj.get("content")
-                    .ok_or_else(|| anyhow!("missing \"content\""))?
-                    .text(),
-            ),
+            content: raw(&obj
+                .get("content")
+                .ok_or_else(|| anyhow!("missing \"content\""))?),
             is_error: obj.get("is_error").and_then(|b| b.bool()).unwrap_or(false),
             written: written(&obj)?,
             extra: extra(&obj)?,
         }),
-        "block" => Part::Block(Raw::new(
-            obj.get("block")
-                .ok_or_else(|| anyhow!("missing \"block\""))?
-                .text(),
-        )),
+        "block" => Part::Block(raw(&obj
+            .get("block")
+            .ok_or_else(|| anyhow!("missing \"block\""))?)),
         other => bail!("unknown part type '{other}'"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Doc;
+
+    fn read_text(text: &str) -> Result<Transcript> {
+        let doc = Doc::parse(text).unwrap();
+        read(&doc.root().object().unwrap())
+    }
+
+    #[test]
+    fn each_message_names_its_conversation_only_when_there_are_several() {
+        let mut t = Transcript::default();
+        for of in [0, 1, 0] {
+            let mut m = Message::new(Role::User);
+            m.parts.push(Part::Text(TextPart::new("hi")));
+            m.conversation = of;
+            t.messages.push(m);
+        }
+        let text = write(&t).render(false);
+        assert_eq!(text.matches("\"conversation\":").count(), 3, "{text}");
+        let back = read_text(&text).unwrap();
+        let of: Vec<u32> = back.messages.iter().map(|m| m.conversation).collect();
+        assert_eq!(of, [0, 1, 0]);
+        t.messages.truncate(1);
+        assert!(!write(&t).render(false).contains("conversation"));
+    }
+
+    #[test]
+    fn a_conversation_that_is_no_whole_number_is_refused() {
+        for bad in ["-1", "1.5", "\"1\"", "4294967296"] {
+            let text =
+                format!(r#"{{"messages":[{{"role":"user","parts":[],"conversation":{bad}}}]}}"#);
+            let e = read_text(&text).unwrap_err().to_string();
+            assert!(
+                e.contains("conversation: expected a whole number"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn values_lose_the_layout_of_the_file_they_were_read_from() {
+        let text = "{\"messages\":[{\"role\":\"assistant\",\"parts\":[{\"type\":\"call\",\"name\":\"f\",\"arguments\":{\n  \"a\": \"x y\",\n  \"b\": [1, 2]\n}}]}]}";
+        let t = read_text(text).unwrap();
+        let Part::Call(c) = &t.messages[0].parts[0] else {
+            panic!("a call")
+        };
+        assert_eq!(c.arguments.as_str(), r#"{"a":"x y","b":[1,2]}"#);
+    }
 }

@@ -92,7 +92,7 @@ pub(crate) fn extra_of(obj: &Obj, known: &[&str]) -> Extra {
 /// its text; anything else as `arguments_raw`, with `{}`.
 pub(crate) fn set_string_arguments(call: &mut CallPart, node: &Node) -> Result<()> {
     match node.kind() {
-        Kind::Object => call.arguments = raw(node),
+        Kind::Object => call.arguments = Raw::compact(node.text()),
         Kind::Null => {}
         Kind::String => {
             let s = text(node, "arguments")?;

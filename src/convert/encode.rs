@@ -135,7 +135,9 @@ pub(crate) fn keep_extra(
 
 /// A result's content as a string (targets whose results are text).
 pub(crate) fn content_string(r: &ResultPart) -> String {
-    r.content.as_string().unwrap_or_else(|| r.content.0.clone())
+    r.content
+        .as_string()
+        .unwrap_or_else(|| Raw::compact(r.content.as_str()).0)
 }
 
 pub(crate) fn role_name(m: &Message, t: &Transcript, to: Format) -> String {

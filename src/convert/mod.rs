@@ -131,20 +131,43 @@ fn convert_documents(text: &str, settings: &Settings) -> Result<Converted> {
         } else {
             String::new()
         };
-        emit(
-            t,
-            n,
-            settings,
-            &mut engine,
-            &mut out,
-            &mut notes,
-            !lines,
-            &prefix,
-        )
-        .map_err(at)?;
+        // A request holds one conversation: a canonical transcript of a recording that
+        // held several gives each its own request, as the recording itself does.
+        let conversations = if rules::is_api(settings.to) {
+            t.apart()
+        } else {
+            vec![t]
+        };
+        let one = conversations.len() == 1;
+        if !one {
+            notes.add(format!(
+                "{prefix}{}",
+                several_conversations(conversations.len())
+            ));
+        }
+        for t in conversations {
+            emit(
+                t,
+                n,
+                settings,
+                &mut engine,
+                &mut out,
+                &mut notes,
+                !lines && one,
+                &prefix,
+            )
+            .map_err(at)?;
+        }
     }
     out.warnings = notes.lines();
     Ok(out)
+}
+
+/// The note on a recording of several conversations written for an API.
+fn several_conversations(count: usize) -> String {
+    format!(
+        "its requests hold {count} conversations (each request continues the one that opened as it opens: same system prompt and first user message), written one per line in the order they began"
+    )
 }
 
 /// Pairs one conversation's results with its calls, writes it as the target, and

@@ -18,6 +18,13 @@ impl Raw {
         Raw(serde_json::to_string(text).expect("a string serializes"))
     }
 
+    /// `text`, one JSON value, with its tokens as written and no white space between
+    /// them: an object's layout in the source file is not part of it, and would show
+    /// in a target that holds it as a string (OpenAI's `arguments`, a tool message).
+    pub(crate) fn compact(text: &str) -> Raw {
+        Raw(crate::json::without_layout(text).into_owned())
+    }
+
     pub(crate) fn empty_object() -> Raw {
         Raw("{}".into())
     }
@@ -108,6 +115,52 @@ pub(crate) struct Transcript {
     pub(crate) cut: bool,
 }
 
+impl Transcript {
+    /// Whether its messages belong to more than one conversation.
+    pub(crate) fn holds_several(&self) -> bool {
+        self.messages
+            .windows(2)
+            .any(|w| w[0].conversation != w[1].conversation)
+    }
+
+    /// Each conversation's messages as a transcript of its own, in the order the
+    /// conversations began; each keeps the top-level fields (model, tools).
+    pub(crate) fn apart(self) -> Vec<Transcript> {
+        if !self.holds_several() {
+            return vec![self];
+        }
+        let Transcript {
+            messages,
+            extra,
+            source,
+            bare,
+            origin,
+            cut,
+        } = self;
+        let mut order: Vec<u32> = Vec::new();
+        let mut out: Vec<Transcript> = Vec::new();
+        for m in messages {
+            let at = match order.iter().position(|&o| o == m.conversation) {
+                Some(at) => at,
+                None => {
+                    order.push(m.conversation);
+                    out.push(Transcript {
+                        messages: Vec::new(),
+                        extra: extra.clone(),
+                        source,
+                        bare,
+                        origin,
+                        cut,
+                    });
+                    out.len() - 1
+                }
+            };
+            out[at].messages.push(m);
+        }
+        out
+    }
+}
+
 /// Who wrote a message, in the canonical spelling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Role {
@@ -151,6 +204,9 @@ pub(crate) struct Message {
     pub(crate) role_as_written: Option<String>,
     pub(crate) parts: Vec<Part>,
     pub(crate) extra: Extra,
+    /// Which of a recording's conversations it belongs to (0, the first, for input of
+    /// one): a recording's requests may hold several, and a request holds one.
+    pub(crate) conversation: u32,
 }
 
 impl Message {
@@ -160,6 +216,7 @@ impl Message {
             role_as_written: None,
             parts: Vec::new(),
             extra: Vec::new(),
+            conversation: 0,
         }
     }
 }
@@ -191,9 +248,10 @@ impl TextPart {
 
     /// The signature Anthropic gave this reasoning, when a transcript of `source` holds
     /// one: read from Anthropic, or by extract's reader (no source), which keeps only
-    /// the signatures of Anthropic's thinking blocks.
+    /// the signatures of Anthropic's thinking blocks, or from a canonical transcript
+    /// that names no other source (one written from extract's reader names none).
     pub(crate) fn anthropic_signature(&self, source: Option<Format>) -> Option<&Raw> {
-        if !matches!(source, Some(Format::Anthropic) | None) {
+        if !matches!(source, Some(Format::Anthropic | Format::Json) | None) {
             return None;
         }
         self.extra
@@ -301,7 +359,7 @@ impl ResultPart {
                 return texts.concat();
             }
         }
-        self.content.0.clone()
+        Raw::compact(self.content.as_str()).0
     }
 }
 

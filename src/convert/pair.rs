@@ -18,7 +18,46 @@ pub(crate) struct Pairing {
 /// Pairs `t`'s results with its calls. `unique`: a call whose id an earlier call has
 /// (a provider that numbers each response's calls from `call_0`) gets an id of its own,
 /// and so do the results that answer it: a request's ids are unique.
+/// A transcript of several conversations pairs each apart, and its `n`th (in the order
+/// they began) generates ids as conversation `n`, as when each is written alone.
 pub(crate) fn pair(t: &mut Transcript, conversation: usize, unique: bool) -> Pairing {
+    if !t.holds_several() {
+        return pair_one(t, conversation, unique);
+    }
+    let order: Vec<u32> = t.messages.iter().map(|m| m.conversation).collect();
+    let mut pairing = Pairing::default();
+    let mut pieces: Vec<(u32, std::vec::IntoIter<super::model::Message>)> = Vec::new();
+    let whole = std::mem::take(t);
+    let (extra, source, bare, origin, cut) = (
+        whole.extra.clone(),
+        whole.source,
+        whole.bare,
+        whole.origin,
+        whole.cut,
+    );
+    for (n, mut piece) in whole.apart().into_iter().enumerate() {
+        let got = pair_one(&mut piece, n, unique);
+        pairing.orphans += got.orphans;
+        pairing.renamed.extend(got.renamed);
+        pieces.push((piece.messages[0].conversation, piece.messages.into_iter()));
+    }
+    *t = Transcript {
+        messages: Vec::with_capacity(order.len()),
+        extra,
+        source,
+        bare,
+        origin,
+        cut,
+    };
+    for c in order {
+        if let Some((_, rest)) = pieces.iter_mut().find(|(of, _)| *of == c) {
+            t.messages.extend(rest.next());
+        }
+    }
+    pairing
+}
+
+fn pair_one(t: &mut Transcript, conversation: usize, unique: bool) -> Pairing {
     adopt_result_ids(t);
     let mut ordinal = 0;
     let mut used: std::collections::HashSet<String> = t
@@ -272,6 +311,35 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn each_conversation_of_a_recording_pairs_apart_and_keeps_its_place() {
+        // Conversation 0 calls `f` and conversation 1 answers an `f` by name only: the
+        // answer is another conversation's, so it pairs with no call of 0.
+        let mut t = transcript(vec![
+            vec![call("f", "{}")],
+            vec![named_result("f", "one's")],
+            vec![call("f", r#"{"b":1}"#)],
+            vec![named_result("f", "zero's")],
+        ]);
+        for (m, of) in t.messages.iter_mut().zip([0, 1, 1, 0]) {
+            m.conversation = of;
+        }
+        let pairing = pair(&mut t, 0, false);
+        assert_eq!(pairing.orphans, 1);
+        let of: Vec<u32> = t.messages.iter().map(|m| m.conversation).collect();
+        assert_eq!(of, [0, 1, 1, 0]);
+        let got = ids(&t);
+        // Conversation 1 gives ids as the second conversation does when written alone.
+        let zero = got[0].1.clone().unwrap();
+        assert!(zero.starts_with("call_0_"), "{zero}");
+        assert_eq!(got[3], ("result".into(), Some(zero)));
+        assert!(
+            got[2].1.as_deref().unwrap().starts_with("call_1_0_"),
+            "{got:?}"
+        );
+        assert_eq!(got[1], ("result".into(), None));
     }
 
     #[test]

@@ -15,13 +15,14 @@ use anyhow::{Result, bail};
 
 /// Converts `text` through extract's reader; `what` says what it was taken for.
 pub(crate) fn convert(text: &str, what: &str, settings: &Settings) -> Result<Converted> {
-    let (t, conversation_of, raw) = transcript(text)?;
+    let (t, raw) = transcript(text)?;
     let mut sink = Settings::engine_output();
     let mut engine = Engine::new(settings.options.clone(), &mut sink);
     // A request holds one conversation: a recording of several is written as several,
-    // one per line, in the order they began; `json` keeps them as recorded.
+    // one per line, in the order they began; `json` keeps them as recorded, each
+    // message naming its own.
     let mut conversations = if super::rules::is_api(settings.to) {
-        apart(t, &conversation_of)
+        t.apart()
     } else {
         vec![t]
     };
@@ -47,10 +48,7 @@ pub(crate) fn convert(text: &str, what: &str, settings: &Settings) -> Result<Con
     notes.add(format!("{what}: {}", super::frame::STREAM));
     let one = conversations.len() == 1;
     if !one {
-        notes.add(format!(
-            "its requests hold {} conversations (each request continues the one that opened as it opens: same system prompt and first user message), written one per line in the order they began",
-            conversations.len()
-        ));
+        notes.add(super::several_conversations(conversations.len()));
     }
     for (n, t) in conversations.into_iter().enumerate() {
         super::emit(t, n, settings, &mut engine, &mut out, &mut notes, one, "")?;
@@ -59,40 +57,10 @@ pub(crate) fn convert(text: &str, what: &str, settings: &Settings) -> Result<Con
     Ok(out)
 }
 
-/// The messages of each conversation, as transcripts of their own in the order the
-/// conversations began; `conversation_of` gives each message's.
-fn apart(t: Transcript, conversation_of: &[u32]) -> Vec<Transcript> {
-    let count = conversation_of.iter().max().map_or(1, |&n| n as usize + 1);
-    if count == 1 {
-        return vec![t];
-    }
-    let mut order: Vec<u32> = Vec::with_capacity(count);
-    for &n in conversation_of {
-        if !order.contains(&n) {
-            order.push(n);
-        }
-    }
-    let mut out: Vec<Transcript> = order
-        .iter()
-        .map(|_| Transcript {
-            source: t.source,
-            origin: t.origin,
-            cut: t.cut,
-            ..Transcript::default()
-        })
-        .collect();
-    for (m, n) in t.messages.into_iter().zip(conversation_of) {
-        let at = order.iter().position(|o| o == n).unwrap_or(0);
-        out[at].messages.push(m);
-    }
-    out.retain(|t| !t.messages.is_empty());
-    out
-}
-
-/// The turns and results extract's reader finds, as a transcript; the conversation of
-/// each of its messages (a recording's requests may hold several); and whether any of
-/// its text was read straight from the file (plain model output), not from a message.
-fn transcript(text: &str) -> Result<(Transcript, Vec<u32>, bool)> {
+/// The turns and results extract's reader finds, as a transcript, each message naming
+/// its conversation (a recording's requests may hold several); and whether any of its
+/// text was read straight from the file (plain model output), not from a message.
+fn transcript(text: &str) -> Result<(Transcript, bool)> {
     let mut events: Vec<Event> = Vec::new();
     let diag = Diag::new(true);
     {
@@ -106,7 +74,6 @@ fn transcript(text: &str) -> Result<(Transcript, Vec<u32>, bool)> {
             .read(&mut input, Framing::Auto)?;
     }
     let mut t = Transcript::default();
-    let mut conversation_of: Vec<u32> = Vec::new();
     let mut conversation = 0;
     let mut raw = false;
     for event in events {
@@ -126,6 +93,7 @@ fn transcript(text: &str) -> Result<(Transcript, Vec<u32>, bool)> {
                     t.origin = turn.origin;
                 }
                 let mut m = Message::new(role);
+                m.conversation = conversation;
                 // JSON of no known shape is its source text: the decoded strings after
                 // it are read for extract's text channel only.
                 let source_only = turn.texts.first().is_some_and(|t| t.json_source);
@@ -159,13 +127,7 @@ fn transcript(text: &str) -> Result<(Transcript, Vec<u32>, bool)> {
                     c.arguments_raw = call.arguments_raw.clone();
                     m.parts.push(Part::Call(c));
                 }
-                place(
-                    &mut t.messages,
-                    &mut conversation_of,
-                    conversation,
-                    m,
-                    turn.placement.as_ref(),
-                );
+                place(&mut t.messages, m, turn.placement.as_ref());
             }
             Event::Result(result) => {
                 let mut r = ResultPart::new(Raw::new(result.content.to_string()));
@@ -173,28 +135,21 @@ fn transcript(text: &str) -> Result<(Transcript, Vec<u32>, bool)> {
                 r.name = result.name;
                 r.is_error = result.is_error;
                 let mut m = Message::new(Role::Tool);
+                m.conversation = conversation;
                 m.parts.push(Part::Result(r));
                 t.messages.push(m);
-                conversation_of.push(conversation);
             }
             Event::Conversation(n) => conversation = n,
             // With no window set, text is read whole, as one turn.
             Event::Window(_) => {}
         }
     }
-    Ok((t, conversation_of, raw))
+    Ok((t, raw))
 }
 
 /// Adds a message where a history snapshot put it (see [`Placement`]): before, or
 /// into, the message holding a call given earlier; at the end when no message holds it.
-/// `conversation_of` gives each message's conversation, `conversation` the new one's.
-fn place(
-    messages: &mut Vec<Message>,
-    conversation_of: &mut Vec<u32>,
-    conversation: u32,
-    mut m: Message,
-    placement: Option<&Placement>,
-) {
+fn place(messages: &mut Vec<Message>, mut m: Message, placement: Option<&Placement>) {
     let holder = |id: &str| {
         messages.iter().rposition(|held| {
             held.parts
@@ -205,7 +160,6 @@ fn place(
     match placement {
         Some(Placement::Before(id)) if let Some(at) = holder(id) => {
             messages.insert(at, m);
-            conversation_of.insert(at, conversation);
         }
         Some(Placement::Within(id)) if let Some(at) = holder(id) => {
             let parts = &mut messages[at].parts;
@@ -215,10 +169,7 @@ fn place(
                 .unwrap_or(parts.len());
             parts.splice(first_call..first_call, m.parts.drain(..));
         }
-        _ => {
-            messages.push(m);
-            conversation_of.push(conversation);
-        }
+        _ => messages.push(m),
     }
 }
 
@@ -259,7 +210,7 @@ mod tests {
             r#"["messages",[{"type":"tool","id":"t1","content":"ok","tool_call_id":"call_1"},{"langgraph_node":"tools"}]]"#,
             "\n",
         );
-        let (t, _, _) = transcript(text).unwrap();
+        let (t, _) = transcript(text).unwrap();
         assert_eq!(
             shape(&t),
             [
@@ -281,7 +232,7 @@ mod tests {
             r#"{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"assistant","content":"done"}]}"#,
             "\n",
         );
-        let (t, _, _) = transcript(text).unwrap();
+        let (t, _) = transcript(text).unwrap();
         let shape = shape(&t);
         let call = shape.iter().position(|s| s == "Assistant call").unwrap();
         assert!(
@@ -303,7 +254,7 @@ mod tests {
             r#"["values",{"messages":[{"type":"ai","id":"run-1","content":"","tool_calls":[{"name":"f","args":{},"id":"call_1"}]}]}]"#,
             "\n",
         );
-        let (t, _, _) = transcript(text).unwrap();
+        let (t, _) = transcript(text).unwrap();
         assert_eq!(shape(&t), ["Assistant call", "User text"]);
     }
 
@@ -329,9 +280,8 @@ mod tests {
         // A's second request continues A: its history opens as A's first did.
         let a2 = r#"{"messages":[{"role":"system","content":"A"},{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}"#;
         let text = cassette(&[(a, "c1"), (b, "c2"), (a2, "c3")]);
-        let (t, conversation_of, _) = transcript(&text).unwrap();
-        assert_eq!(conversation_of.len(), t.messages.len());
-        let apart = apart(t, &conversation_of);
+        let (t, _) = transcript(&text).unwrap();
+        let apart = t.apart();
         let shapes: Vec<Vec<String>> = apart.iter().map(shape).collect();
         assert_eq!(
             shapes,

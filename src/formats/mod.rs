@@ -103,7 +103,7 @@ impl DecodedCall<'_> {
             Args::Encoded(a) => set_string_arguments(&mut call, &a)?,
             Args::Object(a) => {
                 if a.text().starts_with('{') {
-                    call.arguments = Raw::new(a.text());
+                    call.arguments = Raw::compact(a.text());
                 } else {
                     call.arguments_raw = Some(a.text().to_owned());
                 }
@@ -112,7 +112,7 @@ impl DecodedCall<'_> {
                 let input = input.map_or("\"\"", |i| i.text());
                 call.arguments = Raw(format!("{{\"input\":{input}}}"));
             }
-            Args::Action(Some(action)) => call.arguments = Raw::new(action.text()),
+            Args::Action(Some(action)) => call.arguments = Raw::compact(action.text()),
             Args::Action(None) => return Ok(None),
         }
         call.namespace = self.namespace.as_deref().map(str::to_owned);

@@ -245,7 +245,7 @@ pub(crate) fn langchain_call_part(node: &Node, invalid: bool) -> Option<CallPart
     if let Args::Object(a) = d.args {
         match a.kind() {
             _ if invalid => set_string_arguments(&mut call, &a).ok()?,
-            Kind::Object => call.arguments = Raw::new(a.text()),
+            Kind::Object => call.arguments = Raw::compact(a.text()),
             Kind::Null => {}
             _ => return None,
         }

@@ -37,6 +37,48 @@ pub(crate) fn compact_escaped(body: &str, out: &mut String) -> Option<()> {
     Compactor::<Written>::run(body, out).map(drop)
 }
 
+/// `text`, one valid JSON value, without the white space between its tokens, every
+/// token as written (escapes and numbers untouched): the value, whatever the layout of
+/// the file it sits in. Borrowed when it has no such white space.
+pub(crate) fn without_layout(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // Past the string: its closing quote is the first one no backslash
+                // escapes.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b if is_space(b) => {
+                let end = bytes[i..]
+                    .iter()
+                    .position(|&b| !is_space(b))
+                    .map_or(bytes.len(), |n| i + n);
+                out.get_or_insert_with(|| String::with_capacity(text.len()))
+                    .push_str(&text[copied..i]);
+                copied = end;
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    match out {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(mut out) => {
+            out.push_str(&text[copied.min(text.len())..]);
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
 /// Objects with more keys than this are left to the tape, which checks repeats with a
 /// set: here each key that shares a summary bit is compared with the others.
 const MAX_KEYS: usize = 256;
@@ -421,6 +463,7 @@ mod tests {
     use super::super::Doc;
     use super::super::tests::random_json;
     use super::*;
+    use std::borrow::Cow;
 
     /// What the tape writes for `text`, if it takes it.
     fn by_tape(text: &str) -> Option<String> {
@@ -434,6 +477,18 @@ mod tests {
     fn by_pass(text: &str) -> Option<String> {
         let mut out = String::new();
         compact_text(text, &mut out).map(|_| out)
+    }
+
+    #[test]
+    fn without_layout_takes_out_only_the_white_space_between_tokens() {
+        let text = "{\n  \"a b\": \"x \\\" y\",\r\n\t\"n\" : [ 1.50e3 , \"\\u00e9 \" ]\n}";
+        assert_eq!(
+            without_layout(text),
+            "{\"a b\":\"x \\\" y\",\"n\":[1.50e3,\"\\u00e9 \"]}"
+        );
+        let compact = r#"{"a":"b c"}"#;
+        assert!(matches!(without_layout(compact), Cow::Borrowed(s) if s == compact));
+        assert_eq!(without_layout(" 7 "), "7");
     }
 
     #[test]

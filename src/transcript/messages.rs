@@ -8,6 +8,7 @@ use super::{Ctx, Interpreter, MAX_DEPTH, TurnKey, hash};
 use crate::dialects::native;
 use crate::json::{Kind, Node, Obj};
 use crate::model::{JsonText, Role, ToolResult, Turn};
+use std::borrow::Cow;
 
 /// A result decoded by its format, as `extract` reports it.
 fn decoded_result(
@@ -486,9 +487,12 @@ impl Interpreter {
                     return true;
                 }
                 if let Some(mut call) = native::gemini_function_call(node, &fc, ctx.lines) {
-                    // Digested as written, as `convert` digests it.
-                    let arguments = fc.get("args").map_or("{}", |a| a.text());
-                    self.give_id(&mut call, arguments);
+                    // Digested as written, without the file's layout, as `convert`
+                    // digests it.
+                    let arguments = fc.get("args").map_or(Cow::Borrowed("{}"), |a| {
+                        crate::json::without_layout(a.text())
+                    });
+                    self.give_id(&mut call, &arguments);
                     self.add_call(turn, call);
                     return true;
                 }
