@@ -451,4 +451,130 @@ mod tests {
         ]);
         assert_eq!(pair(&mut t, 0, false).orphans, 1);
     }
+
+    fn unnamed_result(content: &str) -> Part {
+        Part::Result(ResultPart::new(Raw::string(content)))
+    }
+
+    /// The id of the call each result answers, as the index of that call.
+    fn answered(t: &Transcript) -> Vec<Option<usize>> {
+        let got = ids(t);
+        let calls: Vec<&Option<String>> = got
+            .iter()
+            .filter(|(k, _)| k == "call")
+            .map(|(_, id)| id)
+            .collect();
+        got.iter()
+            .filter(|(k, _)| k == "result")
+            .map(|(_, id)| {
+                id.as_ref()
+                    .and_then(|id| calls.iter().position(|c| c.as_ref() == Some(id)))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_result_without_an_id_answers_a_call_since_the_last_result_first() {
+        // f#0 is left open (abandoned); g#1 is answered; then f#2 and h#3 are called.
+        let mut t = transcript(vec![
+            vec![call("f", "{}"), call("g", "{}")],
+            vec![named_result("g", "g")],
+            vec![call("f", r#"{"n":2}"#), call("h", "{}")],
+            // By name: the f called since the last result, not the abandoned one.
+            vec![named_result("f", "f")],
+            vec![call("k", "{}")],
+            // No name: the first open call since the last result (k#4), not h#3 or f#0.
+            vec![unnamed_result("k")],
+            vec![],
+            // Nothing open since the last result: the first open call at all (f#0).
+            vec![unnamed_result("late")],
+        ]);
+        pair(&mut t, 0, false);
+        assert_eq!(answered(&t), [Some(1), Some(2), Some(4), Some(0)]);
+    }
+
+    #[test]
+    fn a_named_result_with_no_call_of_its_name_answers_by_position_unless_cline_wrote_it() {
+        use super::super::model::Written;
+        let named = |dialect: Option<&str>| {
+            let mut r = ResultPart::new(Raw::string("x"));
+            r.name = Some("other".into());
+            r.written = dialect.map(|d| Written {
+                dialect: d.into(),
+                text: "x".into(),
+            });
+            Part::Result(r)
+        };
+        for (dialect, orphans) in [
+            (None, 0),
+            (Some("mandrake-xml"), 0),
+            (Some(super::super::results::CLINE), 1),
+        ] {
+            let mut t = transcript(vec![vec![call("f", "{}")], vec![named(dialect)]]);
+            assert_eq!(pair(&mut t, 0, false).orphans, orphans, "{dialect:?}");
+        }
+        // A result named by method alone answers the namespaced call.
+        let mut t = transcript(vec![
+            vec![call("other", "{}"), call("server.read", "{}")],
+            vec![named_result("read", "b")],
+        ]);
+        pair(&mut t, 0, false);
+        assert_eq!(answered(&t), [Some(1)]);
+        let mut t = transcript(vec![
+            vec![call("server.xread", "{}"), call("read", "{}")],
+            vec![named_result("read", "b")],
+        ]);
+        pair(&mut t, 0, false);
+        assert_eq!(answered(&t), [Some(1)]);
+    }
+
+    #[test]
+    fn generated_ids_number_the_calls_in_order() {
+        let mut t = transcript(vec![vec![
+            call("f", "{}"),
+            call("g", "{}"),
+            call("h", "{}"),
+        ]]);
+        pair(&mut t, 0, false);
+        let prefixes: Vec<String> = ids(&t)
+            .into_iter()
+            .map(|(_, id)| id.unwrap()[..7].to_owned())
+            .collect();
+        assert_eq!(prefixes, ["call_0_", "call_1_", "call_2_"]);
+    }
+
+    #[test]
+    fn a_call_without_an_id_takes_the_id_its_result_names() {
+        let with_id = |name: Option<&str>, id: &str| {
+            let mut r = ResultPart::new(Raw::string("r"));
+            r.name = name.map(str::to_owned);
+            r.call_id = Some(id.into());
+            Part::Result(r)
+        };
+        let mut known = CallPart::new("k", Raw::empty_object());
+        known.id = Some("k1".into());
+        let mut t = transcript(vec![
+            vec![call("f", "{}"), call("g", "{}"), Part::Call(known)],
+            vec![
+                // A known id adopts nothing; the same new id twice adopts once.
+                with_id(Some("f"), "k1"),
+                with_id(Some("g"), "g9"),
+                with_id(Some("g"), "g9"),
+                with_id(None, "f8"),
+            ],
+        ]);
+        pair(&mut t, 0, false);
+        let got = ids(&t);
+        assert_eq!(got[1], ("call".into(), Some("g9".into())));
+        assert_eq!(got[0], ("call".into(), Some("f8".into())));
+        assert_eq!(got[2], ("call".into(), Some("k1".into())));
+        // A result before any call without an id gives none.
+        let mut t = transcript(vec![
+            vec![],
+            vec![with_id(Some("f"), "f8")],
+            vec![call("f", "{}")],
+        ]);
+        pair(&mut t, 0, false);
+        assert_ne!(ids(&t)[1].1.as_deref(), Some("f8"));
+    }
 }

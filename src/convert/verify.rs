@@ -266,4 +266,169 @@ mod tests {
         );
         assert!(compare(&a, &b, Format::Gemini).is_empty());
     }
+
+    fn with_user_text(text: &str) -> Transcript {
+        conversation(text, "f", "{}", "ok", true)
+    }
+
+    #[test]
+    fn a_text_difference_names_its_byte_and_both_excerpts() {
+        let found = compare(&with_user_text("hi"), &with_user_text("ho"), Format::Openai);
+        assert_eq!(found, [r#"user text differs at byte 1: "i" became "o""#]);
+        // Within a character: the excerpts start at its first byte (é and è share one).
+        let found = compare(
+            &with_user_text("h\u{e9}llo"),
+            &with_user_text("h\u{e8}llo"),
+            Format::Openai,
+        );
+        assert_eq!(
+            found,
+            ["user text differs at byte 1: \"\u{e9}llo\" became \"\u{e8}llo\""]
+        );
+        // An excerpt is 24 bytes at most, cut before a character it would split.
+        let long = format!("x{}", "a".repeat(22));
+        let found = compare(
+            &with_user_text(&format!("{long}\u{e9}z")),
+            &with_user_text(&format!("{long}bz")),
+            Format::Openai,
+        );
+        assert_eq!(
+            found,
+            ["user text differs at byte 23: \"\u{e9}z\" became \"bz\""]
+        );
+        let found = compare(
+            &with_user_text(&format!("_{}\u{e9}", "a".repeat(22))),
+            &with_user_text("b"),
+            Format::Openai,
+        );
+        assert_eq!(
+            found,
+            [format!(
+                "user text differs at byte 0: \"_{}\" became \"b\"",
+                "a".repeat(22)
+            )]
+        );
+        // One text the start of the other: they differ where the shorter ends.
+        let found = compare(
+            &with_user_text("hi"),
+            &with_user_text("hi!"),
+            Format::Openai,
+        );
+        assert_eq!(found, [r#"user text differs at byte 2: "" became "!""#]);
+    }
+
+    #[test]
+    fn white_space_alone_beside_calls_is_layout() {
+        let a = with_user_text("hi");
+        let mut b = a.clone();
+        b.messages[1]
+            .parts
+            .insert(0, Part::Text(TextPart::new(" \n ")));
+        assert!(compare(&a, &b, Format::Anthropic).is_empty());
+        b.messages[1].parts[0] = Part::Text(TextPart::new(" . "));
+        assert_eq!(
+            compare(&a, &b, Format::Anthropic),
+            [r#"assistant text differs at byte 0: "" became " . ""#]
+        );
+    }
+
+    #[test]
+    fn reasoning_counts_and_error_flags_are_compared() {
+        let a = with_user_text("hi");
+        let mut b = a.clone();
+        b.messages[1]
+            .parts
+            .push(Part::Reasoning(TextPart::new("think")));
+        assert_eq!(compare(&a, &b, Format::Openai), ["reasoning text differs"]);
+        let mut b = a.clone();
+        b.messages.truncate(1);
+        assert_eq!(
+            compare(&a, &b, Format::Openai),
+            ["calls: 1 became 0", "results: 1 became 0"]
+        );
+        // OpenAI and Responses have no error flag: its loss is said elsewhere.
+        let mut b = a.clone();
+        if let Part::Result(r) = &mut b.messages[2].parts[0] {
+            r.is_error = true;
+        }
+        assert_eq!(
+            compare(&a, &b, Format::Anthropic),
+            ["result 0: error flag false became true"]
+        );
+        assert!(compare(&a, &b, Format::Openai).is_empty());
+        assert!(compare(&a, &b, Format::Responses).is_empty());
+    }
+
+    fn result(content: &str, is_error: bool) -> ResultPart {
+        let mut r = ResultPart::new(Raw::new(content));
+        r.is_error = is_error;
+        r
+    }
+
+    #[test]
+    fn contents_are_the_same_in_each_form_a_target_gives_them() {
+        let same =
+            |a: &str, b: &str, error: bool| same_content(&result(a, error), &result(b, error));
+        assert!(same(r#"{"a":1}"#, r#""{\"a\": 1}""#, false));
+        assert!(same(r#""{\"a\": 1}""#, r#"{"a":1}"#, false));
+        assert!(same(r#"[{"type":"text","text":"x"}]"#, r#""x""#, false));
+        assert!(!same(r#"{"a":1}"#, r#""{\"a\": 2}""#, false));
+        assert!(!same(r#""x""#, r#""y""#, false));
+        // An error written as {"error": message} is its message, and only an error.
+        assert!(same(r#"{"error":"boom"}"#, r#""boom""#, true));
+        assert!(same(r#""boom""#, r#"{"error":"boom"}"#, true));
+        assert!(!same(r#"{"error":"boom"}"#, r#""boom""#, false));
+        assert!(!same(r#"{"error":"boom","code":1}"#, r#""boom""#, true));
+        assert!(!same(r#"{"fault":"boom"}"#, r#""boom""#, true));
+    }
+
+    #[test]
+    fn a_history_of_the_target_s_own_dialect_comes_back_byte_for_byte() {
+        use super::super::model::Written;
+        let written = |text: &str| {
+            Some(Written {
+                dialect: "mandrake-xml".into(),
+                text: text.into(),
+            })
+        };
+        let mut a = with_user_text("hi");
+        a.source = Some(Format::Xml);
+        if let Part::Call(c) = &mut a.messages[1].parts[0] {
+            c.written = written("<tool_call>f</tool_call>");
+        }
+        if let Part::Result(r) = &mut a.messages[2].parts[0] {
+            r.written = written("<tool_result>ok</tool_result>");
+        }
+        assert!(compare(&a, &a.clone(), Format::Xml).is_empty());
+        for (m, p) in [(1, 0), (2, 0)] {
+            let mut b = a.clone();
+            match &mut b.messages[m].parts[p] {
+                Part::Call(c) => c.written = written("<tool_call> f</tool_call>"),
+                Part::Result(r) => r.written = written("<tool_result> ok</tool_result>"),
+                _ => unreachable!(),
+            }
+            assert_eq!(
+                compare(&a, &b, Format::Xml),
+                [format!("message {m} is not reproduced byte for byte")]
+            );
+            // Another target writes calls its own way: not compared so.
+            assert!(compare(&a, &b, Format::Anthropic).is_empty());
+        }
+        let mut b = a.clone();
+        b.messages[0].parts.push(Part::Text(TextPart::new(" ")));
+        assert_eq!(
+            compare(&a, &b, Format::Xml),
+            ["message 0 is not reproduced byte for byte"]
+        );
+        let mut b = a.clone();
+        let mut empty = Message::new(Role::User);
+        empty.parts.push(Part::Text(TextPart::new(" ")));
+        b.messages.push(empty);
+        assert_eq!(compare(&a, &b, Format::Xml), ["messages: 3 became 4"]);
+        let mut b = a.clone();
+        b.source = Some(Format::Openai);
+        b.messages[0].parts.push(Part::Text(TextPart::new(" ")));
+        a.source = Some(Format::Openai);
+        assert!(compare(&a, &b, Format::Xml).is_empty());
+    }
 }
