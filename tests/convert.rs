@@ -2799,3 +2799,32 @@ fn replayed_gemini_results_without_ids_answer_their_own_calls_once() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_call_without_an_id_in_a_recording_s_first_request_is_the_client_s_own() {
+    // The request holds a history the client built (Ollama: no id, arguments as an
+    // object) before any response: its call is no replay, and the tool's answer answers
+    // it.
+    let file = "fixtures/corpus/cassettes/openllmetry-ollama-history-built-by-the-client.yaml";
+    let out = convert(&["--verify", "--to", "openai", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages = doc["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["assistant", "tool", "assistant"]);
+    let call = &messages[0]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "get_current_weather");
+    assert_eq!(
+        call["function"]["arguments"],
+        r#"{"location":"San Francisco"}"#
+    );
+    assert_eq!(messages[1]["tool_call_id"], call["id"]);
+    assert!(
+        !stderr(&out).contains("with no call before them"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -217,6 +217,10 @@ const EXPECTED: &[(&str, Calls)] = &[
         ],
     ),
     (
+        "cassettes/openllmetry-ollama-history-built-by-the-client.yaml",
+        &[("get_current_weather", None, 3)],
+    ),
+    (
         "cassettes/crewai-two-tests-in-one-cassette.yaml",
         &[
             ("get_weather", Some("call_x9KzZUT3UYazEUJiRmE0PvaU"), 117),

@@ -577,4 +577,14 @@ mod tests {
         pair(&mut t, 0, false);
         assert_ne!(ids(&t)[1].1.as_deref(), Some("f8"));
     }
+
+    #[test]
+    fn a_generated_id_is_never_one_a_call_already_has() {
+        let taken = generated_call_id(0, 1, "g", "{}");
+        let mut holder = CallPart::new("f", Raw::empty_object());
+        holder.id = Some(taken.clone());
+        let mut t = transcript(vec![vec![Part::Call(holder), call("g", "{}")]]);
+        pair(&mut t, 0, false);
+        assert_eq!(ids(&t)[1].1, Some(format!("{taken}_")));
+    }
 }

@@ -37,7 +37,8 @@ pub(super) fn arguments_as_written(call: &Call) -> std::borrow::Cow<'_, str> {
 
 impl Interpreter {
     /// A call in a recording's request history: the earliest call handed on with its
-    /// name and arguments not replayed yet is the same call; when it had another id,
+    /// name and arguments not replayed yet is the same call (for a call without an id,
+    /// see below); when it had another id,
     /// results that answer the replayed id answer it. A call that matches none is the
     /// request's own (a history the client built, a call it inserted), unless the last
     /// response held text naming its tool: then it replays a call the json or text
@@ -45,7 +46,16 @@ impl Interpreter {
     /// see, under an id the client made up.
     pub(super) fn replayed(&mut self, call: &Call) -> Replay {
         let Some(id) = &call.id else {
-            return Replay::Matched;
+            // A call without an id (Gemini's, Ollama's) replays one handed on with its
+            // name and arguments, or, its arguments written otherwise, one handed on
+            // without an id; with none such, it is the request's own (a history the
+            // client built before any response).
+            let digest = call_digest(call);
+            return if self.handed.iter().any(|h| h.1 == digest || h.0.is_none()) {
+                Replay::Matched
+            } else {
+                Replay::Own
+            };
         };
         if self.replayed_ids.contains_key(id) {
             return Replay::Matched;
