@@ -554,7 +554,7 @@ mod tests {
         let mut known = CallPart::new("k", Raw::empty_object());
         known.id = Some("k1".into());
         let mut t = transcript(vec![
-            vec![call("f", "{}"), call("g", "{}"), Part::Call(known)],
+            vec![Part::Call(known), call("f", "{}"), call("g", "{}")],
             vec![
                 // A known id adopts nothing; the same new id twice adopts once.
                 with_id(Some("f"), "k1"),
@@ -565,9 +565,10 @@ mod tests {
         ]);
         pair(&mut t, 0, false);
         let got = ids(&t);
-        assert_eq!(got[1], ("call".into(), Some("g9".into())));
-        assert_eq!(got[0], ("call".into(), Some("f8".into())));
-        assert_eq!(got[2], ("call".into(), Some("k1".into())));
+        // The call that has an id keeps it.
+        assert_eq!(got[0], ("call".into(), Some("k1".into())));
+        assert_eq!(got[1], ("call".into(), Some("f8".into())));
+        assert_eq!(got[2], ("call".into(), Some("g9".into())));
         // A result before any call without an id gives none.
         let mut t = transcript(vec![
             vec![],
