@@ -137,6 +137,10 @@ pub(crate) fn write_str(out: &mut String, s: &str) {
 /// between them replaced by this writer's. The text comes from a parsed source, so it
 /// is valid; should it not be, it is copied as it is rather than altered.
 pub(crate) fn layout(text: &str, out: &mut String, pretty: bool, depth: usize) {
+    if !pretty {
+        out.push_str(&crate::json::without_layout(text));
+        return;
+    }
     let bytes = text.as_bytes();
     let start = out.len();
     let mut depth = depth;

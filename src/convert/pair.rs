@@ -25,30 +25,19 @@ pub(crate) fn pair(t: &mut Transcript, conversation: usize, unique: bool) -> Pai
         return pair_one(t, conversation, unique);
     }
     let order: Vec<u32> = t.messages.iter().map(|m| m.conversation).collect();
+    // Pairing reads messages only: they are taken apart and put back in their places.
+    let messages = Transcript {
+        messages: std::mem::take(&mut t.messages),
+        ..Transcript::default()
+    };
     let mut pairing = Pairing::default();
     let mut pieces: Vec<(u32, std::vec::IntoIter<super::model::Message>)> = Vec::new();
-    let whole = std::mem::take(t);
-    let (extra, source, bare, origin, cut) = (
-        whole.extra.clone(),
-        whole.source,
-        whole.bare,
-        whole.origin,
-        whole.cut,
-    );
-    for (n, mut piece) in whole.apart().into_iter().enumerate() {
+    for (n, mut piece) in messages.apart().into_iter().enumerate() {
         let got = pair_one(&mut piece, n, unique);
         pairing.orphans += got.orphans;
         pairing.renamed.extend(got.renamed);
         pieces.push((piece.messages[0].conversation, piece.messages.into_iter()));
     }
-    *t = Transcript {
-        messages: Vec::with_capacity(order.len()),
-        extra,
-        source,
-        bare,
-        origin,
-        cut,
-    };
     for c in order {
         if let Some((_, rest)) = pieces.iter_mut().find(|(of, _)| *of == c) {
             t.messages.extend(rest.next());
